@@ -1,0 +1,74 @@
+import base64
+import secrets
+
+from django.db import models
+from django.db.models.functions import Lower
+
+
+def new_webhook_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+class Plan(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    is_paid = models.BooleanField(default=False)
+    monthly_course_credits = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["monthly_course_credits", "slug"]
+
+    def __str__(self):
+        return self.name
+
+
+class Account(models.Model):
+    email = models.EmailField()
+    name = models.CharField(max_length=200, blank=True)
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
+    # Signs the webhooks of every job and export of this account (Standard Webhooks).
+    webhook_secret = models.CharField(max_length=100, default=new_webhook_secret)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(Lower("email"), name="account_email_unique_ci")]
+
+    def __str__(self):
+        return self.email
+
+
+class ApiKey(models.Model):
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100, blank=True)
+    # Only the SHA-256 of the key is stored; the prefix stays in clear so staff can tell keys apart.
+    prefix = models.CharField(max_length=16)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "API key"
+
+    def __str__(self):
+        return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+
+class UsagePeriod(models.Model):
+    """Course credits an account used in one billing period (a calendar month in UTC)."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="usage_periods")
+    period_date = models.DateField(help_text="First day of the billing month (UTC).")
+    courses_used = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "period_date"], name="usage_one_row_per_period"),
+        ]
+
+    def __str__(self):
+        return f"{self.account} {self.period_date:%Y-%m}: {self.courses_used}"

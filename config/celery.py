@@ -1,0 +1,50 @@
+"""
+The Celery app. Start tasks from services with `task.delay_on_commit(...)`, so the worker only ever
+sees rows that are committed, and pass ids, never model instances.
+"""
+
+import logging
+import os
+import time
+
+from celery import Celery, signals
+
+from config.logs import request_id_var
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("config")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+logger = logging.getLogger("cgs.task")
+_started: dict[str, float] = {}
+
+
+@signals.before_task_publish.connect
+def _carry_request_id(headers=None, **_):
+    # The request that enqueued a task and the task itself log under the same id.
+    if headers is not None and request_id_var.get():
+        headers.setdefault("request_id", request_id_var.get())
+
+
+@signals.task_prerun.connect
+def _task_started(task_id=None, task=None, **_):
+    _started[task_id] = time.perf_counter()
+    request_id_var.set(getattr(task.request, "request_id", None) or task_id)
+
+
+@signals.task_postrun.connect
+def _task_finished(task_id=None, task=None, kwargs=None, state=None, **_):
+    started = _started.pop(task_id, None)
+    logger.info(
+        "task",
+        extra={
+            "task": task.name,
+            "task_id": task_id,
+            "job_id": (kwargs or {}).get("job_id"),
+            "outcome": state,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 1) if started else None,
+        },
+    )
+    request_id_var.set(None)

@@ -1,0 +1,86 @@
+"""
+The one error contract of the API: every error is `{"message": ..., "code": ...}`.
+
+A client-actionable failure is an `AppError` subclass raised anywhere below a view; anything else
+is a bug and becomes a 500 `INTERNAL_ERROR` that shows no internals.
+"""
+
+from django.http import JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class AppError(Exception):
+    status, code, message = 400, "VALIDATION_ERROR", "The request could not be processed."
+
+    def __init__(self, message: str | None = None):
+        self.message = message or self.message
+        super().__init__(self.message)
+
+
+class ValidationError(AppError):
+    pass
+
+
+class NotFound(AppError):
+    status, code, message = 404, "NOT_FOUND", "Not found."
+
+
+class Conflict(AppError):
+    status, code, message = 409, "CONFLICT", "The request conflicts with the current state."
+
+
+class InternalError(AppError):
+    status, code, message = 500, "INTERNAL_ERROR", "Internal server error."
+
+
+def error_body(*, message: str, code: str) -> dict:
+    return {"message": message, "code": code}
+
+
+def json_error(error: AppError) -> JsonResponse:
+    """Render an AppError outside DRF (middleware, Django's error handlers)."""
+    return JsonResponse(error_body(message=error.message, code=error.code), status=error.status)
+
+
+# DRF's own exceptions, translated into our codes. UnsupportedMediaType is a 400 on purpose: the
+# contract knows only VALIDATION_ERROR for a body it cannot read.
+_DRF_CODES = {
+    drf_exceptions.ParseError: (400, "VALIDATION_ERROR", "Malformed JSON body."),
+    drf_exceptions.UnsupportedMediaType: (400, "VALIDATION_ERROR", "The body must be application/json."),
+    drf_exceptions.NotAuthenticated: (401, "INVALID_API_KEY", None),
+    drf_exceptions.AuthenticationFailed: (401, "INVALID_API_KEY", None),
+    drf_exceptions.PermissionDenied: (403, "FORBIDDEN", None),
+    drf_exceptions.NotFound: (404, "NOT_FOUND", "Not found."),
+    drf_exceptions.MethodNotAllowed: (405, "METHOD_NOT_ALLOWED", None),
+    drf_exceptions.NotAcceptable: (406, "NOT_ACCEPTABLE", None),
+    drf_exceptions.Throttled: (429, "RATE_LIMIT_EXCEEDED", "Too many requests, please slow down."),
+    drf_exceptions.ValidationError: (400, "VALIDATION_ERROR", None),
+}
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, AppError):
+        return Response(error_body(message=exc.message, code=exc.code), status=exc.status)
+    response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Allow, Retry-After
+    if response is None:
+        return None  # a genuine bug: ApiErrorMiddleware logs it and answers 500
+    status, code, message = next(
+        (entry for cls, entry in _DRF_CODES.items() if isinstance(exc, cls)),
+        (response.status_code, "VALIDATION_ERROR" if response.status_code == 400 else "ERROR", None),
+    )
+    response.status_code = status
+    response.data = error_body(message=message or _first_message(exc.detail), code=code)
+    return response
+
+
+def _first_message(detail) -> str:
+    """Flatten DRF's nested error detail into one sentence that names the field."""
+    if isinstance(detail, dict):
+        field, value = next(iter(detail.items()))
+        inner = _first_message(value)
+        return inner if field in ("non_field_errors", "detail") else f"{field}: {inner}"
+    if isinstance(detail, list):
+        return _first_message(detail[0]) if detail else "Invalid value."
+    return str(detail)

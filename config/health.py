@@ -1,0 +1,51 @@
+"""Liveness and readiness probes for load balancers and orchestrators."""
+
+import logging
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+
+logger = logging.getLogger(__name__)
+
+
+def healthz(request):
+    """The process is alive and answering; touches nothing else."""
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request):
+    """Ready to serve: PostgreSQL and Redis both answer. 503 names whatever is down."""
+    checks = {"database": _database_is_up(), "redis": _redis_is_up()}
+    down = [name for name, up in checks.items() if not up]
+    body = {
+        "status": "ok" if not down else "unavailable",
+        "checks": {name: "ok" if up else "down" for name, up in checks.items()},
+    }
+    return JsonResponse(body, status=503 if down else 200)
+
+
+def _database_is_up() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True
+    except Exception:
+        logger.warning("readiness: database down", exc_info=True)
+        return False
+
+
+def _redis_is_up() -> bool:
+    client = redis.Redis.from_url(
+        settings.REDIS_URL,
+        socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT_SECONDS,
+        socket_timeout=settings.REDIS_SOCKET_TIMEOUT_SECONDS,
+    )
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        logger.warning("readiness: redis down")
+        return False
+    finally:
+        client.close()

@@ -1,0 +1,81 @@
+import logging
+import re
+import time
+import uuid
+
+from django.conf import settings
+
+from config import errors
+from config.logs import request_id_var
+
+logger = logging.getLogger("cgs.request")
+
+_WELL_FORMED_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+
+class RequestIdMiddleware:
+    """
+    Give every request an id (the client's `X-Request-ID` when well-formed, else a new one), echo it
+    in the response, attach it to every log line written meanwhile, and log one line per request.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        offered = request.headers.get("X-Request-ID", "")
+        request_id = offered if _WELL_FORMED_REQUEST_ID.fullmatch(offered) else uuid.uuid4().hex
+        request.request_id = request_id
+        token = request_id_var.set(request_id)
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = request_id
+            logger.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                },
+            )
+            return response
+        finally:
+            request_id_var.reset(token)
+
+
+class ApiErrorMiddleware:
+    """
+    Keep the error contract for everything under /api/, including what happens outside DRF:
+    oversized bodies (413) and unexpected exceptions (500 without internals, logged).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if is_api_request(request) and _declared_body_size(request) > settings.API_MAX_BODY_BYTES:
+            return errors.json_error(PayloadTooLarge())
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not is_api_request(request):
+            return None
+        logger.exception("unhandled error", extra={"path": request.path})
+        return errors.json_error(errors.InternalError())
+
+
+class PayloadTooLarge(errors.AppError):
+    status, code, message = 413, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MiB."
+
+
+def is_api_request(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _declared_body_size(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0

@@ -1,0 +1,127 @@
+"""
+The course document: everything a course says, as one JSON document validated by a versioned
+schema. Generators produce it, the preview page and the SCORM export render it.
+
+Text fields that hold Markdown say so; every other string is plain text. Renderers escape all of
+them: nothing here is trusted HTML.
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+SCHEMA_VERSION = 1
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+Markdown = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20_000)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Exercise(_Strict):
+    task: Text
+    steps: list[Text] = Field(min_length=1, max_length=10)
+    expected_result: Text
+
+
+class Video(_Strict):
+    """A YouTube video found by search, or (without a YouTube API key) a suggested search."""
+
+    kind: Literal["youtube", "search"]
+    title: Text
+    query: Text
+    url: Text  # https://www.youtube.com/watch?v=… or https://www.youtube.com/results?search_query=…
+    video_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{6,20}$")] | None = None
+
+    @model_validator(mode="after")
+    def _youtube_has_id(self):
+        if (self.kind == "youtube") != (self.video_id is not None):
+            raise ValueError("a youtube video has a video_id, a search has none")
+        return self
+
+
+class Lesson(_Strict):
+    title: Text
+    body: Markdown
+    exercise: Exercise | None = None
+    video: Video | None = None
+
+
+class Article(_Strict):
+    title: Text
+    body: Markdown
+
+
+class Chapter(_Strict):
+    title: Text
+    summary: Text
+    lessons: list[Lesson] = Field(min_length=2, max_length=5)
+    article: Article | None = None
+
+
+class Question(_Strict):
+    prompt: Text
+    options: list[Text] = Field(min_length=2, max_length=6)
+    correct_index: int = Field(ge=0)
+    explanation: Text
+
+    @model_validator(mode="after")
+    def _correct_option_exists(self):
+        if self.correct_index >= len(self.options):
+            raise ValueError("correct_index points past the options")
+        return self
+
+
+class Assessment(_Strict):
+    questions: list[Question] = Field(min_length=5, max_length=20)
+    # The share of correct answers a learner needs to pass (SCORM mastery score).
+    passing_score_percent: int = Field(default=80, ge=1, le=100)
+
+
+class Wrapup(_Strict):
+    summary: Markdown
+    key_takeaways: list[Text] = Field(min_length=3, max_length=10)
+
+
+class Agreement(_Strict):
+    statement: Markdown
+
+
+AddOnCode = Literal["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]
+
+
+class CourseContent(_Strict):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    name: Text
+    headline: Text
+    language_id: Literal["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
+    format: Literal["onepage", "classic"]
+    add_ons: list[AddOnCode] = Field(default_factory=list)
+    introduction: Markdown
+    chapters: list[Chapter] = Field(min_length=1, max_length=9)
+    wrapup: Wrapup | None = None
+    assessment: Assessment | None = None
+    agreement: Agreement | None = None
+
+    @model_validator(mode="after")
+    def _add_ons_are_complete(self):
+        """Every add-on asked for is there, everywhere it belongs, and nothing else is."""
+        wanted = set(self.add_ons)
+        lessons = [lesson for chapter in self.chapters for lesson in chapter.lessons]
+        per_lesson = {
+            "practical-exercises": [lesson.exercise for lesson in lessons],
+            "videos": [lesson.video for lesson in lessons],
+            "articles": [chapter.article for chapter in self.chapters],
+            "wrapup": [self.wrapup],
+            "assessment": [self.assessment],
+            "agreement": [self.agreement],
+        }
+        for add_on, parts in per_lesson.items():
+            present = [part is not None for part in parts]
+            if add_on in wanted and not all(present):
+                raise ValueError(f"add-on {add_on} is missing in places")
+            if add_on not in wanted and any(present):
+                raise ValueError(f"add-on {add_on} is present but was not asked for")
+        return self

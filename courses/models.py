@@ -1,0 +1,160 @@
+from django.conf import settings
+from django.db import models
+
+from accounts.models import ApiKey
+from config.ids import new_public_id
+
+
+def new_job_id() -> str:
+    return new_public_id("job_")
+
+
+def new_course_id() -> str:
+    return new_public_id("cou_")
+
+
+def new_export_id() -> str:
+    return new_public_id("exp_")
+
+
+class Format(models.TextChoices):
+    ONEPAGE = "onepage", "One page"
+    CLASSIC = "classic", "Classic"
+
+
+class Language(models.TextChoices):
+    EN_US = "en-US", "English (US)"
+    PT_BR = "pt-BR", "Português (Brasil)"
+    ES_ES = "es-ES", "Español (España)"
+    FR_FR = "fr-FR", "Français (France)"
+    DE_DE = "de-DE", "Deutsch (Deutschland)"
+
+
+class AddOn(models.TextChoices):
+    PRACTICAL_EXERCISES = "practical-exercises", "Practical exercises"
+    WRAPUP = "wrapup", "Wrap-up"
+    ASSESSMENT = "assessment", "Assessment"
+    ARTICLES = "articles", "Articles"
+    VIDEOS = "videos", "Videos"
+    AGREEMENT = "agreement", "Agreement"
+
+
+class GenerationJob(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        COMPLETED = "completed", "Completed"
+        FAILED = "failed", "Failed"
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_job_id, editable=False)
+    api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="jobs")
+    subject = models.CharField(max_length=200)
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.ONEPAGE)
+    language_id = models.CharField(max_length=5, choices=Language.choices, default=Language.EN_US)
+    outline = models.JSONField(default=list, blank=True)
+    add_ons = models.JSONField(default=list, blank=True)
+    callback_url = models.URLField(max_length=2048, blank=True)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    progress = models.PositiveSmallIntegerField(default=0)
+    error_code = models.CharField(max_length=50, blank=True)
+    error_message = models.TextField(blank=True)
+    # How many times a worker has started this job; recovery retries a dead one once, then fails it.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # The billing period whose credit this job consumed, so a refund goes back to the right month.
+    charged_period_date = models.DateField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created")]
+
+    def __str__(self):
+        return self.public_id
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.COMPLETED, self.Status.FAILED)
+
+
+class Course(models.Model):
+    public_id = models.CharField(max_length=32, unique=True, default=new_course_id, editable=False)
+    # One course per job at most (unique): a job retried after a worker died cannot make a second.
+    job = models.OneToOneField(GenerationJob, on_delete=models.PROTECT, related_name="course")
+    api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="courses")
+    name = models.CharField(max_length=300)
+    headline = models.CharField(max_length=500)
+    format = models.CharField(max_length=10, choices=Format.choices)
+    language_id = models.CharField(max_length=5, choices=Language.choices)
+    # The whole course as one JSON document, validated by courses.content.CourseContent.
+    content = models.JSONField()
+    schema_version = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.public_id} {self.name}"
+
+    @property
+    def share_url(self) -> str:
+        return f"{settings.PUBLIC_BASE_URL}/go/{self.public_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a create request sent with an `Idempotency-Key`, kept for 24 hours."""
+
+    api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="idempotency_records")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["api_key", "key"], name="idempotency_key_per_api_key")]
+
+
+class Export(models.Model):
+    class ExportFormat(models.TextChoices):
+        SCORM12 = "scorm12", "SCORM 1.2"
+        SCORM2004 = "scorm2004", "SCORM 2004 3rd edition"
+        SCORM2004_4 = "scorm2004_4", "SCORM 2004 4th edition"
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")
+    api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="exports")
+    format = models.CharField(max_length=12, choices=ExportFormat.choices)
+    file = models.FileField(upload_to="exports/", max_length=300)
+    callback_url = models.URLField(max_length=2048, blank=True)
+    exported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-exported_at"]
+
+    def __str__(self):
+        return self.public_id
+
+    @property
+    def download_url(self) -> str:
+        return f"{settings.PUBLIC_BASE_URL}/downloads/{self.public_id}"
+
+
+class Signoff(models.Model):
+    """A learner's confirmation of a course's agreement add-on, on the preview page."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
+    name = models.CharField(max_length=200)
+    # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
+    ip_hash = models.CharField(max_length=64)
+    signed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-signed_at"]
+
+    def __str__(self):
+        return f"{self.name} — {self.course}"

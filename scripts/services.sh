@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Start the project-local PostgreSQL and Redis that `make run` and `make test` use, or reuse them
+# when they already answer. Both listen on 127.0.0.1 only and keep their data in .data/ (ignored).
+# Safe to run concurrently: a lock file serialises the start-up.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+data=$root/.data
+pg_port=${CGS_PG_PORT:-54329}
+redis_port=${CGS_REDIS_PORT:-63799}
+mkdir -p "$data"
+exec 9>"$data/services.lock"
+flock 9
+
+scripts/system-packages.sh postgresql redis-server
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$pg_bin/pg_ctl" ] || { echo "PostgreSQL server binaries not found under /usr/lib/postgresql" >&2; exit 1; }
+
+# PostgreSQL refuses to run as root: then the cluster belongs to the `postgres` system user.
+as_pg() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+  as_pg() { runuser -u postgres -- "$@"; }
+  if ! runuser -u postgres -- test -x "$root"; then
+    echo "The postgres user cannot reach $root; run as a normal user or move the checkout." >&2
+    exit 1
+  fi
+fi
+
+pg_data=$data/postgres
+if ! "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; then
+  if [ ! -s "$pg_data/PG_VERSION" ]; then
+    mkdir -p "$pg_data"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$pg_data"
+    chmod 700 "$pg_data"
+    # trust is safe here: the instance listens on loopback only and has no socket file.
+    as_pg "$pg_bin/initdb" -D "$pg_data" -U cgs --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  [ "$(id -u)" -eq 0 ] && touch "$data/postgres.log" && chown postgres: "$data/postgres.log"
+  as_pg "$pg_bin/pg_ctl" -D "$pg_data" -l "$data/postgres.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories= -c max_connections=200" start >/dev/null 2>&1 </dev/null 9>&-
+  echo "PostgreSQL started on 127.0.0.1:$pg_port"
+fi
+if ! psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -tAc "select 1 from pg_database where datname='cgs'" | grep -q 1; then
+  psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -qc "create database cgs" 
+fi
+
+if ! redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1; then
+  mkdir -p "$data/redis"
+  redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$data/redis" --daemonize yes \
+    --pidfile "$data/redis.pid" --logfile "$data/redis.log" --appendonly yes >/dev/null 2>&1 </dev/null 9>&-
+  for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null
+  echo "Redis started on 127.0.0.1:$redis_port"
+fi

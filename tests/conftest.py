@@ -1,0 +1,56 @@
+import pytest
+from rest_framework.test import APIClient
+
+from accounts import services as account_services
+from accounts.models import ApiKey
+from config.celery import app as celery_app
+from tests.factories import AccountFactory, PlanFactory
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _celery_runs_eagerly():
+    # Most tests run tasks in-process so `.delay()` executes our real task code; tests that depend
+    # on a real worker start one themselves.
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+
+
+@pytest.fixture
+def account(db):
+    return AccountFactory(plan=PlanFactory(slug="pro"))
+
+
+def client_for(plain_key: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain_key}")
+    return client
+
+
+@pytest.fixture
+def plain_key(account):
+    return account_services.issue_key(account=account, name="tests")
+
+
+@pytest.fixture
+def api_key(plain_key) -> ApiKey:
+    return ApiKey.objects.get(key_hash=account_services.hash_key(plain_key))
+
+
+@pytest.fixture
+def api_client(plain_key):
+    return client_for(plain_key)
+
+
+@pytest.fixture
+def stranger_key(db) -> ApiKey:
+    """A key of another account."""
+    stranger = AccountFactory(plan=PlanFactory(slug="pro"))
+    plain = account_services.issue_key(account=stranger, name="stranger")
+    return ApiKey.objects.get(key_hash=account_services.hash_key(plain))
+
+
+@pytest.fixture
+def stranger_client(db):
+    stranger = AccountFactory(plan=PlanFactory(slug="pro"))
+    return client_for(account_services.issue_key(account=stranger, name="stranger"))

@@ -1,0 +1,205 @@
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.urls("tests.urls_with_failures")
+
+
+def test_unknown_api_route_is_json_404(client):
+    response = client.get("/api/v1/nothing-here")
+
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+
+
+def test_unknown_page_outside_api_is_not_json(client):
+    response = client.get("/nothing-here")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_wrong_method_is_json_405(client):
+    response = client.delete("/api/v1/test-explode")
+
+    assert response.status_code == 405
+    assert response.json() == {"message": 'Method "DELETE" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+
+
+def test_malformed_json_is_400(client):
+    response = client.post("/api/v1/test-explode", data="{not json", content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json() == {"message": "Malformed JSON body.", "code": "VALIDATION_ERROR"}
+
+
+def test_body_that_is_not_json_media_type_is_400(client):
+    response = client.post("/api/v1/test-explode", data="subject=x", content_type="text/plain")
+
+    assert response.status_code == 400
+    assert response.json() == {"message": "The body must be application/json.", "code": "VALIDATION_ERROR"}
+
+
+def test_body_over_one_mebibyte_is_413(client):
+    body = json.dumps({"subject": "x" * (1024 * 1024)})
+
+    response = client.post("/api/v1/test-explode", data=body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json() == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
+
+
+def test_unexpected_exception_is_500_without_internals(client, caplog):
+    with caplog.at_level(logging.ERROR):
+        response = client.get("/api/v1/test-explode", HTTP_X_REQUEST_ID="req-500")
+
+    assert response.status_code == 500
+    assert response.json() == {"message": "Internal server error.", "code": "INTERNAL_ERROR"}
+    assert "hunter2" not in response.content.decode()
+    error = next(record for record in caplog.records if record.message == "unhandled error")
+    assert error.request_id == "req-500"
+
+
+def test_well_formed_request_id_is_echoed(client):
+    response = client.get("/healthz", HTTP_X_REQUEST_ID="abc-123.XYZ")
+
+    assert response["X-Request-ID"] == "abc-123.XYZ"
+
+
+@pytest.mark.parametrize("offered", ["", "has spaces", "x" * 129, "<script>", "a\nb"])
+def test_malformed_request_id_is_replaced(client, offered):
+    response = client.get("/healthz", HTTP_X_REQUEST_ID=offered)
+
+    assert response["X-Request-ID"] != offered
+    assert len(response["X-Request-ID"]) == 32
+
+
+def test_error_responses_carry_a_request_id(client):
+    response = client.get("/api/v1/nothing-here")
+
+    assert response["X-Request-ID"]
+
+
+def test_every_request_logs_one_line_with_its_id(client, caplog):
+    with caplog.at_level(logging.INFO, logger="cgs.request"):
+        client.get("/healthz", HTTP_X_REQUEST_ID="req-log")
+
+    [line] = [record for record in caplog.records if record.name == "cgs.request"]
+    assert (line.request_id, line.method, line.path, line.status) == ("req-log", "GET", "/healthz", 200)
+    assert line.duration_ms >= 0
+
+
+def test_healthz_touches_nothing(client):
+    # No database fixture: any query here would raise.
+    response = client.get("/healthz")
+
+    assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_readyz_is_200_when_everything_is_up(client):
+    response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "checks": {"database": "ok", "redis": "ok"}}
+
+
+@pytest.mark.django_db
+def test_readyz_names_redis_when_it_is_down(client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 503
+    assert response.json() == {"status": "unavailable", "checks": {"database": "ok", "redis": "down"}}
+
+
+def _run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_readyz_names_the_database_when_it_is_down():
+    code = (
+        "import django; django.setup()\n"
+        "from django.test import Client\n"
+        "r = Client(HTTP_HOST='localhost').get('/readyz'); print(r.status_code, r.content.decode())"
+    )
+
+    result = _run_python(code, DATABASE_URL="postgres://cgs@127.0.0.1:1/cgs")
+
+    status, body = result.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert status == "503"
+    assert json.loads(body) == {"status": "unavailable", "checks": {"database": "down", "redis": "ok"}}
+
+
+def test_settings_come_from_the_environment():
+    code = (
+        "import django; django.setup()\n"
+        "from django.conf import settings as s\n"
+        "print(s.DEBUG, s.ALLOWED_HOSTS, s.PUBLIC_BASE_URL, s.DATABASES['default']['NAME'], s.REDIS_URL)"
+    )
+
+    result = _run_python(
+        code,
+        DEBUG="false",
+        ALLOWED_HOSTS="api.example.com,www.example.com",
+        PUBLIC_BASE_URL="https://api.example.com/",
+        DATABASE_URL="postgres://u:p@db.example.com:5432/prod",
+        REDIS_URL="redis://cache.example.com:6379/2",
+    )
+
+    assert result.stdout.split("\n")[-2] == (
+        "False ['api.example.com', 'www.example.com'] https://api.example.com prod "
+        "redis://cache.example.com:6379/2"
+    )
+
+
+def test_missing_secret_key_stops_startup(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    code = "import django; django.setup()"
+
+    # The checkout's .env (written by make) would supply a key: ignore it for this run.
+    result = subprocess.run(
+        [sys.executable, "-c", f"import environ; environ.Env.read_env = lambda *a, **k: None\n{code}"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode != 0
+    assert "Set the SECRET_KEY environment variable" in result.stderr
+
+
+def test_production_values_pass_the_deploy_check():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "SECRET_KEY": "k3y-" + "x7Q9" * 16,
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "courses.example.com",
+            "PUBLIC_BASE_URL": "https://courses.example.com",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
