@@ -39,9 +39,15 @@ services:
 stop-services:
 	@scripts/stop-services.sh
 
-# Headless Chromium from Debian for the browser tests (no tool may download its own browser).
-browser:
+# Headless Chromium from Debian for the browser tests (no tool may download its own browser), and
+# the JavaScript the tests load into pages (axe-core, scorm-again).
+browser: node_modules/.installed
 	@scripts/system-packages.sh chromium
+
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || scripts/system-packages.sh nodejs npm
+	@flock .venv.lock npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	@touch $@
 
 superuser: bootstrap
 	$(PY) manage.py createsuperuser

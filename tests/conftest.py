@@ -6,6 +6,8 @@ from accounts.models import ApiKey
 from config.celery import app as celery_app
 from tests.factories import AccountFactory, PlanFactory
 
+pytest_plugins = ["tests.browser"]
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _celery_runs_eagerly():
@@ -54,3 +56,4 @@ def stranger_key(db) -> ApiKey:
 def stranger_client(db):
     stranger = AccountFactory(plan=PlanFactory(slug="pro"))
     return client_for(account_services.issue_key(account=stranger, name="stranger"))
+

@@ -5,6 +5,8 @@ import factory
 from accounts import services as account_services
 from accounts.models import Account, ApiKey, Plan, UsagePeriod
 from config.ids import random_base62
+from courses.models import Course, GenerationJob
+from tests import samples
 
 
 class PlanFactory(factory.django.DjangoModelFactory):
@@ -46,3 +48,42 @@ class UsagePeriodFactory(factory.django.DjangoModelFactory):
     account = factory.SubFactory(AccountFactory)
     period_date = factory.LazyFunction(account_services.billing_period_date)
     courses_used = 0
+
+
+class GenerationJobFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GenerationJob
+
+    api_key = factory.SubFactory(ApiKeyFactory)
+    subject = "Intro to SQL"
+
+
+class CourseFactory(factory.django.DjangoModelFactory):
+    """A finished course with its completed job, built from a complete course document."""
+
+    class Meta:
+        model = Course
+
+    class Params:
+        add_ons = factory.LazyFunction(lambda: list(samples.ALL_ADD_ONS))
+        text = ""
+
+    api_key = factory.SubFactory(ApiKeyFactory)
+    format = "onepage"
+    language_id = "en-US"
+    job = factory.SubFactory(
+        GenerationJobFactory,
+        api_key=factory.SelfAttribute("..api_key"),
+        format=factory.SelfAttribute("..format"),
+        language_id=factory.SelfAttribute("..language_id"),
+        status=GenerationJob.Status.COMPLETED,
+        progress=100,
+    )
+    content = factory.LazyAttribute(
+        lambda course: samples.course_document(
+            format=course.format, language_id=course.language_id, add_ons=course.add_ons, text=course.text
+        )
+    )
+    name = factory.LazyAttribute(lambda course: course.content["name"])
+    headline = factory.LazyAttribute(lambda course: course.content["headline"])
+    schema_version = 1

@@ -1,0 +1,58 @@
+"""Headless Chromium for the browser tests: Debian's `chromium`, driven by Playwright."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+NODE_MODULES = ROOT / "node_modules"
+
+# This machine's network is closed: without these flags Chromium keeps trying to reach Google.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        raise RuntimeError("Debian's chromium is not installed: run `make test`, which installs it")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and failed requests in `page.problems`."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.problems = []
+    page.on("console", lambda msg: msg.type == "error" and page.problems.append(f"console: {msg.text}"))
+    page.on("pageerror", lambda exc: page.problems.append(f"pageerror: {exc}"))
+    yield page
+    context.close()
+
+
+def save_screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
