@@ -1,9 +1,14 @@
 """Headless Chromium for the browser tests: Debian's `chromium`, driven by Playwright."""
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+# Playwright's sync API keeps an event loop running in the test thread; Django would then refuse
+# the test database work around it, which is synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
