@@ -120,11 +120,17 @@ def test_readyz_names_redis_when_it_is_down(client, settings):
     assert response.json() == {"status": "unavailable", "checks": {"database": "ok", "redis": "down"}}
 
 
+def _environment(**overrides: str) -> dict:
+    """This process's environment less what the test run itself sets, plus overrides."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    return {**env, "DJANGO_SETTINGS_MODULE": "config.settings", **overrides}
+
+
 def _run_python(code: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        env=_environment(**env),
         capture_output=True,
         text=True,
         timeout=60,
@@ -168,14 +174,14 @@ def test_settings_come_from_the_environment():
 
 
 def test_missing_secret_key_stops_startup(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env = {k: v for k, v in _environment().items() if k != "SECRET_KEY"}
     code = "import django; django.setup()"
 
     # The checkout's .env (written by make) would supply a key: ignore it for this run.
     result = subprocess.run(
         [sys.executable, "-c", f"import environ; environ.Env.read_env = lambda *a, **k: None\n{code}"],
         cwd=ROOT,
-        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
@@ -189,13 +195,12 @@ def test_production_values_pass_the_deploy_check():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
-        env={
-            **os.environ,
-            "SECRET_KEY": "k3y-" + "x7Q9" * 16,
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "courses.example.com",
-            "PUBLIC_BASE_URL": "https://courses.example.com",
-        },
+        env=_environment(
+            SECRET_KEY="k3y-" + "x7Q9" * 16,
+            DEBUG="false",
+            ALLOWED_HOSTS="courses.example.com",
+            PUBLIC_BASE_URL="https://courses.example.com",
+        ),
         capture_output=True,
         text=True,
         timeout=60,
