@@ -181,3 +181,20 @@ LOGGING = {
         "celery": {"level": LOG_LEVEL},
     },
 }
+
+# Webhooks (webhooks app) ------------------------------------------------------------------------
+# Private, loopback and link-local destinations are refused unless this is on: local development
+# and tests only, never in production.
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=False)
+# Limit on the whole exchange with a receiver: name lookup, connect, TLS, send, wait, read.
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
+# Attempts per event, the first included; with the backoff below they span about an hour.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+# Wait before the second attempt; it doubles for every later one (2, 4, 8, 16, 32 min), +-20% jitter.
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=120)
+# How often beat looks for events whose queued delivery was lost (Redis or a worker died).
+WEBHOOK_SWEEP_INTERVAL_SECONDS = env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
+    "task": "webhooks.tasks.sweep_events",
+    "schedule": WEBHOOK_SWEEP_INTERVAL_SECONDS,
+}

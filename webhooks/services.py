@@ -1,0 +1,240 @@
+"""
+Webhook events: the outbox, signed delivery with retries, redelivery and the signing secret.
+
+An event row is written in the caller's transaction (`record_event`), so it exists exactly when the
+job or export reached its final state. Delivery runs later on the `webhooks` queue; the beat sweep
+re-enqueues any due event whose queued delivery was lost, so Redis or a worker dying loses nothing.
+"""
+
+import datetime
+import functools
+import json
+import logging
+import math
+import random
+import time
+
+import kombu.exceptions
+import standardwebhooks
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Account, new_webhook_secret
+from webhooks import destinations
+from webhooks.models import WebhookAttempt, WebhookEvent
+
+logger = logging.getLogger("cgs.webhooks")
+
+USER_AGENT_PRODUCT = "CourseGenerationService-Webhooks/1.0"
+JITTER = 0.2
+SWEEP_BATCH = 1000
+# Status codes that say "try again later"; any other 4xx, and every 3xx, will not change on retry.
+RETRYABLE_STATUS_CODES = {408, 425, 429}
+
+
+def record_event(*, account: Account, url: str, payload: dict) -> WebhookEvent:
+    """
+    Write the event to the outbox and deliver it once the surrounding transaction commits.
+
+    Call it inside the transaction in which the job or export reaches its final state, with the
+    exact event body (`{"event": "course.created", ...}`). It never contacts the destination
+    itself and does not re-check the URL: delivery checks it and records a refusal as an attempt.
+    :raises ValueError: if the payload has no "event" name
+    """
+    event_type = payload.get("event")
+    if not isinstance(event_type, str) or not event_type:
+        raise ValueError('A webhook payload needs an "event" name')
+    event = WebhookEvent.objects.create(
+        account=account,
+        event_type=event_type,
+        url=url,
+        body=json.dumps(payload, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")),
+        attempt_limit=settings.WEBHOOK_MAX_ATTEMPTS,
+        next_attempt_at=timezone.now(),
+    )
+    _enqueue_on_commit(event_id=event.id)
+    return event
+
+
+def deliver(*, event_id: int) -> WebhookAttempt | None:
+    """
+    Make the attempt that is due for this event, if one is; return it, or None when nothing was
+    due (already delivered, given up, not yet time, or another worker is on it).
+    """
+    attempt = _start_attempt(event_id=event_id)
+    if attempt is None:
+        return None
+    event = attempt.event
+    started = time.monotonic()
+    answer = destinations.post(
+        url=event.url,
+        body=event.body.encode("utf-8"),
+        headers=_signature_headers(event=event, moment=timezone.now()),
+        user_agent=f"{USER_AGENT_PRODUCT} (+{settings.PUBLIC_BASE_URL})",
+    )
+    duration_ms = round((time.monotonic() - started) * 1000)
+    _finish_attempt(attempt=attempt, answer=answer, duration_ms=duration_ms)
+    return attempt
+
+
+def enqueue_due_events() -> int:
+    """
+    Queue a delivery for every pending event that is overdue, as happens when Redis or a worker
+    lost the queued one; return how many were queued. Duplicates are harmless: an attempt starts
+    only for an event that is due and not taken.
+    """
+    # Only events overdue by a sweep interval: a delivery queued on time is normally running.
+    overdue = timezone.now() - datetime.timedelta(seconds=settings.WEBHOOK_SWEEP_INTERVAL_SECONDS)
+    event_ids = list(
+        WebhookEvent.objects.filter(status=WebhookEvent.Status.PENDING, next_attempt_at__lte=overdue)
+        .order_by("next_attempt_at")
+        .values_list("id", flat=True)[:SWEEP_BATCH]
+    )
+    for event_id in event_ids:
+        _enqueue(event_id=event_id)
+    if event_ids:
+        logger.info("webhook events re-enqueued", extra={"count": len(event_ids)})
+    return len(event_ids)
+
+
+@transaction.atomic
+def redeliver(*, event: WebhookEvent) -> WebhookEvent:
+    """
+    Deliver an event again now, whatever became of it, with a fresh allowance of attempts.
+    An attempt already under way is left to finish.
+    """
+    event = WebhookEvent.objects.select_for_update().get(pk=event.pk)
+    now = timezone.now()
+    in_flight = (
+        event.status == WebhookEvent.Status.PENDING
+        and event.next_attempt_at is not None
+        and event.next_attempt_at > now
+        and event.attempts.filter(finished_at__isnull=True).exists()
+    )
+    event.status = WebhookEvent.Status.PENDING
+    event.attempt_limit = event.attempt_count + settings.WEBHOOK_MAX_ATTEMPTS
+    if not in_flight:
+        event.next_attempt_at = now
+    event.save(update_fields=["status", "attempt_limit", "next_attempt_at"])
+    if not in_flight:
+        _enqueue_on_commit(event_id=event.id)
+    return event
+
+
+def rotate_secret(*, account: Account) -> str:
+    """Give the account a new webhook signing secret and return it; the old one stops at once."""
+    account.webhook_secret = new_webhook_secret()
+    account.save(update_fields=["webhook_secret"])
+    return account.webhook_secret
+
+
+def retry_delay(*, attempt_number: int) -> datetime.timedelta:
+    """The wait after failed attempt `attempt_number` (1-based): doubling from the base, with jitter."""
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempt_number - 1)
+    return datetime.timedelta(seconds=base * random.uniform(1 - JITTER, 1 + JITTER))
+
+
+def is_retryable(answer: destinations.Answer) -> bool:
+    """Tell whether a failed attempt may succeed when tried again."""
+    if answer.succeeded or answer.refused:
+        return False
+    code = answer.status_code
+    # No code: network, DNS or TLS failure, or the time limit. A 2xx with an error: cut mid-answer.
+    return code is None or code >= 500 or code in RETRYABLE_STATUS_CODES or 200 <= code < 300
+
+
+# Internals ------------------------------------------------------------------------------------
+
+
+def _lease() -> datetime.timedelta:
+    # How long a started attempt keeps others off the event; a worker that dies mid-attempt leaves
+    # the event to the sweep once it ends. Longer than any attempt can take.
+    return datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS + 5)
+
+
+def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
+    now = timezone.now()
+    with transaction.atomic():
+        # The row lock and the "due" condition together let exactly one worker start an attempt;
+        # a delivered event is never due again.
+        event = (
+            WebhookEvent.objects.select_for_update(skip_locked=True)
+            .filter(id=event_id, status=WebhookEvent.Status.PENDING, next_attempt_at__lte=now)
+            .first()
+        )
+        if event is None:
+            return None
+        event.attempt_count += 1
+        event.next_attempt_at = now + _lease()
+        event.save(update_fields=["attempt_count", "next_attempt_at"])
+        attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
+    attempt.event = WebhookEvent.objects.select_related("account").get(pk=event_id)
+    return attempt
+
+
+def _finish_attempt(*, attempt: WebhookAttempt, answer: destinations.Answer, duration_ms: int) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        event = WebhookEvent.objects.select_for_update().get(pk=attempt.event_id)
+        attempt.finished_at = now
+        attempt.duration_ms = duration_ms
+        attempt.status_code = answer.status_code
+        attempt.succeeded = answer.succeeded
+        attempt.error = answer.error
+        attempt.response_excerpt = answer.excerpt
+        attempt.save()
+        if event.status != WebhookEvent.Status.PENDING or event.attempt_count != attempt.number:
+            return  # a later attempt, or staff, took the event over meanwhile
+        if answer.succeeded:
+            event.status = WebhookEvent.Status.DELIVERED
+            event.delivered_at = now
+            event.next_attempt_at = None
+        elif is_retryable(answer) and event.attempt_count < event.attempt_limit:
+            delay = retry_delay(attempt_number=attempt.number)
+            event.next_attempt_at = now + delay
+            _enqueue_on_commit(event_id=event.id, countdown=math.ceil(delay.total_seconds()))
+        else:
+            event.status = WebhookEvent.Status.FAILED
+            event.next_attempt_at = None
+        event.save(update_fields=["status", "delivered_at", "next_attempt_at"])
+    log = logger.info if answer.succeeded else logger.warning
+    log(
+        "webhook attempt",
+        extra={
+            "event_id": event.message_id,
+            "attempt": attempt.number,
+            "status_code": answer.status_code,
+            "error": answer.error,
+            "duration_ms": duration_ms,
+            "outcome": event.status,
+        },
+    )
+
+
+def _signature_headers(*, event: WebhookEvent, moment: datetime.datetime) -> dict[str, str]:
+    # Signed afresh on every attempt: receivers reject timestamps more than a few minutes old.
+    moment = moment.replace(microsecond=0)
+    signature = standardwebhooks.Webhook(event.account.webhook_secret).sign(
+        event.message_id, moment, event.body
+    )
+    return {
+        "webhook-id": event.message_id,
+        "webhook-timestamp": str(int(moment.timestamp())),
+        "webhook-signature": signature,
+    }
+
+
+def _enqueue_on_commit(*, event_id: int, countdown: int | None = None) -> None:
+    transaction.on_commit(functools.partial(_enqueue, event_id=event_id, countdown=countdown))
+
+
+def _enqueue(*, event_id: int, countdown: int | None = None) -> None:
+    from webhooks import tasks  # tasks import this module
+
+    try:
+        tasks.deliver_event.apply_async(kwargs={"event_id": event_id}, countdown=countdown, retry=False)
+    except (kombu.exceptions.OperationalError, OSError):
+        # The event is committed; the sweep queues it once the broker is back.
+        logger.warning("webhook delivery not queued", extra={"event_row": event_id}, exc_info=True)
