@@ -14,6 +14,16 @@ class Plan(models.Model):
     name = models.CharField(max_length=100)
     is_paid = models.BooleanField(default=False)
     monthly_course_credits = models.PositiveIntegerField(default=0)
+    # Requests per API key in any sliding 60 seconds; empty means the RATE_LIMIT_* setting applies.
+    rate_limit_create = models.PositiveIntegerField(
+        null=True, blank=True, help_text="POST /api/v1/courses per key per 60 s. Empty: RATE_LIMIT_CREATE."
+    )
+    rate_limit_export = models.PositiveIntegerField(
+        null=True, blank=True, help_text="POST /api/v1/courses/:id/export per key per 60 s. Empty: RATE_LIMIT_EXPORT."
+    )
+    rate_limit_poll = models.PositiveIntegerField(
+        null=True, blank=True, help_text="GET /api/v1/courses/jobs/:jobId per key per 60 s. Empty: RATE_LIMIT_POLL."
+    )
 
     class Meta:
         ordering = ["monthly_course_credits", "slug"]

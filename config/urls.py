@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django_ratelimit.decorators import ratelimit
 
 from config import health, views
 
@@ -9,6 +10,8 @@ urlpatterns = [
     path("healthz", health.healthz),
     path("readyz", health.readyz),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),
+    # Password guessing on the staff login is slowed per client IP.
+    path("admin/login/", ratelimit(key="ip", rate="10/m", method="POST", block=True)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("courses.urls")),
 ]

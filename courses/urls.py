@@ -1,1 +1,8 @@
-urlpatterns: list = []
+from django.urls import path
+
+from courses import views
+
+urlpatterns = [
+    path("courses", views.CreateJobView.as_view()),
+    path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
+]

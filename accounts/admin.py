@@ -1,0 +1,72 @@
+from django.contrib import admin, messages
+from django.utils import timezone
+
+from accounts import services
+from accounts.models import Account, ApiKey, Plan
+
+
+@admin.register(Plan)
+class PlanAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "is_paid", "monthly_course_credits"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class ApiKeyInline(admin.TabularInline):
+    """Keys of the account. Adding a row issues a new key, shown once in a message."""
+
+    model = ApiKey
+    extra = 0
+    fields = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = ["prefix", "created_at", "last_used_at", "revoked_at"]
+    can_delete = False
+
+
+@admin.register(Account)
+class AccountAdmin(admin.ModelAdmin):
+    list_display = ["email", "name", "plan", "credits_used", "credits_left", "created_at"]
+    list_filter = ["plan"]
+    search_fields = ["email", "name"]
+    list_select_related = ["plan"]
+    readonly_fields = ["credits_used", "credits_left", "webhook_secret", "created_at"]
+    inlines = [ApiKeyInline]
+
+    @admin.display(description="credits used this month")
+    def credits_used(self, account):
+        return services.usage_for(account=account).used if account.pk else "—"
+
+    @admin.display(description="credits left this month")
+    def credits_left(self, account):
+        return services.usage_for(account=account).left if account.pk else "—"
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not ApiKey:
+            return super().save_formset(request, form, formset, change)
+        for key in formset.save(commit=False):
+            if key.pk:
+                key.save(update_fields=["name"])
+                continue
+            # A new row: issue a real key through the service, which stores only its hash.
+            plain_key = services.issue_key(account=form.instance, name=key.name)
+            messages.warning(
+                request,
+                f"New API key for {form.instance.email}: {plain_key} — copy it now; it is not shown again.",
+            )
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ["prefix", "name", "account", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["prefix", "name", "account__email"]
+    list_select_related = ["account"]
+    fields = ["account", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = ["account", "prefix", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request):
+        return False  # keys are issued from their account's page, which shows the raw key once
+
+    @admin.action(description="Revoke selected keys")
+    def revoke(self, request, queryset):
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {count} key(s).")

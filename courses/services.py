@@ -1,0 +1,277 @@
+"""Generation jobs and courses: every write and rule about them lives here."""
+
+import datetime
+import hashlib
+import json
+import logging
+import time
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from accounts import services as account_services
+from accounts.models import ApiKey
+from config import errors
+from courses import generation, tasks
+from courses.models import Course, GenerationJob, IdempotencyRecord
+from courses.serializers import course_output, job_error
+from webhooks import services as webhook_services
+
+logger = logging.getLogger(__name__)
+
+Status = GenerationJob.Status
+
+IDEMPOTENCY_WINDOW = datetime.timedelta(hours=24)
+# A job is run at most this many times: once, and once more if its worker died.
+MAX_ATTEMPTS = 2
+# How long after its message was sent a pending job is taken for lost and sent again.
+LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
+
+
+class IdempotencyKeyReused(errors.AppError):
+    status, code = 409, "IDEMPOTENCY_KEY_REUSED"
+    message = "This Idempotency-Key was already used with a different request body."
+
+
+class InvalidIdempotencyKey(errors.AppError):
+    message = "Idempotency-Key must be 1 to 255 printable ASCII characters."
+
+
+class JobNotFound(errors.NotFound):
+    message = "Job not found."
+
+
+# Creating jobs --------------------------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def create_job(
+    *,
+    api_key: ApiKey,
+    subject: str,
+    format: str,
+    language_id: str,
+    outline: list[str],
+    add_ons: list[str],
+    callback_url: str = "",
+    idempotency_key: str | None = None,
+) -> GenerationJob:
+    """
+    Accept a course for generation: charge one credit, create the job and queue it after commit.
+    With an idempotency key seen in the last 24 hours for the same request, return that job instead.
+    :raises CreditsExhausted: if the account has no credit left this month
+    :raises IdempotencyKeyReused: if the key was used for a different request
+    """
+    request = {
+        "subject": subject,
+        "format": format,
+        "language_id": language_id,
+        "outline": outline,
+        "add_ons": add_ons,
+        "callback_url": callback_url,
+    }
+    if idempotency_key is not None:
+        replayed = _replay_idempotent_request(api_key=api_key, key=idempotency_key, request=request)
+        if replayed is not None:
+            return replayed
+    period = account_services.charge_credit(account=api_key.account)
+    job = GenerationJob.objects.create(
+        api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(), **request
+    )
+    if idempotency_key is not None:
+        IdempotencyRecord.objects.create(
+            api_key=api_key, key=idempotency_key, request_hash=_request_hash(request), job=job
+        )
+    tasks.run_generation.delay_on_commit(job_id=job.pk)
+    return job
+
+
+def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> GenerationJob | None:
+    # Requests with the same key wait for each other (a lock for this transaction only), so two
+    # retries racing each other still make one job and charge one credit.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [api_key.pk, key])
+    record = IdempotencyRecord.objects.select_related("job").filter(api_key=api_key, key=key).first()
+    if record is None:
+        return None
+    if record.created_at < timezone.now() - IDEMPOTENCY_WINDOW:
+        record.delete()
+        return None
+    if record.request_hash != _request_hash(request):
+        raise IdempotencyKeyReused()
+    return record.job
+
+
+def _request_hash(request: dict) -> str:
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+
+
+# Running jobs ---------------------------------------------------------------------------------
+
+
+def run_job(*, job_id: int) -> None:
+    """
+    Generate the job's course if this worker can claim the job; record the outcome either way.
+    A job already finished, or running under a live worker, is left alone.
+    """
+    attempt = _claim_job(job_id=job_id)
+    if attempt is None:
+        return
+    job = GenerationJob.objects.get(pk=job_id)
+    deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
+    try:
+        content = generation.generate_course(
+            request=generation.CourseRequest(
+                subject=job.subject,
+                format=job.format,
+                language_id=job.language_id,
+                outline=list(job.outline),
+                add_ons=list(job.add_ons),
+            ),
+            on_progress=lambda percent: _record_progress(job_id=job_id, attempt=attempt, percent=percent),
+            deadline=deadline,
+        )
+    except generation.GenerationError as exc:
+        fail_job(job_id=job_id, attempt=attempt, code=exc.code, message=exc.message)
+        return
+    except Exception:
+        logger.exception("generation crashed", extra={"job_id": job.public_id})
+        fail_job(
+            job_id=job_id,
+            attempt=attempt,
+            code=generation.GenerationFailed.code,
+            message=generation.GenerationFailed.message,
+        )
+        return
+    complete_job(job_id=job_id, attempt=attempt, content=content)
+
+
+def _lease() -> datetime.timedelta:
+    # A running job whose worker shows no result by then is taken for dead.
+    return datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S)
+
+
+def _claim_job(*, job_id: int) -> int | None:
+    """
+    Mark the job running for this worker and return the attempt number, which fences off any
+    earlier worker of the same job; None if the job is not ours to run.
+    """
+    now = timezone.now()
+    claimable = Q(status=Status.PENDING) | Q(status=Status.RUNNING, started_at__lt=now - _lease())
+    claimed = GenerationJob.objects.filter(claimable, pk=job_id, attempts__lt=MAX_ATTEMPTS).update(
+        status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now
+    )
+    if not claimed:
+        return None
+    return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
+
+
+def _record_progress(*, job_id: int, attempt: int, percent: int) -> None:
+    # GREATEST: progress never falls, not even when a retried job starts over.
+    GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
+        progress=Greatest(F("progress"), min(max(int(percent), 0), 99))
+    )
+
+
+@transaction.atomic(durable=True)
+def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
+    """Store the course and finish the job, with its course.created event; None if fenced off."""
+    job = (
+        GenerationJob.objects.select_for_update()
+        .select_related("api_key__account")
+        .filter(pk=job_id, status=Status.RUNNING, attempts=attempt)
+        .first()
+    )
+    if job is None:
+        return None  # another attempt took over or finished: its result stands
+    course = Course.objects.create(
+        job=job,
+        api_key=job.api_key,
+        name=content.name,
+        headline=content.headline,
+        format=job.format,
+        language_id=job.language_id,
+        content=content.model_dump(mode="json"),
+        schema_version=content.schema_version,
+    )
+    job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
+    job.save(update_fields=["status", "progress", "finished_at"])
+    if job.callback_url:
+        webhook_services.record_event(
+            account=job.api_key.account,
+            url=job.callback_url,
+            payload={"event": "course.created", "jobId": job.public_id, "course": course_output(course)},
+        )
+    return course
+
+
+@transaction.atomic(durable=True)
+def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bool:
+    """
+    Fail the job, give its credit back and record its course.failed event. With `attempt`, only
+    if that attempt still owns the job. Return whether the job was failed by this call.
+    """
+    jobs = GenerationJob.objects.select_for_update().select_related("api_key__account")
+    jobs = jobs.filter(pk=job_id, status__in=[Status.PENDING, Status.RUNNING])
+    if attempt is not None:
+        jobs = jobs.filter(attempts=attempt)
+    job = jobs.first()
+    if job is None:
+        return False
+    job.status, job.error_code, job.error_message = Status.FAILED, code, message
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error_code", "error_message", "finished_at"])
+    if job.charged_period_date:
+        account_services.refund_credit(account_id=job.api_key.account_id, period_date=job.charged_period_date)
+    if job.callback_url:
+        webhook_services.record_event(
+            account=job.api_key.account,
+            url=job.callback_url,
+            payload={"event": "course.failed", "jobId": job.public_id, "error": job_error(job)},
+        )
+    return True
+
+
+# Recovering lost work -------------------------------------------------------------------------
+
+
+def recover_jobs() -> dict[str, int]:
+    """
+    Find jobs that nobody is working on and set them going again, or fail them when they can't be:
+    a pending job whose message was lost is sent again; a running job whose worker died is run
+    once more, then failed; a job pending for too long is failed. Return counts for the log.
+    """
+    now = timezone.now()
+    counts = {"resent": 0, "retried": 0, "failed": 0}
+
+    for job_id in GenerationJob.objects.filter(
+        status=Status.PENDING, created_at__lt=now - datetime.timedelta(seconds=settings.JOB_PENDING_MAX_S)
+    ).values_list("pk", flat=True):
+        counts["failed"] += fail_job(
+            job_id=job_id, attempt=None, code="GENERATION_TIMEOUT", message=_NOT_STARTED_MESSAGE
+        )
+
+    lost = GenerationJob.objects.filter(status=Status.PENDING, enqueued_at__lt=now - LOST_MESSAGE_AFTER)
+    for job_id in lost.values_list("pk", flat=True):
+        # Sending twice is harmless: only one worker can claim a pending job.
+        GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+        tasks.run_generation.delay(job_id=job_id)
+        counts["resent"] += 1
+
+    dead = GenerationJob.objects.filter(status=Status.RUNNING, started_at__lt=now - _lease())
+    for job_id, attempts in dead.values_list("pk", "attempts"):
+        if attempts < MAX_ATTEMPTS:
+            tasks.run_generation.delay(job_id=job_id)
+            counts["retried"] += 1
+        else:
+            counts["failed"] += fail_job(
+                job_id=job_id, attempt=attempts, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE
+            )
+    return counts
+
+
+_NOT_STARTED_MESSAGE = "The course could not be started in time. Please try again."
+_INTERRUPTED_MESSAGE = "Course generation was interrupted. Please try again."

@@ -1,0 +1,97 @@
+import re
+
+import pytest
+
+from courses import services
+from courses.models import GenerationJob
+from tests.factories import GenerationJobFactory
+
+
+def poll(client, job_id):
+    return client.get(f"/api/v1/courses/jobs/{job_id}")
+
+
+def test_pending_job_shows_0_no_course_and_retry_after(api_client, api_key):
+    job = GenerationJobFactory(api_key=api_key)
+
+    response = poll(api_client, job.public_id)
+
+    assert response.status_code == 200
+    assert response.json() == {"jobId": job.public_id, "status": "pending", "progress": 0, "course": None}
+    assert response["Retry-After"] == "5"
+
+
+def test_running_job_shows_its_progress(api_client, api_key):
+    job = GenerationJobFactory(api_key=api_key, status=GenerationJob.Status.RUNNING, progress=40)
+
+    response = poll(api_client, job.public_id)
+
+    assert response.json() == {"jobId": job.public_id, "status": "running", "progress": 40, "course": None}
+    assert response["Retry-After"] == "5"
+
+
+def test_completed_job_shows_the_course_object_exactly(api_client, settings, django_capture_on_commit_callbacks):
+    settings.PUBLIC_BASE_URL = "https://courses.example.com"
+    with django_capture_on_commit_callbacks(execute=True):
+        job_id = api_client.post(
+            "/api/v1/courses", {"subject": "Intro to SQL", "format": "classic", "languageId": "fr-FR"}, format="json"
+        ).json()["jobId"]
+
+    response = poll(api_client, job_id)
+
+    body = response.json()
+    course = body["course"]
+    assert (body["jobId"], body["status"], body["progress"]) == (job_id, "completed", 100)
+    assert "error" not in body
+    assert "Retry-After" not in response
+    assert set(course) == {"id", "name", "headline", "format", "languageId", "shareUrl", "createdAt"}
+    assert re.fullmatch(r"cou_[A-Za-z0-9]{22}", course["id"])
+    assert (course["format"], course["languageId"]) == ("classic", "fr-FR")
+    assert course["name"] and course["headline"]
+    assert course["shareUrl"] == f"https://courses.example.com/go/{course['id']}"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", course["createdAt"])
+
+
+def test_failed_job_shows_0_and_the_error(api_client, api_key):
+    job = GenerationJobFactory(api_key=api_key)
+    services.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
+
+    response = poll(api_client, job.public_id)
+
+    assert response.json() == {
+        "jobId": job.public_id,
+        "status": "failed",
+        "progress": 0,
+        "course": None,
+        "error": {"message": "The subject was unusable.", "code": "GENERATION_FAILED"},
+    }
+    assert "Retry-After" not in response
+
+
+def test_stranger_cannot_see_a_job(api_client, stranger_key):
+    job = GenerationJobFactory(api_key=stranger_key)
+
+    response = poll(api_client, job.public_id)
+
+    assert response.status_code == 404
+    assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
+
+
+@pytest.mark.parametrize("job_id", ["job_x", "x" * 300, "%00", "..", "job_' OR 1=1 --"])
+def test_odd_job_ids_are_404(api_client, job_id):
+    response = poll(api_client, job_id)
+
+    assert response.status_code == 404
+
+
+def test_a_poll_costs_at_most_two_queries(
+    api_client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job_id = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json").json()["jobId"]
+    poll(api_client, job_id)  # the key's last use was just written: no write on the next poll
+
+    with django_assert_max_num_queries(2):
+        response = poll(api_client, job_id)
+
+    assert response.json()["status"] == "completed"
