@@ -9,6 +9,13 @@ from accounts.models import Account, ApiKey, Plan
 class PlanAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "is_paid", "monthly_course_credits"]
     prepopulated_fields = {"slug": ["name"]}
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "is_paid", "monthly_course_credits"]}),
+        (
+            "Rate limits per key (requests in any 60 seconds; empty: the service-wide setting)",
+            {"fields": ["rate_limit_create", "rate_limit_export", "rate_limit_poll"]},
+        ),
+    ]
 
 
 class ApiKeyInline(admin.TabularInline):

@@ -19,10 +19,14 @@ class Plan(models.Model):
         null=True, blank=True, help_text="POST /api/v1/courses per key per 60 s. Empty: RATE_LIMIT_CREATE."
     )
     rate_limit_export = models.PositiveIntegerField(
-        null=True, blank=True, help_text="POST /api/v1/courses/:id/export per key per 60 s. Empty: RATE_LIMIT_EXPORT."
+        null=True,
+        blank=True,
+        help_text="POST /api/v1/courses/:id/export per key per 60 s. Empty: RATE_LIMIT_EXPORT.",
     )
     rate_limit_poll = models.PositiveIntegerField(
-        null=True, blank=True, help_text="GET /api/v1/courses/jobs/:jobId per key per 60 s. Empty: RATE_LIMIT_POLL."
+        null=True,
+        blank=True,
+        help_text="GET /api/v1/courses/jobs/:jobId per key per 60 s. Empty: RATE_LIMIT_POLL.",
     )
 
     class Meta:

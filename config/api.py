@@ -1,14 +1,77 @@
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework.exceptions import APIException
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiKeyAuthentication
 from accounts.permissions import HasPaidPlan
+from accounts.services import InvalidApiKey
+from config import errors, ratelimit
 
 
 class ApiView(APIView):
     """
     Base of every endpoint under /api/v1. DRF runs, in order: authentication (401), the paid plan
-    (403), then the view's own validation and work.
+    (403), the rate limit of the view's `rate_limit_scope` (429), then the view's own validation
+    and work. Every response carries the RateLimit headers of the bucket the request was counted
+    in (or, refused before the limiter, looked at).
+
+    Requests without a valid key count per client address. While an address is over that limit,
+    all its requests are refused with 429, valid key or not, before the key's plan is looked at.
     """
 
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasPaidPlan]
+    rate_limit_scope: str | None = None  # one of ratelimit.SCOPES: "create", "export", "poll"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.rate_limit_scope is not None and cls.rate_limit_scope not in ratelimit.SCOPES:
+            raise ImproperlyConfigured(
+                f"{cls.__name__}.rate_limit_scope must be one of {ratelimit.SCOPES}, "
+                f"not {cls.rate_limit_scope!r}"
+            )
+
+    def initial(self, request, *args, **kwargs):
+        if self.rate_limit_scope is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope")
+        self.rate_limit = None
+        super().initial(request, *args, **kwargs)
+
+    def perform_authentication(self, request):
+        try:
+            super().perform_authentication(request)
+        except InvalidApiKey:
+            # Bad keys count per client address, so keys cannot be guessed at speed.
+            self.rate_limit = ratelimit.check_address(
+                scope=self.rate_limit_scope, address=ratelimit.client_address(request)
+            )
+            if not self.rate_limit.allowed:
+                raise ratelimit.RateLimitExceeded(self.rate_limit) from None
+            raise
+
+    def check_permissions(self, request):
+        # The plan check runs first but answers after the limiter: a request refused for its plan
+        # is not counted, yet it still gets headers, and an address over its bad-key limit gets
+        # 429 whatever the key. One limiter call either way.
+        try:
+            super().check_permissions(request)
+            refusal = None
+        except (errors.AppError, APIException) as exc:
+            refusal = exc
+        self.rate_limit = ratelimit.check_key(
+            scope=self.rate_limit_scope,
+            api_key=request.auth,
+            address=ratelimit.client_address(request),
+            counted=refusal is None,
+        )
+        if not self.rate_limit.allowed:
+            raise ratelimit.RateLimitExceeded(self.rate_limit)
+        if refusal is not None:
+            raise refusal
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if getattr(self, "rate_limit", None) is not None:
+            for name, value in self.rate_limit.headers().items():
+                response[name] = value
+        return response

@@ -198,3 +198,12 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
     "task": "webhooks.tasks.sweep_events",
     "schedule": WEBHOOK_SWEEP_INTERVAL_SECONDS,
 }
+
+# --- Rate limits (config/ratelimit.py) ------------------------------------------------------------
+# Requests per API key, per endpoint, in any sliding 60 seconds; requests without a valid key count
+# per client address with the same numbers. A plan can override each in admin.
+RATE_LIMIT_CREATE = env.int("RATE_LIMIT_CREATE", default=30)
+RATE_LIMIT_EXPORT = env.int("RATE_LIMIT_EXPORT", default=30)
+RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
+# Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
+RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")

@@ -1,0 +1,231 @@
+"""
+Per-endpoint rate limits of the API over an exact sliding 60-second window, counted in Redis.
+
+Each bucket (an endpoint scope with an API key, or with a client address for requests without a
+valid key) is a sorted set of the accepted requests' timestamps. One Lua script trims what has
+aged out, counts, and records the request only if it fits, atomically: in no 60-second span does a
+bucket accept more than its limit, however many web processes race for the last slot, and refused
+requests are not recorded. One Redis round trip per request.
+
+If Redis is unreachable the limiter fails open: the request is served and an error is logged.
+"""
+
+import functools
+import hashlib
+import ipaddress
+import logging
+import math
+import secrets
+import time
+from dataclasses import dataclass
+
+import redis
+from django.conf import settings
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from config import errors
+
+logger = logging.getLogger(__name__)
+
+WINDOW_SECONDS = 60
+SCOPES = ("create", "export", "poll")
+_SETTING_FOR_SCOPE = {"create": "RATE_LIMIT_CREATE", "export": "RATE_LIMIT_EXPORT", "poll": "RATE_LIMIT_POLL"}
+
+# KEYS[1]: the bucket to count in; KEYS[2] (optional): a guard bucket that must not be full.
+# ARGV: now (ms), window (ms), limit, record (1: record the request if it fits, 0: only look and
+#       never refuse), member (unique per request), guard limit.
+# Returns {allowed, requests in the window, ms until the oldest ages out (0: empty), guard tripped}.
+# The clock comes from the caller, not Redis TIME, so one function (`clock`) is the time source
+# for the limiter and tests can move it; exactness holds even when callers' clocks disagree by a
+# little, because a bucket never holds more than `limit` entries inside any window of their stamps.
+_SLIDING_WINDOW = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+
+local function count(key)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  return redis.call('ZCARD', key)
+end
+
+local function reset_ms(key)
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if oldest[2] == nil then return 0 end
+  return tonumber(oldest[2]) + window - now
+end
+
+if KEYS[2] then
+  local guard_count = count(KEYS[2])
+  if guard_count >= tonumber(ARGV[6]) then
+    return {0, guard_count, reset_ms(KEYS[2]), 1}
+  end
+end
+
+local used = count(KEYS[1])
+if ARGV[4] ~= '1' then
+  return {1, used, reset_ms(KEYS[1]), 0}
+end
+if used >= tonumber(ARGV[3]) then
+  return {0, used, reset_ms(KEYS[1]), 0}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, used + 1, reset_ms(KEYS[1]), 0}
+"""
+_SLIDING_WINDOW_SHA = hashlib.sha1(_SLIDING_WINDOW.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The limiter's answer for one request, with what the RateLimit headers report."""
+
+    allowed: bool
+    limit: int
+    remaining: int
+    reset_seconds: int  # until the oldest request in the window ages out; 0 when the window is empty
+
+    @property
+    def retry_after_seconds(self) -> int:
+        # With a limit of 0 nothing is ever in the window, so no entry ageing out will help.
+        return max(self.reset_seconds, 1) if self.limit > 0 else WINDOW_SECONDS
+
+    def headers(self) -> dict[str, str]:
+        headers = {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_seconds),
+        }
+        if not self.allowed:
+            headers["Retry-After"] = str(self.retry_after_seconds)
+        return headers
+
+
+class RateLimitExceeded(errors.AppError):
+    status, code = 429, "RATE_LIMIT_EXCEEDED"
+
+    def __init__(self, decision: Decision):
+        super().__init__(
+            f"Too many requests: at most {decision.limit} per {WINDOW_SECONDS} seconds on this endpoint. "
+            f"Retry in {decision.retry_after_seconds} seconds."
+        )
+
+
+def clock() -> float:
+    """The limiter's time source, in seconds since the epoch."""
+    return time.time()
+
+
+def limit_for(*, scope: str, plan=None) -> int:
+    """Requests per window for the scope: the plan's override if it has one, else the setting."""
+    override = getattr(plan, f"rate_limit_{scope}", None) if plan is not None else None
+    return override if override is not None else getattr(settings, _SETTING_FOR_SCOPE[scope])
+
+
+def check_key(*, scope: str, api_key, address: str, counted: bool = True) -> Decision:
+    """
+    Count a request made with a valid API key (`counted=False`: only look, for a request refused
+    before the limiter, such as 403). Refused when the key's bucket is full, or when the client
+    address is over its limit for bad keys: a correct guess from such an address must look exactly
+    like a wrong one, or the address limit would not slow guessing down.
+    """
+    return hit(
+        bucket=_bucket(scope, f"key:{api_key.pk}"),
+        limit=limit_for(scope=scope, plan=api_key.account.plan),
+        counted=counted,
+        guard=_bucket(scope, f"addr:{address}"),
+        guard_limit=limit_for(scope=scope),
+    )
+
+
+def check_address(*, scope: str, address: str) -> Decision:
+    """Count a request without a valid API key against its client address."""
+    return hit(bucket=_bucket(scope, f"addr:{address}"), limit=limit_for(scope=scope))
+
+
+def hit(
+    *, bucket: str, limit: int, counted: bool = True, guard: str | None = None, guard_limit: int = 0
+) -> Decision:
+    """
+    Record one request in the bucket if it fits the sliding window (one Redis round trip) and
+    return the decision. With `guard`, refuse without recording while that bucket is full.
+    Fails open: if Redis cannot be reached, allow the request and log an error.
+    """
+    now_ms = int(clock() * 1000)
+    window_ms = WINDOW_SECONDS * 1000
+    member = f"{now_ms}:{secrets.token_hex(8)}"
+    keys = [bucket] if guard is None else [bucket, guard]
+    try:
+        allowed, used, reset_ms, guard_tripped = _run_script(
+            keys, [now_ms, window_ms, limit, int(counted), member, guard_limit]
+        )
+    except redis.RedisError:
+        logger.error("rate limiter unavailable, request allowed", extra={"bucket": bucket}, exc_info=True)
+        return Decision(allowed=True, limit=limit, remaining=limit, reset_seconds=0)
+    shown_limit = guard_limit if guard_tripped else limit
+    return Decision(
+        allowed=bool(allowed),
+        limit=shown_limit,
+        remaining=max(shown_limit - used, 0),
+        reset_seconds=math.ceil(reset_ms / 1000),
+    )
+
+
+def client_address(request) -> str:
+    """
+    The client's IP address: REMOTE_ADDR, or with TRUSTED_PROXY_COUNT = n proxies in front, the
+    n-th address from the right of X-Forwarded-For (what the outermost trusted proxy saw; anything
+    further left was written by the client and is ignored). IPv6 clients are grouped by /64, the
+    block one subscriber usually holds.
+    """
+    address = request.META.get("REMOTE_ADDR", "")
+    hops = settings.TRUSTED_PROXY_COUNT
+    if hops > 0:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [part for part in forwarded if part]
+        if len(forwarded) >= hops:
+            address = forwarded[-hops]
+    return _normalized_address(address)
+
+
+def _normalized_address(raw: str) -> str:
+    candidate = raw.strip()
+    if candidate.startswith("[") and "]" in candidate:  # [v6]:port
+        candidate = candidate[1 : candidate.index("]")]
+    elif candidate.count(":") == 1:  # v4:port
+        candidate = candidate.split(":")[0]
+    try:
+        ip = ipaddress.ip_address(candidate)
+    except ValueError:
+        return raw[:64] or "unknown"
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _bucket(scope: str, who: str) -> str:
+    return f"{settings.RATE_LIMIT_KEY_PREFIX}:{scope}:{who}"
+
+
+@functools.lru_cache(maxsize=4)
+def _client(url: str, timeout: float) -> redis.Redis:
+    # Short timeouts and no retries: an unreachable Redis costs a request at most one timeout, then
+    # the limiter fails open. Cached per (url, timeout), so a settings change gets its own client.
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=timeout,
+        socket_timeout=timeout,
+        retry=Retry(NoBackoff(), 0),
+        client_name="cgs-ratelimit",
+    )
+
+
+def _run_script(keys: list[str], args: list) -> list[int]:
+    client = _client(settings.REDIS_URL, settings.REDIS_SOCKET_TIMEOUT_SECONDS)
+    try:
+        return client.evalsha(_SLIDING_WINDOW_SHA, len(keys), *keys, *args)
+    except redis.exceptions.NoScriptError:
+        # Redis lost its script cache (a restart): EVAL runs the script and caches it again, so
+        # this request costs two round trips and the following ones one.
+        return client.eval(_SLIDING_WINDOW, len(keys), *keys, *args)
