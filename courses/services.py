@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts import services as account_services
 from accounts.models import ApiKey
@@ -131,7 +132,7 @@ def run_job(*, job_id: int) -> None:
                 outline=list(job.outline),
                 add_ons=list(job.add_ons),
             ),
-            on_progress=lambda percent: _record_progress(job_id=job_id, attempt=attempt, percent=percent),
+            on_progress=lambda percent: record_progress(job_id=job_id, attempt=attempt, percent=percent),
             deadline=deadline,
         )
     except generation.GenerationError as exc:
@@ -169,7 +170,7 @@ def _claim_job(*, job_id: int) -> int | None:
     return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
 
 
-def _record_progress(*, job_id: int, attempt: int, percent: int) -> None:
+def record_progress(*, job_id: int, attempt: int, percent: int) -> None:
     # GREATEST: progress never falls, not even when a retried job starts over.
     GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
         progress=Greatest(F("progress"), min(max(int(percent), 0), 99))
@@ -275,3 +276,34 @@ def recover_jobs() -> dict[str, int]:
 
 _NOT_STARTED_MESSAGE = "The course could not be started in time. Please try again."
 _INTERRUPTED_MESSAGE = "Course generation was interrupted. Please try again."
+
+
+# Sign-offs of the agreement add-on --------------------------------------------------------------
+
+SIGNOFF_NAME_MAX_LENGTH = 200
+
+
+class InvalidSignoffName(errors.ValidationError):
+    message = "A sign-off needs a name of 1 to 200 characters."
+
+
+class CourseHasNoAgreement(errors.NotFound):
+    message = "This course has no agreement."
+
+
+def record_signoff(*, course: Course, name: str, client_ip: str):
+    """
+    Record that a learner confirmed the course's agreement, under the name they typed. The IP is
+    kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
+    :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
+    :raises CourseHasNoAgreement: if the course has no agreement add-on
+    """
+    if not course.content.get("agreement"):
+        raise CourseHasNoAgreement()
+    # Runs of whitespace become one space; other invisible characters go (PostgreSQL refuses NUL),
+    # except the zero-width (non-)joiners some scripts need.
+    tidy = "".join(ch for ch in " ".join(name.split()) if ch.isprintable() or ch in "\u200c\u200d")
+    if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
+        raise InvalidSignoffName()
+    ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
+    return course.signoffs.create(name=tidy, ip_hash=ip_hash)

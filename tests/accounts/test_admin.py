@@ -1,0 +1,80 @@
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts import services
+from accounts.models import ApiKey
+from tests.factories import AccountFactory, CourseFactory
+
+
+@pytest.fixture
+def staff_client(client, db):
+    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
+    client.login(username="staff", password="a-long-admin-password")
+    return client
+
+
+def test_account_page_shows_plan_and_credits_never_the_hash(staff_client, account, plain_key):
+    services.charge_credit(account=account)
+
+    page = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+    listing = staff_client.get("/admin/accounts/account/").content.decode()
+
+    key = ApiKey.objects.get(account=account)
+    assert key.prefix in page
+    assert key.key_hash not in page and plain_key not in page
+    assert "credits used this month" in listing.lower()
+    assert re.search(r">\s*1\s*<", listing) and re.search(r">\s*49\s*<", listing)
+
+
+def test_adding_a_key_inline_shows_the_raw_key_once(staff_client, account):
+    form = {
+        "email": account.email,
+        "name": account.name,
+        "plan": account.plan.pk,
+        "api_keys-TOTAL_FORMS": "1",
+        "api_keys-INITIAL_FORMS": "0",
+        "api_keys-MIN_NUM_FORMS": "0",
+        "api_keys-MAX_NUM_FORMS": "1000",
+        "api_keys-0-name": "from admin",
+        "api_keys-0-account": account.pk,
+    }
+
+    response = staff_client.post(f"/admin/accounts/account/{account.pk}/change/", form, follow=True)
+    again = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+
+    [plain_key] = re.findall(r"cgs_[A-Za-z0-9]{40}", response.content.decode())
+    assert services.authenticate_key(plain_key=plain_key).name == "from admin"
+    assert plain_key not in again
+
+
+def test_revoke_action(staff_client, account, plain_key):
+    key = ApiKey.objects.get(account=account)
+
+    staff_client.post("/admin/accounts/apikey/", {"action": "revoke", "_selected_action": [key.pk]})
+
+    key.refresh_from_db()
+    assert key.revoked_at is not None
+
+
+def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):
+    course = CourseFactory()
+
+    page = staff_client.get(f"/admin/courses/course/{course.pk}/change/").content.decode()
+    add_page = staff_client.get("/admin/courses/generationjob/add/")
+
+    assert course.share_url in page
+    assert add_page.status_code == 403
+
+
+def test_admin_login_is_rate_limited_per_ip(client, db):
+    statuses = [
+        client.post("/admin/login/", {"username": "x", "password": "wrong"}, REMOTE_ADDR="203.0.113.9").status_code
+        for _ in range(12)
+    ]
+    other_ip = client.post("/admin/login/", {"username": "x", "password": "wrong"}, REMOTE_ADDR="203.0.113.10")
+
+    assert statuses[:10] == [200] * 10
+    assert statuses[10:] == [403, 403]
+    assert other_ip.status_code == 200

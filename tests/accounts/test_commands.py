@@ -1,0 +1,116 @@
+import io
+import subprocess
+import sys
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from accounts import services
+from accounts.models import Account, ApiKey, Plan
+from tests import processes
+
+
+def run(*args) -> list[str]:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue().strip().splitlines()
+
+
+def test_create_plan_creates_then_updates(db):
+    run("create_plan", "team", "--name", "Team", "--credits", "120")
+    run("create_plan", "team", "--name", "Team+", "--credits", "150", "--unpaid")
+
+    plan = Plan.objects.get(slug="team")
+    assert (plan.name, plan.monthly_course_credits, plan.is_paid) == ("Team+", 150, False)
+
+
+def test_create_account_defaults_to_pro_and_prints_the_key_last(db):
+    lines = run("create_account", "New@Example.com", "--name", "New Co")
+
+    account = Account.objects.get(email="New@Example.com")
+    assert account.plan.slug == "pro" and account.name == "New Co"
+    assert lines[-1].startswith("cgs_") and len(lines[-1]) == 44
+    assert services.authenticate_key(plain_key=lines[-1]).account == account
+
+
+def test_create_account_on_another_plan(db):
+    run("create_account", "biz@example.com", "--plan", "business")
+
+    assert Account.objects.get(email="biz@example.com").plan.slug == "business"
+
+
+def test_issue_key_prints_a_second_working_key(db):
+    first = run("create_account", "two@example.com")[-1]
+
+    second = run("issue_key", "TWO@example.com", "--name", "rotation")[-1]
+
+    assert second != first
+    assert services.authenticate_key(plain_key=second).name == "rotation"
+    assert services.authenticate_key(plain_key=first)
+
+
+def test_revoke_key_by_whole_key_and_by_prefix(db):
+    first = run("create_account", "rev@example.com")[-1]
+    second = run("issue_key", "rev@example.com")[-1]
+
+    run("revoke_key", first)
+    run("revoke_key", second[:12])
+
+    assert ApiKey.objects.filter(account__email="rev@example.com", revoked_at__isnull=True).count() == 0
+    with pytest.raises(services.InvalidApiKey):
+        services.authenticate_key(plain_key=second)
+
+
+def test_set_plan_and_usage(db):
+    run("create_account", "use@example.com", "--plan", "starter")
+    services.charge_credit(account=services.get_account(email="use@example.com"))
+
+    run("set_plan", "use@example.com", "pro")
+    [line] = run("usage", "use@example.com")
+
+    period = services.billing_period_date()
+    assert line == f"plan=pro period={period:%Y-%m} used=1 left=49"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("issue_key", "nobody@example.com"), "Unknown account: nobody@example.com"),
+        (("usage", "nobody@example.com"), "Unknown account: nobody@example.com"),
+        (("set_plan", "nobody@example.com", "pro"), "Unknown account: nobody@example.com"),
+        (("create_account", "x@example.com", "--plan", "platinum"), "Unknown plan: platinum"),
+        (("revoke_key", "cgs_nothing"), "No such key"),
+    ],
+)
+def test_errors_exit_non_zero_with_one_line(db, args, message):
+    with pytest.raises(CommandError) as error:
+        call_command(*args)
+
+    assert str(error.value) == message
+
+
+def test_set_plan_to_unknown_plan_fails(db):
+    run("create_account", "plan@example.com")
+
+    with pytest.raises(CommandError, match="Unknown plan: gold"):
+        call_command("set_plan", "plan@example.com", "gold")
+
+
+def test_duplicate_account_is_refused(db):
+    run("create_account", "dup@example.com")
+
+    with pytest.raises(CommandError, match="exists already"):
+        call_command("create_account", "DUP@example.com")
+
+
+def test_commands_exit_non_zero_from_the_shell(db):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "usage", "nobody@example.com"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=processes.environment(),
+    )
+
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == "CommandError: Unknown account: nobody@example.com"

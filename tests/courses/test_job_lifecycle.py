@@ -1,0 +1,149 @@
+import datetime
+import subprocess
+import sys
+import time
+
+import pytest
+from django.utils import timezone
+
+from accounts import services as account_services
+from config.celery import app as celery_app
+from courses import services
+from courses.models import Course, GenerationJob
+from tests import processes
+from tests.factories import GenerationJobFactory
+
+Status = GenerationJob.Status
+
+
+def poll(client, job_id):
+    return client.get(f"/api/v1/courses/jobs/{job_id}").json()
+
+
+def test_progress_never_falls_when_a_retried_attempt_starts_over(api_client, api_key):
+    job = GenerationJobFactory(api_key=api_key, status=Status.RUNNING, progress=60, attempts=2)
+
+    services.record_progress(job_id=job.pk, attempt=2, percent=10)
+    services.record_progress(job_id=job.pk, attempt=2, percent=75)
+    services.record_progress(job_id=job.pk, attempt=1, percent=90)  # a stale attempt is ignored
+
+    assert poll(api_client, job.public_id)["progress"] == 75
+
+
+def test_a_finished_job_is_never_run_again(api_key, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.create_job(
+            api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+        )
+
+    services.run_job(job_id=job.pk)  # a duplicate message
+
+    assert Course.objects.filter(job=job).count() == 1
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (Status.COMPLETED, 1)
+
+
+def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    # The job row committed but its message never reached the broker (on_commit never ran here).
+    job = services.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    )
+
+    time_machine.move_to("2026-05-01T10:01:00Z", tick=False)
+    too_early = services.recover_jobs()
+    time_machine.move_to("2026-05-01T10:02:01Z", tick=False)
+    counts = services.recover_jobs()
+
+    job.refresh_from_db()
+    assert too_early == {"resent": 0, "retried": 0, "failed": 0}
+    assert counts == {"resent": 1, "retried": 0, "failed": 0}
+    assert job.status == Status.COMPLETED and job.course
+
+
+def test_recovery_runs_a_dead_workers_job_once_more(api_key, settings, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = services.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    )
+    assert services._claim_job(job_id=job.pk) == 1  # a worker took it, then died
+
+    lease = settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S
+    time_machine.move_to(timezone.now() + datetime.timedelta(seconds=lease - 1), tick=False)
+    alive = services.recover_jobs()
+    time_machine.move_to(timezone.now() + datetime.timedelta(seconds=2), tick=False)
+    counts = services.recover_jobs()
+
+    job.refresh_from_db()
+    assert alive["retried"] == 0
+    assert counts["retried"] == 1
+    assert (job.status, job.attempts) == (Status.COMPLETED, 2)
+    assert Course.objects.filter(job=job).count() == 1
+
+
+def test_a_job_whose_second_worker_dies_too_is_failed_and_refunded(api_key, settings, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = services.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    )
+    lease = datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S + 1)
+    services._claim_job(job_id=job.pk)
+    time_machine.move_to(timezone.now() + lease, tick=False)
+    services._claim_job(job_id=job.pk)  # the retry's worker dies as well
+    time_machine.move_to(timezone.now() + lease, tick=False)
+
+    counts = services.recover_jobs()
+
+    job.refresh_from_db()
+    assert counts["failed"] == 1
+    assert (job.status, job.error_code) == (Status.FAILED, "GENERATION_FAILED")
+    assert account_services.usage_for(account=api_key.account).used == 0
+
+
+def test_a_job_no_worker_ever_takes_is_failed_in_the_end(api_key, settings, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = GenerationJobFactory(api_key=api_key, enqueued_at=timezone.now())
+
+    time_machine.move_to(
+        timezone.now() + datetime.timedelta(seconds=settings.JOB_PENDING_MAX_S + 1), tick=False
+    )
+    services.recover_jobs()
+
+    job.refresh_from_db()
+    assert (job.status, job.error_code) == (Status.FAILED, "GENERATION_TIMEOUT")
+
+
+@pytest.fixture
+def real_worker(transactional_db):
+    """A Celery worker process on Redis against the test database; tasks are sent, not run eagerly."""
+    celery_app.conf.task_always_eager = False
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "celery", "--pool", "solo",
+         "--without-mingle", "--without-gossip", "--loglevel", "warning"],
+        env=processes.environment(),
+    )
+    yield worker
+    worker.terminate()
+    worker.wait(timeout=30)
+    celery_app.conf.task_always_eager = True
+
+
+@pytest.mark.worker
+def test_whole_lifecycle_through_a_real_worker(real_worker, api_client):
+    accepted = api_client.post(
+        "/api/v1/courses", {"subject": "Intro to SQL", "addOns": ["assessment", "wrapup"]}, format="json"
+    ).json()
+
+    seen = []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        answer = poll(api_client, accepted["jobId"])
+        seen.append((answer["status"], answer["progress"]))
+        if answer["status"] in ("completed", "failed"):
+            break
+        time.sleep(0.05)
+
+    assert seen[-1] == ("completed", 100), seen
+    progress = [percent for status, percent in seen]
+    assert progress == sorted(progress)
+    assert answer["course"]["id"].startswith("cou_")
