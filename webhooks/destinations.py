@@ -342,15 +342,13 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
             if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not is_public(target.literal):
                 raise UnsafeDestination(f"{target.literal} is not a public address")
             if target.literal.version == 6:
-                family, sockaddr = socket.AF_INET6, (str(target.literal), target.port, 0, 0)
+                addresses = [(socket.AF_INET6, (str(target.literal), target.port, 0, 0))]
             else:
-                family, sockaddr = socket.AF_INET, (str(target.literal), target.port)
+                addresses = [(socket.AF_INET, (str(target.literal), target.port))]
         else:
-            family, _, _, _, sockaddr = _resolve(host=target.host, port=target.port, deadline=deadline)[0]
-        # Connect to the very address that was checked: no second lookup.
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.settimeout(deadline.remaining())
-        sock.connect(sockaddr)
+            infos = _resolve(host=target.host, port=target.port, deadline=deadline)
+            addresses = [(info[0], info[4]) for info in infos]
+        sock = _connect(addresses, deadline)
         if target.scheme == "https":
             context = ssl.create_default_context()
             sock.settimeout(deadline.remaining())
@@ -376,6 +374,29 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
     finally:
         if sock is not None:
             sock.close()
+
+
+def _connect(addresses: list[tuple[int, tuple]], deadline: _Deadline) -> socket.socket:
+    # Only the addresses that were checked are ever tried, in the resolver's order: no second
+    # lookup, so a name cannot switch to a private address between the check and the connect.
+    error: OSError | None = None
+    for family, sockaddr in addresses:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(deadline.remaining())
+            sock.connect(sockaddr)
+            return sock
+        except TimeoutError:
+            sock.close()
+            raise
+        except OSError as exc:
+            sock.close()
+            error = exc
+        except BaseException:
+            sock.close()
+            raise
+    assert error is not None
+    raise error
 
 
 def _request_bytes(*, target: _Target, body: bytes, headers: dict[str, str], user_agent: str) -> bytes:

@@ -1,0 +1,236 @@
+"""Only public destinations are ever contacted (interface 6.1.4), at request time and at delivery."""
+
+import pytest
+
+from webhooks import destinations, services
+from webhooks.destinations import UnsafeDestination
+from webhooks.models import WebhookEvent
+
+PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom", "code": "GENERATION_FAILED"}}
+REFUSED = "The callback URL must point to a public IP address."
+
+# IP literals outside public address space, in every spelling a resolver would accept.
+NON_PUBLIC_LITERALS = [
+    "127.0.0.1",
+    "2130706433",  # 127.0.0.1 as one decimal number
+    "0x7f.1",
+    "0x7f000001",
+    "017700000001",  # octal
+    "0177.0.0.1",
+    "127.1",
+    "127.0.1",
+    "127.0.0.1.",  # trailing dot
+    "0.0.0.0",
+    "0",
+    "10.0.0.1",
+    "172.16.5.4",
+    "192.168.1.1",
+    "169.254.169.254",  # cloud metadata
+    "100.64.0.1",  # carrier-grade NAT
+    "224.0.0.1",  # multicast
+    "240.0.0.1",  # reserved
+    "255.255.255.255",
+    "192.0.2.10",  # documentation
+    "[::1]",
+    "[::]",
+    "[0:0:0:0:0:0:0:1]",
+    "[::ffff:127.0.0.1]",  # IPv4-mapped
+    "[::ffff:7f00:1]",
+    "[::ffff:169.254.169.254]",
+    "[::127.0.0.1]",  # IPv4-compatible
+    "[::a9fe:a9fe]",
+    "[2002:7f00:1::]",  # 6to4 of 127.0.0.1
+    "[2002:a9fe:a9fe::1]",  # 6to4 of 169.254.169.254
+    "[64:ff9b::7f00:1]",  # NAT64 of 127.0.0.1
+    "[64:ff9b::10.0.0.1]",
+    "[64:ff9b:1::1]",  # local-use NAT64
+    "[fc00::1]",  # unique-local
+    "[fd12:3456:789a::1]",
+    "[fe80::1]",  # link-local
+    "[fe80::1%25eth0]",
+    "[ff02::1]",  # multicast
+    "[2001:db8::1]",  # documentation
+    "[2001::1]",  # Teredo
+]
+
+
+@pytest.mark.parametrize("host", NON_PUBLIC_LITERALS)
+def test_callback_url_with_a_non_public_ip_literal_is_refused(private_networks_refused, host):
+    with pytest.raises(UnsafeDestination) as refusal:
+        destinations.check_callback_url(f"https://{host}/hook")
+
+    assert str(refusal.value) == REFUSED
+
+
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("", "The callback URL must be a non-empty string."),
+        ("/hook", "The callback URL must be an absolute http or https URL."),
+        ("hooks.example.com/hook", "The callback URL must be an absolute http or https URL."),
+        ("ftp://hooks.example.com/hook", "The callback URL must be an absolute http or https URL."),
+        ("javascript:alert(1)", "The callback URL must be an absolute http or https URL."),
+        ("https:///hook", "The callback URL must be an absolute http or https URL."),
+        ("https://user:secret@hooks.example.com/", "The callback URL must not contain a user name or password."),
+        ("https://user@hooks.example.com/", "The callback URL must not contain a user name or password."),
+        ("https://hooks.example.com/a b", "The callback URL must not contain spaces or control characters."),
+        ("https://hooks.example.com/\r\nX: y", "The callback URL must not contain spaces or control characters."),
+        ("https://hooks.example.com:99999/", "The callback URL is not a valid URL."),
+        ("https://hooks.example.com:0/", "The callback URL has an invalid port."),
+        ("https://[not-an-address]/", "The callback URL is not a valid URL."),
+        ("https://hooks..example.com/", "The callback URL has an invalid host."),
+        ("https://1.2.3.4.5/", "The callback URL has an invalid host."),
+        ("https://08.1.1.1/", "The callback URL has an invalid host."),
+        ("https://localhost/hook", REFUSED),
+        ("https://api.localhost:8443/hook", REFUSED),
+        ("https://hooks.example.com/" + "a" * 2048, "The callback URL must be at most 2048 characters long."),
+    ],
+)
+def test_malformed_callback_url_is_refused(private_networks_refused, url, message):
+    with pytest.raises(UnsafeDestination) as refusal:
+        destinations.check_callback_url(url)
+
+    assert str(refusal.value) == message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://hooks.example.com/webhooks/course?token=s3cret",
+        "http://hooks.example.com:8080/hook",
+        "HTTPS://Hooks.Example.com/hook",
+        "https://bücher.example/hook",
+        "https://8.8.8.8/hook",
+        "https://[2606:4700:4700::1111]/hook",
+        "https://internal.example/hook",  # names are resolved and checked at delivery, not here
+        "https://hooks.example.com/" + "a" * (2048 - len("https://hooks.example.com/")),
+    ],
+)
+def test_callback_url_naming_a_public_destination_is_accepted(private_networks_refused, url):
+    assert destinations.check_callback_url(url) == url
+
+
+def test_private_callback_url_is_accepted_when_private_networks_are_allowed(private_networks_allowed):
+    assert destinations.check_callback_url("http://127.0.0.1:8000/hook") == "http://127.0.0.1:8000/hook"
+
+
+def test_refusal_is_a_value_error():
+    assert issubclass(UnsafeDestination, ValueError)
+
+
+# Delivery ---------------------------------------------------------------------------------------
+
+NAMES = {
+    "loopback.example": ["127.0.0.1"],
+    "private.example": ["10.0.0.5"],
+    "metadata.example": ["169.254.169.254"],
+    "cgnat.example": ["100.100.100.100"],
+    "unspecified.example": ["0.0.0.0"],
+    "ula.example": ["fd00::1"],
+    "linklocal6.example": ["fe80::1"],
+    "mapped.example": ["::ffff:192.168.0.1"],
+    "sixtofour.example": ["2002:c0a8:1::1"],
+    "nat64.example": ["64:ff9b::a9fe:a9fe"],
+    # One bad address among good ones is enough to refuse.
+    "mixed.example": ["93.184.215.14", "127.0.0.1"],
+    "mixed6.example": ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", "::1"],
+}
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        *NON_PUBLIC_LITERALS,
+        *NAMES,
+        "localhost",
+    ],
+)
+def test_delivery_to_a_non_public_destination_is_refused_without_a_connection(
+    private_networks_refused, resolver, connections, receiver, django_capture_on_commit_callbacks, account, host
+):
+    resolver.answers.update(NAMES)
+    url = f"http://{host}:{receiver.port}/hook"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=url, payload=PAYLOAD)
+
+    event.refresh_from_db()
+    attempt = event.attempts.get()
+    assert connections.addresses == []
+    assert receiver.requests == []
+    assert attempt.error.startswith("destination refused: ")
+    assert attempt.status_code is None
+    assert attempt.succeeded is False
+    # A refusal will not change on retry.
+    assert event.status == WebhookEvent.Status.FAILED
+    assert event.next_attempt_at is None
+
+
+def test_delivery_to_a_public_name_connects_to_exactly_the_address_checked(
+    private_networks_refused, resolver, connections, account
+):
+    resolver.answers["hooks.example.com"] = ["93.184.215.14"]
+    connections.block_beyond_loopback = True  # the network is closed: stop at the connect
+    event = services.record_event(account=account, url="http://hooks.example.com:8080/hook", payload=PAYLOAD)
+
+    attempt = services.deliver(event_id=event.id)
+
+    assert resolver.lookups == ["hooks.example.com"]
+    assert connections.addresses == [("93.184.215.14", 8080)]
+    assert attempt.error.startswith("connection failed")
+
+
+def test_a_name_is_looked_up_once_so_a_rebinding_answer_is_never_used(
+    private_networks_refused, resolver, connections, account
+):
+    class Rebinding(dict):
+        # First answer public, every later one loopback: the DNS rebinding trick.
+        def __getitem__(self, host):
+            return ["93.184.215.14"] if resolver.lookups.count(host) == 1 else ["127.0.0.1"]
+
+        def __contains__(self, host):
+            return host == "rebind.example"
+
+    resolver.answers = Rebinding()
+    connections.block_beyond_loopback = True
+    event = services.record_event(account=account, url="https://rebind.example/hook", payload=PAYLOAD)
+
+    services.deliver(event_id=event.id)
+
+    assert resolver.lookups == ["rebind.example"]
+    assert connections.addresses == [("93.184.215.14", 443)]
+
+
+def test_public_ipv6_literal_is_contacted(private_networks_refused, resolver, connections, account):
+    connections.block_beyond_loopback = True
+    event = services.record_event(
+        account=account, url="https://[2606:4700:4700::1111]/hook", payload=PAYLOAD
+    )
+
+    services.deliver(event_id=event.id)
+
+    assert resolver.lookups == []
+    assert connections.addresses == [("2606:4700:4700::1111", 443, 0, 0)]
+
+
+def test_a_name_that_does_not_resolve_is_a_failed_attempt_to_retry(private_networks_refused, resolver, account):
+    event = services.record_event(account=account, url="https://nowhere.example/hook", payload=PAYLOAD)
+
+    attempt = services.deliver(event_id=event.id)
+
+    event.refresh_from_db()
+    assert attempt.error.startswith("could not resolve nowhere.example")
+    assert event.status == WebhookEvent.Status.PENDING
+    assert event.next_attempt_at is not None
+
+
+def test_loopback_receiver_is_contacted_when_private_networks_are_allowed(
+    private_networks_allowed, receiver, connections, account
+):
+    event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+
+    attempt = services.deliver(event_id=event.id)
+
+    assert connections.addresses == [("127.0.0.1", receiver.port)]
+    assert attempt.succeeded
+    assert len(receiver.requests) == 1
