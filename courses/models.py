@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from accounts.models import ApiKey
 from config.ids import new_public_id
@@ -131,10 +132,15 @@ class Export(models.Model):
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
     file = models.FileField(upload_to="exports/", max_length=300)
     callback_url = models.URLField(max_length=2048, blank=True)
-    exported_at = models.DateTimeField(auto_now_add=True)
+    # Set by services.export_course: whole milliseconds, later than the course's previous export.
+    exported_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-exported_at"]
+        constraints = [
+            # Receivers deduplicate course.exported on courseId + exportedAt (interface 6.1.2).
+            models.UniqueConstraint(fields=["course", "exported_at"], name="export_unique_time_per_course"),
+        ]
 
     def __str__(self):
         return self.public_id

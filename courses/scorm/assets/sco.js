@@ -1,0 +1,319 @@
+/*
+ * The course player: pages, table of contents, assessment and agreement, and what it tells the LMS.
+ *
+ * All text is already in the page (rendered and escaped by the server); this script only shows and
+ * hides it and sets its own words with textContent, never markup.
+ *
+ * The learner's state travels in cmi.suspend_data as `v1|r<furthest page>|a<answers>|c<0/1>`:
+ * a few dozen characters, well inside SCORM 1.2's 4096.
+ */
+(function (window, document) {
+  "use strict";
+
+  var config = JSON.parse(document.getElementById("sco-config").textContent);
+  var words = config.words;
+  var pages = [].slice.call(document.querySelectorAll(".sco-page"));
+  var last = pages.length - 1;
+  var tocLinks = [].slice.call(document.querySelectorAll("#sco-toc a[data-page]"));
+  var prevButton = document.getElementById("sco-prev");
+  var nextButton = document.getElementById("sco-next");
+  var hint = document.getElementById("sco-hint");
+  var quiz = document.getElementById("sco-quiz");
+  var agreement = document.getElementById("sco-agreement");
+  var LETTERS = "abcdefghij";
+
+  function pageOf(kind) {
+    for (var i = 0; i < pages.length; i++) {
+      if (pages[i].getAttribute("data-kind") === kind) { return i; }
+    }
+    return -1;
+  }
+
+  var assessmentPage = pageOf("assessment");
+  var agreementPage = pageOf("agreement");
+  var state = { current: 0, reached: 0, answers: null, confirmed: false };
+
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (match, key) {
+      return values.hasOwnProperty(key) ? String(values[key]) : match;
+    });
+  }
+
+  // State <-> suspend_data -------------------------------------------------------------------
+
+  function encode() {
+    var answers = state.answers === null ? "" : state.answers.join("");
+    return "v1|r" + state.reached + "|a" + answers + "|c" + (state.confirmed ? 1 : 0);
+  }
+
+  function decode(text) {
+    var parts = String(text || "").split("|");
+    if (parts[0] !== "v1") { return; }
+    for (var i = 1; i < parts.length; i++) {
+      var key = parts[i].charAt(0);
+      var value = parts[i].slice(1);
+      if (key === "r" && /^\d+$/.test(value)) {
+        state.reached = Math.min(parseInt(value, 10), last);
+      } else if (key === "a" && value.length === config.answers.length && /^\d+$/.test(value)) {
+        state.answers = value.split("").map(function (digit) { return parseInt(digit, 10); });
+      } else if (key === "c") {
+        state.confirmed = value === "1";
+      }
+    }
+  }
+
+  // Rules ------------------------------------------------------------------------------------
+
+  function score() {
+    if (state.answers === null) { return null; }
+    var correct = 0;
+    for (var i = 0; i < config.answers.length; i++) {
+      if (state.answers[i] === config.answers[i]) { correct++; }
+    }
+    // Integer arithmetic, then two decimals: 16 of 20 is exactly 80, never 79.99999.
+    return Math.round(correct * 10000 / config.answers.length) / 100;
+  }
+
+  function gateOpen(index) {
+    if (index === assessmentPage) { return state.answers !== null; }
+    if (index === agreementPage) { return state.confirmed; }
+    return true;
+  }
+
+  /* The furthest page the learner may open: pages after an unmet gate wait for it. */
+  function limit() {
+    for (var i = 0; i < last; i++) {
+      if (!gateOpen(i)) { return i; }
+    }
+    return last;
+  }
+
+  function finished() {
+    return state.reached === last && limit() === last;
+  }
+
+  var passPercent = config.passPercent;
+
+  function progress() {
+    return {
+      finished: finished(),
+      score: score(),
+      passed: score() !== null && score() >= passPercent,
+      progress: last === 0 ? 1 : state.reached / last
+    };
+  }
+
+  // The LMS ----------------------------------------------------------------------------------
+
+  var lms = new window.ScoLms(config.version);
+  var connected = lms.start();
+  var reviewing = false;
+  if (connected) {
+    var resume = lms.resumeData();
+    reviewing = resume.reviewing;
+    decode(resume.suspendData);
+    if (/^\d+$/.test(resume.location)) {
+      state.current = Math.min(parseInt(resume.location, 10), state.reached);
+    }
+    if (assessmentPage >= 0) {
+      var lmsPass = lms.passPercent();
+      if (lmsPass !== null) { passPercent = lmsPass; }
+    }
+  } else {
+    var notice = document.getElementById("sco-notice");
+    notice.textContent = words.no_lms;
+    notice.hidden = false;
+  }
+
+  function save(commit) {
+    if (!connected) { return; }
+    lms.bookmark(String(state.current), encode());
+    if (!reviewing) { lms.report(progress()); }
+    if (commit) { lms.commit(); }
+  }
+
+  // Pages ------------------------------------------------------------------------------------
+
+  function show(index, moveFocus) {
+    index = Math.max(0, Math.min(index, limit()));
+    state.current = index;
+    state.reached = Math.max(state.reached, index);
+    for (var i = 0; i < pages.length; i++) { pages[i].hidden = i !== index; }
+    render();
+    save(true);
+    if (moveFocus) {
+      window.scrollTo(0, 0);
+      var heading = pages[index].querySelector("h1");
+      if (heading) { heading.focus(); }
+    }
+  }
+
+  function render() {
+    var index = state.current;
+    var furthest = limit();
+    document.getElementById("sco-progress").textContent = format(words.page_of, { page: index + 1, total: pages.length });
+    prevButton.disabled = index === 0;
+    nextButton.disabled = index >= furthest;
+    hint.textContent = "";
+    if (index < last && index === furthest) {
+      hint.textContent = index === assessmentPage ? words.assessment_needed : words.agreement_needed;
+    }
+    for (var i = 0; i < tocLinks.length; i++) {
+      var page = parseInt(tocLinks[i].getAttribute("data-page"), 10);
+      if (page === index) { tocLinks[i].setAttribute("aria-current", "page"); } else { tocLinks[i].removeAttribute("aria-current"); }
+      if (page > furthest) { tocLinks[i].setAttribute("aria-disabled", "true"); } else { tocLinks[i].removeAttribute("aria-disabled"); }
+    }
+    if (index === last) { showFinalResult(); }
+  }
+
+  prevButton.addEventListener("click", function () { show(state.current - 1, true); });
+  nextButton.addEventListener("click", function () { show(state.current + 1, true); });
+  tocLinks.forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      document.getElementById("sco-toc").open = false;
+      show(parseInt(link.getAttribute("data-page"), 10), true);
+    });
+  });
+
+  // Links in the course text leave the LMS frame alone: they open a new window.
+  [].forEach.call(document.querySelectorAll(".sco-text a[href]"), function (link) {
+    link.target = "_blank";
+    link.rel = "noopener noreferrer";
+  });
+
+  // Assessment -------------------------------------------------------------------------------
+
+  function questions() {
+    return [].slice.call(quiz.querySelectorAll(".sco-question"));
+  }
+
+  function resultText() {
+    var value = score();
+    var verdict = value >= passPercent ? words.passed : format(words.failed, { percent: passPercent });
+    return { text: format(words.score, { score: value }) + " \u2014 " + verdict, outcome: value >= passPercent ? "passed" : "failed" };
+  }
+
+  function showAnswers() {
+    questions().forEach(function (fieldset, i) {
+      var correct = state.answers[i] === config.answers[i];
+      fieldset.setAttribute("data-result", correct ? "correct" : "incorrect");
+      fieldset.querySelector(".sco-verdict").textContent = correct ? words.correct : words.incorrect;
+      fieldset.querySelector(".sco-feedback").hidden = false;
+      [].forEach.call(fieldset.querySelectorAll("input"), function (input) {
+        input.checked = parseInt(input.value, 10) === state.answers[i];
+        input.disabled = true;
+      });
+    });
+    var result = resultText();
+    var line = document.getElementById("sco-result");
+    line.textContent = result.text;
+    line.setAttribute("data-outcome", result.outcome);
+    document.getElementById("sco-submit").hidden = true;
+    document.getElementById("sco-retry").hidden = result.outcome === "passed";
+    document.getElementById("sco-quiz-message").textContent = "";
+  }
+
+  function resetQuiz() {
+    questions().forEach(function (fieldset) {
+      fieldset.removeAttribute("data-result");
+      fieldset.querySelector(".sco-feedback").hidden = true;
+      [].forEach.call(fieldset.querySelectorAll("input"), function (input) {
+        input.checked = false;
+        input.disabled = false;
+      });
+    });
+    var line = document.getElementById("sco-result");
+    line.textContent = "";
+    line.removeAttribute("data-outcome");
+    document.getElementById("sco-submit").hidden = false;
+    document.getElementById("sco-retry").hidden = true;
+  }
+
+  if (quiz) {
+    quiz.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var answers = questions().map(function (fieldset) {
+        var chosen = fieldset.querySelector("input:checked");
+        return chosen ? parseInt(chosen.value, 10) : null;
+      });
+      if (answers.indexOf(null) !== -1) {
+        document.getElementById("sco-quiz-message").textContent = words.answer_all;
+        return;
+      }
+      state.answers = answers;
+      if (connected && !reviewing) {
+        answers.forEach(function (answer, i) {
+          lms.recordAnswer({
+            id: "question-" + (i + 1),
+            response: LETTERS.charAt(answer),
+            correctResponse: LETTERS.charAt(config.answers[i]),
+            correct: answer === config.answers[i]
+          });
+        });
+      }
+      showAnswers();
+      render();
+      save(true);
+    });
+    document.getElementById("sco-retry").addEventListener("click", resetQuiz);
+  }
+
+  // Agreement --------------------------------------------------------------------------------
+
+  function showConfirmed() {
+    var box = document.getElementById("sco-agree");
+    box.checked = true;
+    box.disabled = true;
+    document.getElementById("sco-confirm").disabled = true;
+    document.getElementById("sco-agreement-status").textContent = words.confirmed;
+  }
+
+  if (agreement) {
+    var agreeBox = document.getElementById("sco-agree");
+    var confirmButton = document.getElementById("sco-confirm");
+    confirmButton.disabled = true;
+    agreeBox.addEventListener("change", function () { confirmButton.disabled = !agreeBox.checked; });
+    agreement.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (!agreeBox.checked) { return; }
+      state.confirmed = true;
+      showConfirmed();
+      render();
+      save(true);
+    });
+  }
+
+  // Finish page ------------------------------------------------------------------------------
+
+  function showFinalResult() {
+    var line = document.getElementById("sco-final-result");
+    if (score() === null) { line.textContent = ""; return; }
+    var result = resultText();
+    line.textContent = result.text;
+    line.setAttribute("data-outcome", result.outcome);
+  }
+
+  // Leaving ----------------------------------------------------------------------------------
+
+  var left = false;
+  function leave() {
+    if (left) { return; }
+    left = true;
+    save(false);
+    lms.finish();
+  }
+  // pagehide fires on every way out, including the LMS removing the frame; unload only for
+  // browsers without it.
+  window.addEventListener("pagehide", leave);
+  if (!("onpagehide" in window)) { window.addEventListener("unload", leave); }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden" && !left) { save(true); }
+  });
+
+  // Start ------------------------------------------------------------------------------------
+
+  if (state.answers !== null && quiz) { showAnswers(); }
+  if (state.confirmed && agreement) { showConfirmed(); }
+  show(state.current, false);
+})(window, document);

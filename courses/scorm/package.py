@@ -1,0 +1,40 @@
+"""The zip: imsmanifest.xml, the SCO's files and the version's control documents, all at the root."""
+
+import datetime
+import functools
+import io
+import zipfile
+
+from courses.content import CourseContent
+from courses.scorm import sco
+from courses.scorm.manifest import VERSIONS, build_manifest
+from courses.scorm.schemas import XSD_ROOT
+
+MANIFEST = "imsmanifest.xml"
+
+
+@functools.cache
+def control_documents(schema_folder: str) -> dict[str, bytes]:
+    """Every file of the version's schema folder, by its path in the package (read once)."""
+    folder = XSD_ROOT / schema_folder
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def build_package(*, content: CourseContent, course_id: str, format: str) -> bytes:
+    """The SCORM package of the course in the given export format, as zip bytes."""
+    version = VERSIONS[format]
+    files = {sco.LAUNCH_PAGE: sco.render_launch_page(content=content, version=version), **sco.assets()}
+    manifest = build_manifest(version=version, content=content, course_id=course_id, files=list(files))
+    moment = datetime.datetime.now(datetime.UTC).timetuple()[:6]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for name, data in [(MANIFEST, manifest), *files.items(), *control_documents(version.schema_folder).items()]:
+            entry = zipfile.ZipInfo(name, date_time=moment)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, data)
+    return buffer.getvalue()

@@ -1,0 +1,155 @@
+"""
+The SCO: one self-contained HTML page with the whole course, its stylesheet and its runtime.
+
+All course text is rendered here, on the server, by Django's autoescaping template engine
+(Markdown through courses.markdown, which sanitises); the JavaScript only shows and hides pages and
+talks to the LMS, and never turns data into markup. Nothing is loaded from outside the package, and
+the page's Content-Security-Policy forbids it, so the SCO works offline and never calls home.
+"""
+
+import functools
+import urllib.parse
+from pathlib import Path
+
+from django.template import Context, Engine
+
+from courses import markdown
+from courses.content import CourseContent, Video
+from courses.scorm.manifest import Version
+from courses.scorm.strings import words_for
+
+HERE = Path(__file__).resolve().parent
+LAUNCH_PAGE = "index.html"
+ASSET_FILES = ["assets/sco.css", "assets/scorm-api.js", "assets/sco.js"]
+
+_ENGINE = Engine(dirs=[str(HERE / "templates")], autoescape=True)
+
+
+@functools.cache
+def assets() -> dict[str, bytes]:
+    """The SCO's static files, read once per process."""
+    return {name: (HERE / name).read_bytes() for name in ASSET_FILES}
+
+
+def render_launch_page(*, content: CourseContent, version: Version) -> bytes:
+    words = words_for(content.language_id)
+    pages = _pages(content, words)
+    assessment = content.assessment
+    config = {
+        "version": version.runtime,
+        "passPercent": assessment.passing_score_percent if assessment else None,
+        "answers": [question.correct_index for question in assessment.questions] if assessment else [],
+        "words": {
+            key: words[key]
+            for key in (
+                "page_of",
+                "score",
+                "passed",
+                "failed",
+                "correct",
+                "incorrect",
+                "answer_all",
+                "assessment_needed",
+                "confirmed",
+                "agreement_needed",
+                "no_lms",
+            )
+        },
+    }
+    context = {
+        "language_id": content.language_id,
+        "name": content.name,
+        "headline": content.headline,
+        "words": words,
+        "pages": pages,
+        "config": config,
+    }
+    return _ENGINE.get_template("scorm/index.html").render(Context(context)).encode("utf-8")
+
+
+def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
+    """The SCO's pages in reading order; the assessment and agreement gate the finish page."""
+    pages: list[dict] = [
+        {
+            "kind": "introduction",
+            "title": words["introduction"],
+            "introduction": markdown.render(content.introduction, top_heading=2),
+        }
+    ]
+    for number, chapter in enumerate(content.chapters, start=1):
+        label = words["chapter"].format(number=number)
+        pages.append(
+            {
+                "kind": "chapter",
+                "label": label,
+                "title": f"{label}: {chapter.title}",
+                "chapter": {
+                    "title": chapter.title,
+                    "summary": chapter.summary,
+                    "lessons": [
+                        {
+                            "title": lesson.title,
+                            "body": markdown.render(lesson.body, top_heading=3),
+                            "exercise": lesson.exercise,
+                            "video": _video(lesson.video, words) if lesson.video else None,
+                        }
+                        for lesson in chapter.lessons
+                    ],
+                    "article": {
+                        "title": chapter.article.title,
+                        "body": markdown.render(chapter.article.body, top_heading=3),
+                    }
+                    if chapter.article
+                    else None,
+                },
+            }
+        )
+    if content.wrapup:
+        pages.append(
+            {
+                "kind": "wrapup",
+                "title": words["wrapup"],
+                "summary": markdown.render(content.wrapup.summary, top_heading=2),
+                "key_takeaways": content.wrapup.key_takeaways,
+            }
+        )
+    if content.assessment:
+        pages.append(
+            {
+                "kind": "assessment",
+                "title": words["assessment"],
+                "intro": words["assessment_intro"].format(percent=content.assessment.passing_score_percent),
+                "questions": [
+                    {
+                        "label": words["question"].format(number=number),
+                        "prompt": question.prompt,
+                        "options": question.options,
+                        "explanation": question.explanation,
+                    }
+                    for number, question in enumerate(content.assessment.questions, start=1)
+                ],
+            }
+        )
+    if content.agreement:
+        pages.append(
+            {
+                "kind": "agreement",
+                "title": words["agreement"],
+                "statement": markdown.render(content.agreement.statement, top_heading=2),
+            }
+        )
+    pages.append({"kind": "finish", "title": words["finish"]})
+    return pages
+
+
+def _video(video: Video, words: dict[str, str]) -> dict:
+    # The link is built from the video id or the search query, never taken from the document's
+    # url, so it can only ever point at YouTube. It is a link, not an embedded player: an embed
+    # would load YouTube inside the LMS (no offline use, a call home on every page view).
+    if video.kind == "youtube":
+        link = "https://www.youtube.com/watch?" + urllib.parse.urlencode({"v": video.video_id})
+        link_text = words["watch_video"]
+    else:
+        link = "https://www.youtube.com/results?" + urllib.parse.urlencode({"search_query": video.query})
+        link_text = words["search_videos"]
+    return {"title": video.title, "link": link, "link_text": link_text}
