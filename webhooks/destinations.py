@@ -360,9 +360,9 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
     except UnsafeDestination as exc:
         return Answer(error=f"destination refused: {exc}", refused=True)
     except _DeadlineExceeded:
-        return Answer(error=f"timed out after {timeout} s")
+        return Answer(error=f"timed out after {timeout:g} s")
     except TimeoutError:
-        return Answer(error=f"timed out after {timeout} s")
+        return Answer(error=f"timed out after {timeout:g} s")
     except _ResolutionFailed as exc:
         return Answer(error=str(exc))
     except ssl.SSLCertVerificationError as exc:

@@ -1,0 +1,397 @@
+"""Signed delivery to a real receiver on loopback: bodies, headers, retries, redirects, limits."""
+
+import datetime
+import json
+import subprocess
+import threading
+
+import pytest
+import standardwebhooks
+import time_machine
+from django.db import connection
+
+from webhooks import services, tasks
+from webhooks.models import WebhookEvent
+from tests.webhooks.receivers import Receiver, answer, hold_until_released, send_and_hold
+
+COURSE_CREATED = {
+    "event": "course.created",
+    "jobId": "job_4bPq9ZxT2mW7yKcR1sLd0A",
+    "course": {
+        "id": "cou_8fJ2kLm9QwErTy3UiOp4Zx",
+        "name": "Intro to SQL",
+        "headline": "Query data with confidence — from SELECT to JOIN.",
+        "format": "onepage",
+        "languageId": "en-US",
+        "shareUrl": "https://courses.example.com/go/cou_8fJ2kLm9QwErTy3UiOp4Zx",
+        "createdAt": "2026-03-01T12:34:56.789Z",
+    },
+}
+COURSE_FAILED = {
+    "event": "course.failed",
+    "jobId": "job_4bPq9ZxT2mW7yKcR1sLd0A",
+    "error": {"message": "The course could not be generated.", "code": "GENERATION_FAILED"},
+}
+COURSE_EXPORTED = {
+    "event": "course.exported",
+    "courseId": "cou_8fJ2kLm9QwErTy3UiOp4Zx",
+    "format": "scorm12",
+    "downloadUrl": "https://courses.example.com/exports/exp_Qm3x/course.zip",
+    "shareUrl": "https://courses.example.com/go/cou_8fJ2kLm9QwErTy3UiOp4Zx",
+    "exportedAt": "2026-03-01T12:40:00.000Z",
+}
+
+
+@pytest.fixture(autouse=True)
+def _receivers_on_loopback(private_networks_allowed):
+    pass
+
+
+def deliver_recorded(*, account, url, payload, capture) -> WebhookEvent:
+    with capture(execute=True):
+        event = services.record_event(account=account, url=url, payload=payload)
+    event.refresh_from_db()
+    return event
+
+
+@pytest.mark.parametrize("payload", [COURSE_CREATED, COURSE_FAILED, COURSE_EXPORTED], ids=lambda p: p["event"])
+def test_event_is_posted_with_its_exact_body_and_headers(
+    receiver, account, django_capture_on_commit_callbacks, settings, payload
+):
+    settings.PUBLIC_BASE_URL = "https://courses.example.com"
+
+    event = deliver_recorded(
+        account=account, url=receiver.url("/hook?token=s3cret"), payload=payload,
+        capture=django_capture_on_commit_callbacks,
+    )
+
+    [request] = receiver.requests
+    assert request.request_line == "POST /hook?token=s3cret HTTP/1.1"
+    assert json.loads(request.body) == payload
+    assert list(json.loads(request.body)) == list(payload)  # keys in the order the caller built them
+    assert request.headers["content-type"] == "application/json"
+    assert request.headers["content-length"] == str(len(request.body))
+    assert request.headers["host"] == f"127.0.0.1:{receiver.port}"
+    assert request.headers["user-agent"] == "CourseGenerationService-Webhooks/1.0 (+https://courses.example.com)"
+    assert request.headers["webhook-id"] == event.message_id
+    assert event.message_id.startswith("msg_")
+    assert request.headers["webhook-timestamp"].isdigit()
+    assert request.headers["webhook-signature"].startswith("v1,")
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert event.event_type == payload["event"]
+
+
+def test_receiver_verifies_the_signature_with_the_standard_webhooks_library(
+    receiver, account, django_capture_on_commit_callbacks
+):
+    deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    [request] = receiver.requests
+    verified = standardwebhooks.Webhook(account.webhook_secret).verify(request.body, request.headers)
+    assert verified == COURSE_CREATED
+    stranger_secret = "whsec_" + "A" * 43 + "="
+    with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
+        standardwebhooks.Webhook(stranger_secret).verify(request.body, request.headers)
+
+
+def test_successful_attempt_is_recorded(receiver, account, django_capture_on_commit_callbacks):
+    receiver.script(answer(201, b'{"received": true}'))
+
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_FAILED, capture=django_capture_on_commit_callbacks
+    )
+
+    [attempt] = event.attempts.all()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert event.delivered_at is not None
+    assert event.next_attempt_at is None
+    assert attempt.number == 1
+    assert attempt.succeeded is True
+    assert attempt.status_code == 201
+    assert attempt.error == ""
+    assert attempt.response_excerpt == '{"received": true}'
+    assert attempt.duration_ms is not None
+    assert attempt.started_at <= attempt.finished_at
+
+
+def test_server_error_is_retried_with_the_same_webhook_id_until_it_succeeds(
+    receiver, account, django_capture_on_commit_callbacks, settings
+):
+    receiver.script(answer(500, b"try later"), answer(200))
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+    first_attempt = event.attempts.get()
+    assert event.status == WebhookEvent.Status.PENDING
+    wait = (event.next_attempt_at - first_attempt.finished_at).total_seconds()
+    assert 0.8 * settings.WEBHOOK_RETRY_BASE_SECONDS <= wait <= 1.2 * settings.WEBHOOK_RETRY_BASE_SECONDS
+
+    with time_machine.travel(event.next_attempt_at, tick=True):
+        tasks.deliver_event.delay(event_id=event.id)  # the retry the broker holds until it is due
+        first, second = receiver.requests
+        second_verified = standardwebhooks.Webhook(account.webhook_secret).verify(second.body, second.headers)
+
+    event.refresh_from_db()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert [(a.number, a.status_code, a.succeeded, a.error) for a in event.attempts.all()] == [
+        (1, 500, False, "HTTP 500"),
+        (2, 200, True, ""),
+    ]
+    assert first.headers["webhook-id"] == second.headers["webhook-id"] == event.message_id
+    assert first.body == second.body
+    assert second_verified == COURSE_CREATED
+
+
+def test_retry_that_is_not_due_yet_sends_nothing(receiver, account, django_capture_on_commit_callbacks):
+    receiver.script(answer(503))
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    tasks.deliver_event.delay(event_id=event.id)
+
+    assert len(receiver.requests) == 1
+
+
+def test_delivery_gives_up_after_the_allowed_attempts_with_growing_waits(
+    receiver, account, django_capture_on_commit_callbacks, settings
+):
+    settings.WEBHOOK_MAX_ATTEMPTS = 4
+    receiver.script(answer(502))
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+    waits = []
+
+    while event.status == WebhookEvent.Status.PENDING:
+        last_finished = event.attempts.order_by("number").last().finished_at
+        waits.append((event.next_attempt_at - last_finished).total_seconds())
+        with time_machine.travel(event.next_attempt_at, tick=True):
+            tasks.deliver_event.delay(event_id=event.id)
+        event.refresh_from_db()
+
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS
+    assert event.status == WebhookEvent.Status.FAILED
+    assert event.next_attempt_at is None
+    assert event.attempts.count() == 4
+    assert len(receiver.requests) == 4
+    assert len(waits) == 3
+    for number, wait in enumerate(waits, start=1):
+        assert 0.8 * base * 2 ** (number - 1) <= wait <= 1.2 * base * 2 ** (number - 1)
+
+
+def test_default_retries_span_about_an_hour(settings):
+    assert settings.WEBHOOK_MAX_ATTEMPTS == 6
+    assert settings.WEBHOOK_RETRY_BASE_SECONDS == 120
+
+    spans = [
+        sum(services.retry_delay(attempt_number=n).total_seconds() for n in range(1, 6)) for _ in range(200)
+    ]
+
+    assert all(45 * 60 <= span <= 75 * 60 for span in spans)
+    assert len(set(spans)) > 1  # jittered
+
+
+@pytest.mark.parametrize("status", [408, 429, 500, 503])
+def test_answers_that_mean_try_later_are_retried(receiver, account, django_capture_on_commit_callbacks, status):
+    receiver.script(answer(status))
+
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    assert event.status == WebhookEvent.Status.PENDING
+    assert event.next_attempt_at is not None
+
+
+@pytest.mark.parametrize("status", [400, 401, 404, 410, 422])
+def test_client_errors_are_not_retried(receiver, account, django_capture_on_commit_callbacks, status):
+    receiver.script(answer(status))
+
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    attempt = event.attempts.get()
+    assert event.status == WebhookEvent.Status.FAILED
+    assert (attempt.status_code, attempt.error) == (status, f"HTTP {status}")
+
+
+def test_redirect_is_a_failure_and_is_not_followed(receiver, account, django_capture_on_commit_callbacks):
+    receiver.script(answer(302, b"", headers=(("Location", receiver.url("/elsewhere")),)))
+
+    event = deliver_recorded(
+        account=account, url=receiver.url("/hook"), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    attempt = event.attempts.get()
+    assert [request.path for request in receiver.requests] == ["/hook"]
+    assert attempt.status_code == 302
+    assert attempt.succeeded is False
+    assert attempt.error == f"redirect to {receiver.url('/elsewhere')} not followed"
+    assert event.status == WebhookEvent.Status.FAILED
+
+
+def test_at_most_64_kib_of_the_answer_is_read(receiver, account, django_capture_on_commit_callbacks, settings):
+    # The receiver promises 10 MiB, sends 128 KiB and then keeps the line open: reading past
+    # 64 KiB would wait for the rest until the time limit.
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 10485760\r\n\r\n"
+    receiver.script(send_and_hold(head + b"x" * 128 * 1024))
+    settings.WEBHOOK_TIMEOUT_SECONDS = 5
+
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    attempt = event.attempts.get()
+    assert attempt.error == ""
+    assert attempt.succeeded is True
+    assert attempt.response_excerpt == "x" * 2000
+    assert event.status == WebhookEvent.Status.DELIVERED
+
+
+def test_receiver_that_hangs_up_without_an_answer_is_a_failure_to_retry(
+    receiver, account, django_capture_on_commit_callbacks
+):
+    receiver.script(lambda receiver, handler: None)  # reads the request, closes the connection
+
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    attempt = event.attempts.get()
+    assert attempt.error == "connection closed without an answer"
+    assert event.status == WebhookEvent.Status.PENDING
+
+
+def test_closed_port_is_a_failure_to_retry(account, django_capture_on_commit_callbacks):
+    closed = Receiver().start()
+    url = closed.url()
+    closed.stop()
+
+    event = deliver_recorded(account=account, url=url, payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks)
+
+    attempt = event.attempts.get()
+    assert attempt.error == "connection failed: Connection refused"
+    assert event.status == WebhookEvent.Status.PENDING
+
+
+def test_delivered_event_is_never_sent_again(receiver, account, django_capture_on_commit_callbacks):
+    event = deliver_recorded(
+        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
+    )
+
+    # A duplicate message, a late retry and the sweep all come too late.
+    tasks.deliver_event.delay(event_id=event.id)
+    with time_machine.travel(datetime.timedelta(days=1), tick=True):
+        tasks.deliver_event.delay(event_id=event.id)
+        tasks.sweep_events.delay()
+
+    assert len(receiver.requests) == 1
+    assert event.attempts.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_on_the_same_event_deliver_it_once(receiver, account):
+    receiver.script(hold_until_released(200))
+
+    def first_worker():
+        # Outside a transaction the event commits at once and its delivery starts right away.
+        services.record_event(account=account, url=receiver.url(), payload=COURSE_CREATED)
+        connection.close()
+
+    worker = threading.Thread(target=first_worker)
+    worker.start()
+    assert receiver.holding.wait(10)  # the first worker's attempt is under way
+    event = WebhookEvent.objects.get(account=account)
+    second_worker_attempt = services.deliver(event_id=event.id)
+    receiver.release.set()
+    worker.join(30)
+
+    event.refresh_from_db()
+    assert second_worker_attempt is None
+    assert len(receiver.requests) == 1
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert event.attempts.count() == 1
+
+
+# TLS --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def certificates(tmp_path_factory):
+    """A private CA and a certificate it signed for hooks.test."""
+    folder = tmp_path_factory.mktemp("tls")
+
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    openssl(
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=Webhook Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    )
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=hooks.test")
+    (folder / "leaf.ext").write_text(
+        "subjectAltName=DNS:hooks.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+    )
+    openssl(
+        "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "leaf.pem", "-days", "2", "-extfile", "leaf.ext",
+    )
+    return folder
+
+
+@pytest.fixture
+def tls_receiver(certificates, monkeypatch, resolver):
+    import ssl
+
+    from pytest_httpserver import HTTPServer
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certificates / "leaf.pem", certificates / "leaf.key")
+    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=context)
+    server.start()
+    # Trust the test CA the way OpenSSL is told to anywhere: through SSL_CERT_FILE.
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificates / "ca.pem"))
+    resolver.answers.update({"hooks.test": ["127.0.0.1"], "impostor.test": ["127.0.0.1"]})
+    yield server
+    server.clear()
+    server.stop()
+
+
+def test_https_delivery_checks_the_certificate_against_the_url_host_name(
+    tls_receiver, account, django_capture_on_commit_callbacks
+):
+    tls_receiver.expect_request("/hook", method="POST").respond_with_data("ok")
+
+    event = deliver_recorded(
+        account=account,
+        url=f"https://hooks.test:{tls_receiver.port}/hook",
+        payload=COURSE_EXPORTED,
+        capture=django_capture_on_commit_callbacks,
+    )
+
+    [(request, _)] = tls_receiver.log
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert request.headers["Host"] == f"hooks.test:{tls_receiver.port}"
+    assert json.loads(request.get_data()) == COURSE_EXPORTED
+
+
+@pytest.mark.parametrize("host", ["impostor.test", "127.0.0.1"])
+def test_https_delivery_refuses_a_certificate_for_another_name(
+    tls_receiver, account, django_capture_on_commit_callbacks, host
+):
+    event = deliver_recorded(
+        account=account,
+        url=f"https://{host}:{tls_receiver.port}/hook",
+        payload=COURSE_EXPORTED,
+        capture=django_capture_on_commit_callbacks,
+    )
+
+    attempt = event.attempts.get()
+    assert tls_receiver.log == []
+    assert attempt.error.startswith("TLS certificate verification failed: ")
+    assert "mismatch" in attempt.error
