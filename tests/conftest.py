@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -7,6 +9,13 @@ from config.celery import app as celery_app
 from tests.factories import AccountFactory, PlanFactory
 
 pytest_plugins = ["tests.browser"]
+
+
+@pytest.fixture(autouse=True)
+def _rate_limits_per_test(settings):
+    # Each test counts API requests under its own Redis key prefix (the keys expire within a
+    # minute), so neither another test's traffic nor an earlier run's eats into its rate limits.
+    settings.RATE_LIMIT_KEY_PREFIX = f"test:{uuid.uuid4().hex}:ratelimit"
 
 
 @pytest.fixture(autouse=True, scope="session")
