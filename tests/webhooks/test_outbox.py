@@ -1,0 +1,172 @@
+"""The outbox: events commit with the caller's work, lost deliveries are swept up, staff redeliver."""
+
+import datetime
+
+import pytest
+import standardwebhooks
+import time_machine
+from django.core.management import CommandError, call_command
+from django.db import transaction
+
+from webhooks import services, tasks
+from webhooks.models import WebhookEvent
+from tests.webhooks.receivers import answer
+
+PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
+
+
+@pytest.fixture(autouse=True)
+def _receivers_on_loopback(private_networks_allowed):
+    pass
+
+
+def test_event_is_delivered_only_after_the_callers_transaction_commits(
+    receiver, account, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+
+    assert receiver.requests == []
+    for callback in callbacks:
+        callback()
+    event.refresh_from_db()
+    assert len(receiver.requests) == 1
+    assert event.status == WebhookEvent.Status.DELIVERED
+
+
+def test_event_of_a_rolled_back_transaction_is_neither_stored_nor_sent(
+    receiver, account, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+            raise RuntimeError("the job's final state failed to save")
+
+    assert WebhookEvent.objects.count() == 0
+    assert receiver.requests == []
+
+
+def test_payload_without_an_event_name_is_a_programming_error(account):
+    with pytest.raises(ValueError):
+        services.record_event(account=account, url="https://hooks.example.com/", payload={"jobId": "job_abc"})
+
+
+def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, account, settings):
+    # Without on_commit callbacks running, the delivery is never queued: as if Redis lost it.
+    event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    tasks.sweep_events.delay()
+    assert receiver.requests == []  # not overdue yet: its queued delivery may still be on the way
+
+    overdue = event.next_attempt_at + datetime.timedelta(seconds=settings.WEBHOOK_SWEEP_INTERVAL_SECONDS + 1)
+    with time_machine.travel(overdue, tick=True):
+        tasks.sweep_events.delay()
+
+    event.refresh_from_db()
+    assert len(receiver.requests) == 1
+    assert event.status == WebhookEvent.Status.DELIVERED
+
+
+def test_sweep_leaves_delivered_and_failed_events_alone(receiver, account, django_capture_on_commit_callbacks):
+    receiver.script(answer(200), answer(404))
+    with django_capture_on_commit_callbacks(execute=True):
+        delivered = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+        failed = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+
+    with time_machine.travel(datetime.timedelta(days=2), tick=True):
+        queued = services.enqueue_due_events()
+
+    assert queued == 0
+    assert len(receiver.requests) == 2
+    assert dict(WebhookEvent.objects.values_list("id", "status")) == {
+        delivered.id: WebhookEvent.Status.DELIVERED,
+        failed.id: WebhookEvent.Status.FAILED,
+    }
+
+
+def test_staff_deliver_a_failed_event_again_from_admin(receiver, account, admin_client, django_capture_on_commit_callbacks):
+    receiver.script(answer(404), answer(200))
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    event.refresh_from_db()
+    assert event.status == WebhookEvent.Status.FAILED
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            "/admin/webhooks/webhookevent/",
+            {"action": "deliver_again", "_selected_action": [event.pk]},
+            follow=True,
+        )
+
+    event.refresh_from_db()
+    assert response.status_code == 200
+    assert "1 event(s) queued for delivery." in response.content.decode()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert [(a.number, a.status_code) for a in event.attempts.all()] == [(1, 404), (2, 200)]
+    assert receiver.requests[0].headers["webhook-id"] == receiver.requests[1].headers["webhook-id"]
+
+
+def test_redelivery_gets_a_fresh_allowance_of_attempts(receiver, account, settings, django_capture_on_commit_callbacks):
+    settings.WEBHOOK_MAX_ATTEMPTS = 1
+    receiver.script(answer(500))
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    event.refresh_from_db()
+    assert event.status == WebhookEvent.Status.FAILED
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.redeliver(event=event)
+
+    event.refresh_from_db()
+    assert event.status == WebhookEvent.Status.FAILED
+    assert event.attempts.count() == 2
+    assert event.attempt_limit == 2
+
+
+def test_admin_lists_events_filtered_by_status_and_shows_attempts(
+    receiver, account, admin_client, django_capture_on_commit_callbacks
+):
+    receiver.script(answer(200), answer(410, b"gone"))
+    with django_capture_on_commit_callbacks(execute=True):
+        delivered = services.record_event(account=account, url=receiver.url("/ok"), payload=PAYLOAD)
+        failed = services.record_event(account=account, url=receiver.url("/gone"), payload=PAYLOAD)
+
+    listing = admin_client.get("/admin/webhooks/webhookevent/", {"status__exact": "failed"})
+    detail = admin_client.get(f"/admin/webhooks/webhookevent/{failed.pk}/change/")
+    attempts = admin_client.get("/admin/webhooks/webhookattempt/", {"succeeded__exact": "0"})
+
+    assert listing.status_code == detail.status_code == attempts.status_code == 200
+    assert failed.message_id in listing.content.decode()
+    assert delivered.message_id not in listing.content.decode()
+    assert "HTTP 410" in detail.content.decode()
+    assert "gone" in detail.content.decode()
+    assert "HTTP 410" in attempts.content.decode()
+
+
+def test_webhook_secret_command_prints_the_secret_on_its_last_line(account, capsys):
+    call_command("webhook_secret", account.email.upper())
+
+    assert capsys.readouterr().out.splitlines()[-1] == account.webhook_secret
+
+
+def test_rotated_secret_signs_the_next_delivery(receiver, account, capsys, django_capture_on_commit_callbacks):
+    old_secret = account.webhook_secret
+
+    call_command("webhook_secret", account.email, "--rotate")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+
+    new_secret = capsys.readouterr().out.splitlines()[-1]
+    account.refresh_from_db()
+    [request] = receiver.requests
+    assert new_secret == account.webhook_secret != old_secret
+    assert new_secret.startswith("whsec_")
+    assert standardwebhooks.Webhook(new_secret).verify(request.body, request.headers) == PAYLOAD
+    with pytest.raises(standardwebhooks.webhooks.WebhookVerificationError):
+        standardwebhooks.Webhook(old_secret).verify(request.body, request.headers)
+
+
+def test_webhook_secret_command_refuses_an_unknown_email(db):
+    with pytest.raises(CommandError) as error:
+        call_command("webhook_secret", "nobody@example.com")
+
+    assert str(error.value) == "Unknown account: nobody@example.com"

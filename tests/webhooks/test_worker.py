@@ -1,0 +1,114 @@
+"""A real Celery worker on the `webhooks` queue, killed mid-delivery: the event still arrives."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection, transaction
+
+from config.celery import app as celery_app
+from webhooks import services
+from webhooks.models import WebhookEvent
+from tests.webhooks.receivers import answer, hold_until_released
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
+
+
+@pytest.fixture
+def broker():
+    """Tasks go to Redis for real in this test, starting from an empty `webhooks` queue."""
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("webhooks")
+    celery_app.conf.task_always_eager = False
+    yield
+    celery_app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def start_worker(tmp_path):
+    started = []
+    test_db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{test_db['USER']}@{test_db['HOST']}:{test_db['PORT']}/{test_db['NAME']}"
+        ),
+        "REDIS_URL": settings.REDIS_URL,
+        "DB_CONN_MAX_AGE": "0",
+        "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "true",
+        # Short, so an attempt's lease runs out soon after its worker dies.
+        "WEBHOOK_TIMEOUT_SECONDS": "2",
+        "WEBHOOK_SWEEP_INTERVAL_SECONDS": "1",
+    }
+
+    def start(name: str, *extra: str) -> subprocess.Popen:
+        log = open(tmp_path / f"{name}.log", "wb")
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "webhooks",
+                "--concurrency", "1", "--loglevel", "info", "-n", f"{name}@%h",
+                "--without-gossip", "--without-mingle", *extra,
+            ],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the pool's children die with it
+        )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def wait_for(condition, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_killing_the_worker_mid_delivery_loses_no_event(
+    private_networks_allowed, broker, start_worker, receiver, account, tmp_path
+):
+    receiver.script(hold_until_released(200), answer(200))
+    with transaction.atomic():
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    first_worker = start_worker("webhooks-first")
+    assert receiver.holding.wait(60), "the first worker never started the delivery"
+
+    os.killpg(first_worker.pid, signal.SIGKILL)
+    first_worker.wait()
+    receiver.release.set()
+    event.refresh_from_db()
+    assert event.status == WebhookEvent.Status.PENDING
+    # A second worker with beat: the sweep finds the event once the dead worker's lease ends.
+    start_worker("webhooks-second", "--beat", "--schedule", str(tmp_path / "beat-schedule"))
+    delivered = wait_for(
+        lambda: WebhookEvent.objects.filter(pk=event.pk, status=WebhookEvent.Status.DELIVERED).exists(), 90
+    )
+
+    assert delivered, (tmp_path / "webhooks-second.log").read_text()[-3000:]
+    interrupted, retried = event.attempts.order_by("number")
+    assert interrupted.finished_at is None
+    assert (retried.number, retried.status_code, retried.succeeded) == (2, 200, True)
+    assert len(receiver.requests) == 2
+    assert {request.headers["webhook-id"] for request in receiver.requests} == {event.message_id}
