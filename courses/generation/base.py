@@ -1,0 +1,105 @@
+"""
+What the pipeline and the generators share: the plan of a course, a drafted chapter, the
+interface every generator implements, and small text helpers.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from courses import content
+
+TEXT_MAX = 500  # courses.content.Text
+
+LANGUAGE_NAMES = {
+    "en-US": "English (United States)",
+    "pt-BR": "Brazilian Portuguese",
+    "es-ES": "Spanish (Spain)",
+    "fr-FR": "French (France)",
+    "de-DE": "German (Germany)",
+}
+
+
+@dataclass(frozen=True)
+class ChapterPlan:
+    title: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class CoursePlan:
+    """The outline step's result: what the course is called and which chapters it has."""
+
+    name: str
+    headline: str
+    introduction: str  # Markdown
+    chapters: tuple[ChapterPlan, ...]
+
+
+@dataclass(frozen=True)
+class ChapterDraft:
+    """A written chapter (with exercises and article when asked) and a video search per lesson."""
+
+    chapter: content.Chapter
+    video_queries: tuple[str, ...]
+
+
+class Generator(Protocol):
+    """One implementation per COURSE_GENERATOR value. The pipeline calls the steps in order."""
+
+    # How many chapter (or add-on) steps the pipeline may run at the same time.
+    concurrency: int
+
+    def plan(self, *, request) -> CoursePlan: ...
+
+    def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft: ...
+
+    def wrapup(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Wrapup: ...
+
+    def assessment(
+        self, *, request, plan: CoursePlan, chapters: list[content.Chapter]
+    ) -> content.Assessment: ...
+
+    def agreement(self, *, request, plan: CoursePlan) -> content.Agreement: ...
+
+    def close(self) -> None: ...
+
+
+def one_line(text: str) -> str:
+    """Collapse every run of whitespace (newlines, tabs, control characters) into one space."""
+    return re.sub(r"[\s\x00-\x1f\x7f]+", " ", text).strip()
+
+
+def clip(text: str, limit: int = TEXT_MAX) -> str:
+    """Shorten text to at most `limit` characters, ending with an ellipsis when cut."""
+    text = one_line(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")
+
+
+def markdown_literal(text: str) -> str:
+    """Escape text so that Markdown shows it as written (a subject like `<b>*x*</b>` stays literal)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(text))
+
+
+def spread_correct_answers(questions: list[content.Question]) -> list[content.Question]:
+    """
+    Move each question's correct option to a position that varies from question to question, so a
+    learner cannot pass by always picking the same letter.
+    """
+    spread = []
+    for number, question in enumerate(questions):
+        options = list(question.options)
+        target = (number * 3 + 1) % len(options)
+        options[target], options[question.correct_index] = options[question.correct_index], options[target]
+        spread.append(
+            content.Question(
+                prompt=question.prompt,
+                options=options,
+                correct_index=target,
+                explanation=question.explanation,
+            )
+        )
+    return spread

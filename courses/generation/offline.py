@@ -1,0 +1,188 @@
+"""
+The offline generator: a complete course from templates, in every supported language, without
+any network call, deterministic and instant.
+
+It writes scaffolding, not expert content: a sound learning path (what it is, why it matters, how
+to apply it, common mistakes, practice, review) around the subject and outline, with activities
+that have the learner gather the specifics from sources and practice.
+
+Without an outline, the course has five chapters (foundations, core ideas, practice, mistakes and
+troubleshooting, improving); with one, every given chapter gets three lessons: what it is, how to
+apply it step by step, and its common mistakes.
+"""
+
+from courses import content
+from courses.generation.base import (
+    ChapterDraft,
+    ChapterPlan,
+    CoursePlan,
+    clip,
+    markdown_literal,
+    one_line,
+    spread_correct_answers,
+)
+from courses.generation.texts import TEXTS
+
+# The lessons of each chapter of a course without an outline, in order.
+THEMES = (
+    ("what_it_is", "where_it_fits", "key_terms"),
+    ("core_principles", "how_parts_fit", "worked_example"),
+    ("step_by_step", "tools_resources", "first_project"),
+    ("common_mistakes", "troubleshooting", "quality_check"),
+    ("practice_plan", "going_deeper", "measuring_progress"),
+)
+# The lessons of each chapter of a given outline (their texts are about the chapter's topic).
+OUTLINE_LESSONS = ("what_it_is", "step_by_step", "common_mistakes")
+
+
+class OfflineGenerator:
+    concurrency = 1
+
+    def plan(self, *, request) -> CoursePlan:
+        texts = TEXTS[request.language_id]
+        words = _Words(texts, subject=request.subject)
+        if request.outline:
+            chapters = tuple(
+                ChapterPlan(title=title, summary=clip(words.plain(texts["outline_chapter"]["summary"], topic=title)))
+                for title in request.outline
+            )
+            structure = words.markdown(
+                texts["intro_outline"],
+                chapters="\n".join(
+                    f"{number}. {markdown_literal(chapter.title)}" for number, chapter in enumerate(chapters, 1)
+                ),
+            )
+        else:
+            chapters = tuple(
+                ChapterPlan(title=theme["title"], summary=clip(words.plain(theme["summary"])))
+                for theme in texts["themes"]
+            )
+            structure = words.markdown(texts["intro_auto"])
+        introduction = "\n\n".join(
+            [
+                words.markdown(texts["intro_opening"]),
+                structure,
+                words.markdown(texts["intro_usage"]),
+                words.markdown(texts["intro_note"]),
+            ]
+        )
+        return CoursePlan(
+            name=clip(request.subject),
+            headline=clip(words.plain(texts["headline"])),
+            introduction=introduction,
+            chapters=chapters,
+        )
+
+    def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft:
+        texts = TEXTS[request.language_id]
+        words = _Words(texts, subject=request.subject)
+        planned = plan.chapters[index]
+        if request.outline:
+            kinds = OUTLINE_LESSONS
+            topic = planned.title
+            video_topic = f"{request.subject} {planned.title}"
+        else:
+            kinds = THEMES[index]
+            topic = request.subject
+            video_topic = request.subject
+
+        lessons = []
+        queries = []
+        for kind in kinds:
+            lesson_texts = texts["lessons"][kind]
+            if request.outline:
+                title = words.plain(lesson_texts["title_in_chapter"], chapter=planned.title)
+            else:
+                title = lesson_texts["title"]
+            lesson = {"title": clip(title), "body": words.markdown(lesson_texts["body"], topic=topic)}
+            if "practical-exercises" in request.add_ons:
+                exercise = lesson_texts["exercise"]
+                lesson["exercise"] = {
+                    "task": clip(words.plain(exercise["task"], topic=topic)),
+                    "steps": [clip(words.plain(step, topic=topic)) for step in exercise["steps"]],
+                    "expected_result": clip(words.plain(exercise["expected_result"], topic=topic)),
+                }
+            lessons.append(lesson)
+            queries.append(lesson_texts["video"].format(topic=one_line(video_topic)))
+
+        chapter = {"title": planned.title, "summary": planned.summary, "lessons": lessons}
+        if "articles" in request.add_ons:
+            article = texts["article"]
+            chapter["article"] = {
+                "title": clip(article["title"].format(chapter=planned.title)),
+                "body": words.markdown(
+                    article["body"],
+                    topic=planned.title,
+                    lessons="\n".join(f"- {markdown_literal(lesson['title'])}" for lesson in lessons),
+                ),
+            }
+        return ChapterDraft(chapter=content.Chapter.model_validate(chapter), video_queries=tuple(queries))
+
+    def wrapup(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Wrapup:
+        texts = TEXTS[request.language_id]
+        words = _Words(texts, subject=request.subject)
+        if request.outline:
+            takeaways = [words.plain(takeaway) for takeaway in texts["wrapup"]["takeaways"]] + [
+                words.plain(texts["outline_chapter"]["takeaway"], topic=chapter.title) for chapter in chapters
+            ]
+        else:
+            takeaways = [words.plain(theme["takeaway"]) for theme in texts["themes"]]
+        return content.Wrapup(
+            summary=words.markdown(texts["wrapup"]["summary"]),
+            key_takeaways=[clip(takeaway) for takeaway in takeaways[:10]],
+        )
+
+    def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
+        texts = TEXTS[request.language_id]
+        words = _Words(texts, subject=request.subject)
+        # Every question's first option is the correct one in the tables; spread_correct_answers
+        # then moves it.
+        questions = [
+            content.Question(
+                prompt=clip(words.plain(question["prompt"])),
+                options=[clip(words.plain(option)) for option in question["options"]],
+                correct_index=0,
+                explanation=clip(words.plain(question["explanation"])),
+            )
+            for question in texts["questions"]
+        ]
+        return content.Assessment(questions=spread_correct_answers(questions), passing_score_percent=80)
+
+    def agreement(self, *, request, plan: CoursePlan) -> content.Agreement:
+        words = _Words(TEXTS[request.language_id], subject=request.subject)
+        return content.Agreement(statement=words.markdown(TEXTS[request.language_id]["agreement"]))
+
+    def close(self) -> None:
+        pass
+
+
+class _Words:
+    """
+    Fills templates. `{s}` is the course subject and `{t}` the topic (a chapter title, or the
+    subject), both in the language's quotation marks; in Markdown they are escaped so that any
+    subject shows exactly as written. Other placeholders are passed in as they are.
+    """
+
+    # A subject is at most 200 characters when it comes through the API; this keeps a longer one
+    # from pushing a plain-text field past its limit.
+    QUOTED_MAX = 200
+
+    def __init__(self, texts: dict, *, subject: str):
+        self._open, self._close = texts["quotes"]
+        self._subject = subject
+
+    def plain(self, template: str, *, topic: str | None = None, **values) -> str:
+        return template.format(
+            s=self._quote(self._subject), t=self._quote(topic or self._subject), **values
+        )
+
+    def markdown(self, template: str, *, topic: str | None = None, **values) -> str:
+        return template.format(
+            s=self._quote(self._subject, markdown=True),
+            t=self._quote(topic or self._subject, markdown=True),
+            **values,
+        )
+
+    def _quote(self, text: str, *, markdown: bool = False) -> str:
+        text = clip(text, self.QUOTED_MAX)
+        return f"{self._open}{markdown_literal(text) if markdown else text}{self._close}"

@@ -1,0 +1,274 @@
+"""
+The steps that turn a request into a course document, as plain functions:
+
+    plan_course → write_chapters → write_add_ons (+ find_videos beside them) → assemble
+
+Every step checks the deadline. Model work runs in a thread pool sized by the generator, so a
+course's chapters (and then its add-ons) are written at the same time; progress is reported from
+the calling thread only, so the callback may use the database.
+"""
+
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import replace
+from typing import TypeVar
+
+import pydantic
+from django.core.exceptions import ImproperlyConfigured
+
+from courses import content
+from courses.generation import videos
+from courses.generation.base import ChapterDraft, CoursePlan, Generator, clip, one_line
+from courses.generation.errors import GenerationFailed, GenerationTimeout
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Progress reached when each stage is done; chapters fill the range between plan and add-ons.
+PROGRESS_PLANNED = 10
+PROGRESS_CHAPTERS_DONE = 80
+PROGRESS_ADD_ONS_DONE = 95
+PROGRESS_ASSEMBLED = 99
+
+# Add-ons written in one piece after the chapters (exercises, articles and videos live in lessons).
+COURSE_LEVEL_ADD_ONS = ("wrapup", "assessment", "agreement")
+
+
+def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float):
+    """Generate a course document with the named generator. See courses.generation.generate_course."""
+    request = normalized(request)
+    progress = Progress(on_progress)
+    generator = make_generator(generator_name, deadline=deadline)
+    # Videos only need lesson titles: they are looked up while the add-ons are written.
+    video_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-videos")
+    try:
+        with Runner(workers=generator.concurrency, deadline=deadline) as runner:
+            plan = plan_course(generator=generator, request=request, runner=runner)
+            progress.report(PROGRESS_PLANNED)
+            drafts = write_chapters(
+                generator=generator, request=request, plan=plan, runner=runner, progress=progress
+            )
+            found_videos = video_executor.submit(find_videos, request=request, drafts=drafts, deadline=deadline)
+            add_ons = write_add_ons(
+                generator=generator,
+                request=request,
+                plan=plan,
+                chapters=[draft.chapter for draft in drafts],
+                runner=runner,
+                progress=progress,
+            )
+        try:
+            lesson_videos = found_videos.result(timeout=max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            lesson_videos = None  # assemble() links every lesson to a search instead
+        course = assemble(request=request, plan=plan, drafts=drafts, add_ons=add_ons, lesson_videos=lesson_videos)
+    finally:
+        video_executor.shutdown(wait=False, cancel_futures=True)
+        generator.close()
+    progress.report(PROGRESS_ASSEMBLED)
+    return course
+
+
+def normalized(request):
+    """The request with whitespace tidied, add-ons de-duplicated; refuses an empty subject."""
+    subject = one_line(request.subject)
+    if not subject:
+        raise GenerationFailed("A course needs a subject.")
+    return replace(
+        request,
+        subject=subject,
+        outline=[clip(title) for title in request.outline if one_line(title)],
+        add_ons=list(dict.fromkeys(request.add_ons)),
+    )
+
+
+def make_generator(name: str, *, deadline: float) -> Generator:
+    if name == "offline":
+        from courses.generation.offline import OfflineGenerator
+
+        return OfflineGenerator()
+    if name == "openai":
+        from courses.generation.openai_generator import OpenAIGenerator
+
+        return OpenAIGenerator(deadline=deadline)
+    raise ImproperlyConfigured(f"COURSE_GENERATOR must be 'offline' or 'openai', not {name!r}")
+
+
+def plan_course(*, generator: Generator, request, runner: "Runner") -> CoursePlan:
+    """The outline step: the course's name, headline, introduction and chapters."""
+    (plan,) = runner.run_all([lambda: generator.plan(request=request)])
+    if request.outline:
+        # A given outline is the course's chapters, exactly and in order, whatever the generator said.
+        plan = replace(
+            plan,
+            chapters=tuple(
+                replace(planned, title=title) for planned, title in zip(plan.chapters, request.outline, strict=True)
+            ),
+        )
+    return plan
+
+
+def write_chapters(
+    *, generator: Generator, request, plan: CoursePlan, runner: "Runner", progress: "Progress"
+) -> list[ChapterDraft]:
+    """Write every chapter (lessons, and exercises and article when asked), concurrently."""
+    count = len(plan.chapters)
+    done = 0
+
+    def chapter_done(_index: int) -> None:
+        nonlocal done
+        done += 1
+        progress.report(PROGRESS_PLANNED + (PROGRESS_CHAPTERS_DONE - PROGRESS_PLANNED) * done // count)
+
+    calls = [
+        (lambda index=index: generator.chapter(request=request, plan=plan, index=index)) for index in range(count)
+    ]
+    return runner.run_all(calls, on_done=chapter_done)
+
+
+def write_add_ons(
+    *,
+    generator: Generator,
+    request,
+    plan: CoursePlan,
+    chapters: list[content.Chapter],
+    runner: "Runner",
+    progress: "Progress",
+) -> dict:
+    """Write the course-level add-ons asked for (wrap-up, assessment, agreement), concurrently."""
+    steps = {
+        "wrapup": lambda: generator.wrapup(request=request, plan=plan, chapters=chapters),
+        "assessment": lambda: generator.assessment(request=request, plan=plan, chapters=chapters),
+        "agreement": lambda: generator.agreement(request=request, plan=plan),
+    }
+    wanted = [add_on for add_on in COURSE_LEVEL_ADD_ONS if add_on in request.add_ons]
+    done = 0
+
+    def add_on_done(_index: int) -> None:
+        nonlocal done
+        done += 1
+        progress.report(
+            PROGRESS_CHAPTERS_DONE + (PROGRESS_ADD_ONS_DONE - PROGRESS_CHAPTERS_DONE) * done // len(wanted)
+        )
+
+    results = runner.run_all([steps[add_on] for add_on in wanted], on_done=add_on_done)
+    return dict(zip(wanted, results, strict=True))
+
+
+def find_videos(*, request, drafts: list[ChapterDraft], deadline: float) -> list[list[content.Video]] | None:
+    """A video for every lesson, per chapter, when the videos add-on was asked for."""
+    if "videos" not in request.add_ons:
+        return None
+    queries = [query for draft in drafts for query in draft.video_queries]
+    found = iter(videos.videos_for_lessons(queries=queries, language_id=request.language_id, deadline=deadline))
+    return [[next(found) for _ in draft.video_queries] for draft in drafts]
+
+
+def assemble(
+    *,
+    request,
+    plan: CoursePlan,
+    drafts: list[ChapterDraft],
+    add_ons: dict,
+    lesson_videos: list[list[content.Video]] | None,
+) -> content.CourseContent:
+    """Put the parts together into one course document and validate it as a whole."""
+    if "videos" in request.add_ons and lesson_videos is None:
+        # The lookup could not finish before the deadline: every lesson links to a search instead.
+        lesson_videos = [
+            [videos.search_video(query=query, language_id=request.language_id) for query in draft.video_queries]
+            for draft in drafts
+        ]
+    chapters = []
+    for number, draft in enumerate(drafts):
+        chapter = draft.chapter.model_dump(mode="json", exclude_none=True)
+        if lesson_videos is not None:
+            for lesson, video in zip(chapter["lessons"], lesson_videos[number], strict=True):
+                lesson["video"] = video.model_dump(mode="json", exclude_none=True)
+        chapters.append(chapter)
+    document = {
+        "name": plan.name,
+        "headline": plan.headline,
+        "language_id": request.language_id,
+        "format": request.format,
+        "add_ons": request.add_ons,
+        "introduction": plan.introduction,
+        "chapters": chapters,
+        **{name: part.model_dump(mode="json", exclude_none=True) for name, part in add_ons.items()},
+    }
+    try:
+        return content.CourseContent.model_validate(document)
+    except pydantic.ValidationError as exc:
+        log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
+        raise GenerationFailed() from exc
+
+
+class Progress:
+    """Reports whole percentages in 1..99 to a callback, each higher than the last."""
+
+    def __init__(self, callback: Callable[[int], None]):
+        self._callback = callback
+        self._last = 0
+
+    def report(self, percent: int) -> None:
+        percent = max(1, min(99, int(percent)))
+        if percent > self._last:
+            self._last = percent
+            self._callback(percent)
+
+
+class Runner:
+    """
+    Runs steps on worker threads (inline when workers is 1) and waits for them no later than the
+    deadline. The first failure is raised; steps not yet started are cancelled.
+    """
+
+    def __init__(self, *, workers: int, deadline: float):
+        self._deadline = deadline
+        self._executor = (
+            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="course-generation") if workers > 1 else None
+        )
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._executor is not None:
+            # Requests already in flight end by their own timeout (never later than the deadline).
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def check_deadline(self) -> None:
+        if time.monotonic() >= self._deadline:
+            raise GenerationTimeout()
+
+    def run_all(self, calls: list[Callable[[], T]], on_done: Callable[[int], None] | None = None) -> list[T]:
+        """Run every call and return their results in order; on_done(index) as each finishes."""
+        on_done = on_done or (lambda _index: None)
+        results: list = [None] * len(calls)
+        if self._executor is None:
+            for index, call in enumerate(calls):
+                self.check_deadline()
+                results[index] = call()
+                on_done(index)
+            self.check_deadline()
+            return results
+        pending = {self._executor.submit(call): index for index, call in enumerate(calls)}
+        try:
+            while pending:
+                finished, _ = wait(pending, timeout=self._remaining(), return_when=FIRST_COMPLETED)
+                if not finished:
+                    raise GenerationTimeout()
+                for future in finished:
+                    index = pending.pop(future)
+                    results[index] = future.result()
+                    on_done(index)
+        finally:
+            for future in pending:
+                future.cancel()
+        return results
+
+    def _remaining(self) -> float:
+        return max(0.0, self._deadline - time.monotonic())

@@ -1,0 +1,586 @@
+"""The offline generator's words in English (United States)."""
+
+TEXTS = {
+    "quotes": ("“", "”"),
+    "headline": "A practical, step-by-step course on {s}",
+    "intro_opening": "Welcome to this course on {s}.",
+    "intro_auto": (
+        "The course is a structured path in five chapters: it starts with the foundations, moves on "
+        "to the core ideas, puts them into practice, shows the most common mistakes and ends with a "
+        "plan to keep improving."
+    ),
+    "intro_outline": (
+        "The course follows this outline:\n\n{chapters}\n\n"
+        "Each chapter explains what its topic is, shows how to apply it step by step and points out "
+        "the most common mistakes."
+    ),
+    "intro_usage": (
+        "**How to use it:** work through the chapters in order, keep notes in your own words and do "
+        "each activity before you move on. When a lesson asks you to find examples or sources, choose "
+        "them from your own context: that is what makes the knowledge stick."
+    ),
+    "intro_note": (
+        "*This course was built from a template. It gives you the structure and the method; the "
+        "specifics of {s} come from the sources and examples you gather along the way.*"
+    ),
+    "themes": [
+        {
+            "title": "Getting started",
+            "summary": "What {s} is, where it is used and the key terms you need.",
+            "takeaway": "Start from a clear working definition of {s} and a concrete, checkable goal.",
+        },
+        {
+            "title": "Core ideas",
+            "summary": "The principles behind {s}, how they fit together, and a worked example.",
+            "takeaway": "A few core principles explain most of what practitioners of {s} do.",
+        },
+        {
+            "title": "Putting it into practice",
+            "summary": "A step-by-step routine, the right tools and a first small project with {s}.",
+            "takeaway": "Apply {s} in small, finished steps and keep a log of every attempt.",
+        },
+        {
+            "title": "Mistakes and troubleshooting",
+            "summary": "The usual pitfalls of {s}, how to solve problems and how to check quality.",
+            "takeaway": "Describe problems precisely, change one thing at a time and check results against clear criteria.",
+        },
+        {
+            "title": "Keep improving",
+            "summary": "Regular practice, where to go deeper with {s} and how to measure your progress.",
+            "takeaway": "Short, regular practice and honest measurement keep you improving.",
+        },
+    ],
+    "outline_chapter": {
+        "summary": "What {t} is, how to apply it step by step, and the common mistakes to avoid.",
+        "takeaway": "{t}: explain it in your own words, apply it step by step and watch for the common mistakes.",
+    },
+    "lessons": {
+        "what_it_is": {
+            "title": "What it is and why it matters",
+            "title_in_chapter": "{chapter}: what it is and why it matters",
+            "body": (
+                "Before learning the details of {t}, get a clear picture of what it is and what it is for.\n\n"
+                "### A working definition\n\n"
+                "Write one or two sentences that describe {t} in your own words. A good working "
+                "definition answers three questions:\n\n"
+                "- **What** is it? A skill, a tool, a method, a body of knowledge?\n"
+                "- **Who** uses it, and in which situations?\n"
+                "- **What result** does it produce?\n\n"
+                "### Why it matters\n\n"
+                "Ask yourself what happens when {t} is done well, and what goes wrong when it is missing "
+                "or done badly. Concrete consequences, such as saved time, fewer errors or better "
+                "decisions, are what make a topic worth your effort.\n\n"
+                "### Check your understanding\n\n"
+                "Compare your definition with one reliable source. Keep what matches, correct what does "
+                "not, and note every term you cannot explain yet: you will come back to it."
+            ),
+            "exercise": {
+                "task": "Write a working definition of {t} and test it against examples.",
+                "steps": [
+                    "Write one or two sentences saying what {t} is, who uses it and what result it produces.",
+                    "Find two real examples where it is used and one situation where it does not apply.",
+                    "Adjust your definition so that it fits all three cases.",
+                ],
+                "expected_result": (
+                    "A short definition you can explain to someone else, backed by two examples and one "
+                    "counter-example."
+                ),
+            },
+            "video": "{topic} explained",
+        },
+        "where_it_fits": {
+            "title": "Where it is used",
+            "body": (
+                "{s} does not exist in isolation: people use it, in particular places, to reach "
+                "particular goals. Mapping that context shows you which parts to learn first.\n\n"
+                "### Map the context\n\n"
+                "- **Situations:** list three situations in which {s} is used. Which one is closest to "
+                "your own needs?\n"
+                "- **People:** who is involved: beginners, specialists, customers, teams?\n"
+                "- **Neighboring topics:** what do you need to know already, and what usually comes next?\n\n"
+                "### Set your own goal\n\n"
+                "Finish this sentence: *After this course I want to be able to … with {s}.* Make it "
+                "concrete and checkable (“write a simple report”, “run a first session”, “fix the usual "
+                "problems”) rather than “understand everything”.\n\n"
+                "Keep the goal where you can see it: the last chapter asks you to measure your progress "
+                "against it."
+            ),
+            "exercise": {
+                "task": "Describe the context in which you will use {s}.",
+                "steps": [
+                    "List three situations where {s} is used and mark the one closest to you.",
+                    "Name what you already know that helps, and one thing you will need to learn.",
+                    "Write your goal for the course as one concrete, checkable sentence.",
+                ],
+                "expected_result": "A one-page map of the context, with a personal goal you can check at the end of the course.",
+            },
+            "video": "{topic} introduction",
+        },
+        "key_terms": {
+            "title": "Key terms and ideas",
+            "body": (
+                "Every field has its own vocabulary. Learning the ten or so terms that come up again and "
+                "again in {s} makes every later source easier to read.\n\n"
+                "### Build a glossary\n\n"
+                "1. Skim two introductory sources and note every term that appears in both.\n"
+                "2. For each term, write a plain-language definition and an example.\n"
+                "3. Group related terms: the groups often reveal the main ideas of the topic.\n\n"
+                "### Watch out for\n\n"
+                "- **Synonyms:** different sources may use different words for the same thing.\n"
+                "- **Everyday words with a special meaning:** they are the easiest to misunderstand.\n\n"
+                "Your glossary is a living document: add to it in every chapter."
+            ),
+            "exercise": {
+                "task": "Start a glossary of the key terms of {s}.",
+                "steps": [
+                    "Collect at least eight terms that appear in more than one source.",
+                    "Write a plain-language definition and an example for each term.",
+                    "Group the terms into two to four themes and name each theme.",
+                ],
+                "expected_result": "A glossary of at least eight terms, each with a definition and an example, grouped by theme.",
+            },
+            "video": "{topic} key terms",
+        },
+        "core_principles": {
+            "title": "The core principles",
+            "body": (
+                "Behind the details of {s} there are a few principles that explain most of what "
+                "practitioners do. Finding them saves you from memorizing rules one by one.\n\n"
+                "### Find the principles\n\n"
+                "- Look at the groups in your glossary: what idea connects the terms of each group?\n"
+                "- Read how two experienced practitioners explain their choices. Which reasons come up "
+                "again and again?\n"
+                "- Write each principle as a short rule: *Do X, because Y.*\n\n"
+                "### Test them\n\n"
+                "A principle is useful if it helps you predict or explain something. For each one, find "
+                "a case where following it leads to a good result, and a case where ignoring it causes "
+                "a problem.\n\n"
+                "Aim for three to five principles. If you have more, some of them are probably details "
+                "of a bigger idea."
+            ),
+            "exercise": {
+                "task": "Write down the three to five principles that matter most in {s}.",
+                "steps": [
+                    "Write each principle as a short rule with its reason: do X, because Y.",
+                    "For each principle, note one example where it helps and one where ignoring it causes trouble.",
+                    "Rank the principles by how often they apply to your own goal.",
+                ],
+                "expected_result": "A ranked list of three to five principles, each with a reason and two contrasting examples.",
+            },
+            "video": "{topic} fundamentals",
+        },
+        "how_parts_fit": {
+            "title": "How the parts fit together",
+            "body": (
+                "Knowing the parts of {s} is not enough: you also need to see how they influence each "
+                "other.\n\n"
+                "### Draw a map\n\n"
+                "Put the main ideas from your glossary on one page and connect them with arrows. Label "
+                "each arrow: *needs*, *produces*, *limits*, *is a kind of*.\n\n"
+                "### Follow a flow\n\n"
+                "Pick a typical task and trace it through your map from start to finish:\n\n"
+                "1. What comes first, and what does it depend on?\n"
+                "2. Where are decisions made, and on what basis?\n"
+                "3. What is the final result, and how do you know it is good?\n\n"
+                "### Look for gaps\n\n"
+                "The places where you cannot draw an arrow, or are unsure of its direction, show you "
+                "exactly what to learn next."
+            ),
+            "exercise": {
+                "task": "Draw a concept map of {s}.",
+                "steps": [
+                    "Place six to ten key ideas from your glossary on one page.",
+                    "Connect them with labeled arrows: needs, produces, limits, is a kind of.",
+                    "Trace one typical task through the map and mark the places where you are unsure.",
+                ],
+                "expected_result": "A one-page concept map with labeled connections and the gaps in your knowledge marked.",
+            },
+            "video": "{topic} overview",
+        },
+        "worked_example": {
+            "title": "A worked example",
+            "body": (
+                "A worked example shows every step of applying {s}, including the reasoning that usually "
+                "goes unsaid. It is the bridge between understanding an idea and using it.\n\n"
+                "### Study one example closely\n\n"
+                "Find a complete example in a reliable source: a tutorial, a case study, a solved "
+                "problem. For each step, write down:\n\n"
+                "- **what** was done;\n"
+                "- **why** it was done at that moment;\n"
+                "- **which principle** from the previous lesson it applies.\n\n"
+                "### Rebuild it yourself\n\n"
+                "Close the source and redo the example from your notes. Where you get stuck, note the "
+                "step: that is where your understanding is still thin.\n\n"
+                "### Change one thing\n\n"
+                "Finally, change one input or condition, predict how the result will change, and check "
+                "your prediction."
+            ),
+            "exercise": {
+                "task": "Rebuild a worked example of {s} from your notes.",
+                "steps": [
+                    "Choose a complete example from a reliable source and note for each step what was done, why, and which principle it applies.",
+                    "Redo the example without looking at the source.",
+                    "Change one condition, predict the new result and check it.",
+                ],
+                "expected_result": (
+                    "An annotated example you can reproduce on your own, and one variation whose result "
+                    "you predicted or now understand."
+                ),
+            },
+            "video": "{topic} example",
+        },
+        "step_by_step": {
+            "title": "Applying it step by step",
+            "title_in_chapter": "{chapter}: applying it step by step",
+            "body": (
+                "Understanding {t} becomes a skill only when you apply it. A simple, repeatable routine "
+                "helps you start without being overwhelmed.\n\n"
+                "### A four-step routine\n\n"
+                "1. **Prepare:** state what you want to achieve and gather what you need.\n"
+                "2. **Try a small version:** apply {t} to a small, low-risk case first.\n"
+                "3. **Check:** compare the result with what you expected. What is different?\n"
+                "4. **Adjust and repeat:** change one thing and try again, a little bigger each time.\n\n"
+                "### Keep a log\n\n"
+                "For each attempt, note the date, what you tried, the result and what you will change "
+                "next. After a few rounds the log shows your progress, and the patterns in your "
+                "mistakes.\n\n"
+                "Start small: three short, finished attempts teach you more than one large, unfinished one."
+            ),
+            "exercise": {
+                "task": "Apply {t} to a small case using the four-step routine.",
+                "steps": [
+                    "Write down the goal of your attempt and what you need for it.",
+                    "Carry out a small version and record the result in your log.",
+                    "Compare the result with what you expected, change one thing and try again.",
+                ],
+                "expected_result": "Two completed attempts recorded in a log, with what changed between them and why.",
+            },
+            "video": "{topic} step by step tutorial",
+        },
+        "tools_resources": {
+            "title": "Tools and resources",
+            "body": (
+                "The right tools and sources make learning {s} faster, but too many of them become a "
+                "distraction. Choose a small, reliable set.\n\n"
+                "### Choose your sources\n\n"
+                "- **One reference** you can trust for definitions and rules: official documentation, a "
+                "standard textbook or a recognized guide.\n"
+                "- **One practical source** with examples you can follow: tutorials, case studies, a "
+                "community.\n"
+                "- **One person or group** you can ask when you are stuck.\n\n"
+                "### Choose your tools\n\n"
+                "List what practitioners of {s} actually use. Prefer the simplest tool that does the "
+                "job; you can switch later, once you know what you need.\n\n"
+                "### Judge quality\n\n"
+                "Check who wrote a source, when it was last updated and whether it shows its reasoning. "
+                "Be wary of sources that promise results without effort."
+            ),
+            "exercise": {
+                "task": "Put together your toolkit for {s}.",
+                "steps": [
+                    "Pick one reference source, one practical source and one person or community to ask.",
+                    "List the tools you need and choose the simplest option for each.",
+                    "Check each source for author, date and reasoning, and replace any that fails.",
+                ],
+                "expected_result": "A short, checked list of the sources and tools you will use for the rest of the course.",
+            },
+            "video": "{topic} tools",
+        },
+        "first_project": {
+            "title": "Your first small project",
+            "body": (
+                "A small project turns separate exercises into a result you can show. It is the best test "
+                "of what you have learned so far about {s}.\n\n"
+                "### Pick the right size\n\n"
+                "A good first project:\n\n"
+                "- can be finished in a few hours or days;\n"
+                "- produces something you can show, use or check;\n"
+                "- uses most of the principles you found, but not the advanced parts.\n\n"
+                "### Plan it on one page\n\n"
+                "Write down the goal, the steps, what *done* means, and one risk with what you will do "
+                "about it.\n\n"
+                "### Finish and review\n\n"
+                "Complete the project, even if it is imperfect. Then write three lines: what worked, what "
+                "did not, and what you would do differently next time."
+            ),
+            "exercise": {
+                "task": "Plan and complete a small project with {s}.",
+                "steps": [
+                    "Write a one-page plan: goal, steps, what done means and one risk.",
+                    "Carry out the project and note where you got stuck.",
+                    "Review the result in three lines: what worked, what did not, what you would change.",
+                ],
+                "expected_result": "A finished small project and a short review that tells you what to work on next.",
+            },
+            "video": "{topic} beginner project",
+        },
+        "common_mistakes": {
+            "title": "Common mistakes and how to avoid them",
+            "title_in_chapter": "{chapter}: common mistakes and how to avoid them",
+            "body": (
+                "Most beginners with {t} make the same few mistakes. Knowing them in advance saves you "
+                "time and frustration.\n\n"
+                "### Typical mistakes\n\n"
+                "- **Skipping the basics:** jumping to advanced techniques before the foundations are solid.\n"
+                "- **Copying without understanding:** following a recipe that stops working as soon as "
+                "the situation changes.\n"
+                "- **Doing too much at once:** changing several things together, so you cannot tell what "
+                "helped.\n"
+                "- **Not checking results:** assuming something worked instead of verifying it.\n\n"
+                "### How to avoid them\n\n"
+                "Before each attempt, ask yourself: *Do I know why I am doing this step? How will I check "
+                "the result?* If the answer is no, go back one step.\n\n"
+                "### Learn from others\n\n"
+                "Look for a list of frequent errors in a reliable source or community and compare it "
+                "with your own log."
+            ),
+            "exercise": {
+                "task": "Review your own work on {t} for common mistakes.",
+                "steps": [
+                    "Go through your log or notes and mark every place where one of the typical mistakes happened.",
+                    "For each mistake, write what you will do differently next time.",
+                    "Add one mistake specific to this topic that you found in a reliable source.",
+                ],
+                "expected_result": "A personal list of mistakes to watch for, each with a concrete countermeasure.",
+            },
+            "video": "{topic} common mistakes",
+        },
+        "troubleshooting": {
+            "title": "Troubleshooting when things go wrong",
+            "body": (
+                "Sooner or later something in {s} will not work as expected. A calm, systematic approach "
+                "finds the cause faster than trial and error.\n\n"
+                "### A troubleshooting routine\n\n"
+                "1. **Describe the symptom precisely:** what did you expect, and what happened instead?\n"
+                "2. **Reproduce it:** can you make it happen again on purpose?\n"
+                "3. **Narrow it down:** change one thing at a time and watch whether the symptom changes.\n"
+                "4. **Check your assumptions:** the cause is often something you were sure was fine.\n"
+                "5. **Ask well:** when you are stuck, describe your goal, what you tried and the exact result.\n\n"
+                "### Keep a problem journal\n\n"
+                "Write down each problem with its cause and its fix. Many problems come back, and the "
+                "second time your journal solves them in seconds."
+            ),
+            "exercise": {
+                "task": "Solve one real problem in {s} with the troubleshooting routine.",
+                "steps": [
+                    "Describe a problem you ran into: the expected result and the actual result.",
+                    "Reproduce it and change one thing at a time until the symptom changes.",
+                    "Record the cause and the fix in a problem journal.",
+                ],
+                "expected_result": "A journal entry with a precise description, the cause you found and the fix that worked.",
+            },
+            "video": "{topic} troubleshooting",
+        },
+        "quality_check": {
+            "title": "Checking the quality of your work",
+            "body": (
+                "How do you know whether your work with {s} is good? Clear criteria turn a vague feeling "
+                "into a check you can repeat.\n\n"
+                "### Define your criteria\n\n"
+                "List three to five qualities of good work in {s}, for example correctness, clarity, "
+                "safety, efficiency or usefulness to others. For each one, write how you would recognize it.\n\n"
+                "### Use a checklist\n\n"
+                "Turn the criteria into a short checklist and go through it before you call anything "
+                "finished. A checklist catches the small things that experience usually catches.\n\n"
+                "### Get feedback\n\n"
+                "Show your work to someone more experienced, or compare it with a good example. Ask "
+                "specific questions: *Is this step correct?* gets a more useful answer than *Is it good?*"
+            ),
+            "exercise": {
+                "task": "Create a quality checklist for your work in {s}.",
+                "steps": [
+                    "Write three to five quality criteria and how you recognize each one.",
+                    "Apply the checklist to your first project and note what it reveals.",
+                    "Ask one person for feedback on a specific point and update the checklist.",
+                ],
+                "expected_result": "A tested checklist of three to five criteria, improved with feedback.",
+            },
+            "video": "{topic} best practices",
+        },
+        "practice_plan": {
+            "title": "A plan for regular practice",
+            "body": (
+                "Skills in {s} grow with regular, deliberate practice more than with occasional long "
+                "sessions.\n\n"
+                "### Plan short, regular sessions\n\n"
+                "- Choose a rhythm you can keep, for example three sessions of 30 minutes a week.\n"
+                "- Give every session one specific goal (*practice X on a new example*), not just "
+                "*work on it*.\n"
+                "- End each session by writing down what to do next time.\n\n"
+                "### Practice at the edge of your ability\n\n"
+                "Easy tasks feel good but teach little; impossible ones discourage you. Pick tasks you "
+                "can do with effort and a few mistakes.\n\n"
+                "### Mix old and new\n\n"
+                "Start each session by briefly repeating something from an earlier chapter. Spacing out "
+                "repetition is one of the most reliable ways to remember."
+            ),
+            "exercise": {
+                "task": "Write a four-week practice plan for {s}.",
+                "steps": [
+                    "Decide how many sessions a week you can keep and how long each one lasts.",
+                    "Give each session of the first week one specific goal.",
+                    "Plan a short review of earlier material at the start of every session.",
+                ],
+                "expected_result": "A realistic four-week plan with specific goals for the first week and regular review built in.",
+            },
+            "video": "{topic} practice",
+        },
+        "going_deeper": {
+            "title": "Going deeper",
+            "body": (
+                "Once the basics of {s} are in place, you can choose where to go deeper. Not every "
+                "direction is equally useful for your goal.\n\n"
+                "### Find the directions\n\n"
+                "Look at the table of contents of an advanced source, or at the topics experienced "
+                "practitioners discuss. List the main areas you have not covered yet.\n\n"
+                "### Choose one\n\n"
+                "For each area, ask: *How much would it help my goal? How hard is it, given what I "
+                "know?* Start with the area that helps most and is within reach.\n\n"
+                "### Learn from practitioners\n\n"
+                "Read or watch how experienced people work, and pay attention to the decisions they "
+                "make, not just the results. A community or a mentor speeds this up a lot."
+            ),
+            "exercise": {
+                "task": "Choose your next area of study in {s}.",
+                "steps": [
+                    "List at least four advanced areas, taken from an advanced source or a community.",
+                    "Rate each area for usefulness to your goal and for difficulty.",
+                    "Pick one and name the first resource you will use for it.",
+                ],
+                "expected_result": "A rated list of advanced areas and a clear choice of the next one, with a first resource.",
+            },
+            "video": "{topic} advanced",
+        },
+        "measuring_progress": {
+            "title": "Measuring your progress",
+            "body": (
+                "Progress in {s} is easy to underestimate, because you forget how little you knew at the "
+                "start. Measuring it keeps you motivated and shows you where to focus.\n\n"
+                "### Look back at your goal\n\n"
+                "Reread the goal you wrote in the first chapter. Can you now do what you described? "
+                "Where are you still unsure?\n\n"
+                "### Use evidence, not feelings\n\n"
+                "- Redo an early exercise and compare the result with your first attempt.\n"
+                "- Count what you can now do without help.\n"
+                "- Ask someone to give you a small task and see how you handle it.\n\n"
+                "### Set the next goal\n\n"
+                "Write a new goal that goes one step beyond the first, and a date to review it."
+            ),
+            "exercise": {
+                "task": "Measure your progress in {s} against your goal.",
+                "steps": [
+                    "Reread your course goal and rate how far you have reached it, with evidence.",
+                    "Redo one early exercise and compare it with your first attempt.",
+                    "Write your next goal and a date to check it.",
+                ],
+                "expected_result": "An honest assessment of your progress, backed by evidence, and a new goal with a review date.",
+            },
+            "video": "{topic} next steps",
+        },
+    },
+    "article": {
+        "title": "Further reading: {chapter}",
+        "body": (
+            "This article goes with the chapter {t} of the course on {s}. Read it after the lessons, to "
+            "consolidate what you learned and to take it further.\n\n"
+            "### What the chapter covers\n\n"
+            "{lessons}\n\n"
+            "### Questions to answer in your own words\n\n"
+            "- What problem does {t} solve, and for whom?\n"
+            "- Which part of it would you explain first to a colleague, and how?\n"
+            "- What would a result look like that you would call good?\n\n"
+            "### How to go further\n\n"
+            "1. Find one authoritative source (official documentation, a textbook or a recognized "
+            "expert) and note what it adds to the lessons.\n"
+            "2. Compare two examples from real practice: what do they do the same way, and where do they "
+            "differ?\n"
+            "3. Write a short summary of five to ten sentences and keep it with your notes.\n\n"
+            "> When two sources disagree, write down both views and look for the reason: often they are "
+            "answering different questions."
+        ),
+    },
+    "wrapup": {
+        "summary": (
+            "You have worked through every chapter of this course on {s}: from a working definition "
+            "and the key ideas, through practice, to the mistakes to avoid and the way to keep "
+            "improving.\n\n"
+            "What you produced along the way (your glossary, notes, log and checklists) is now your "
+            "personal reference for {s}. Keep it up to date.\n\n"
+            "**Next:** reread your course goal, set your next goal, and plan your first practice session "
+            "for this week."
+        ),
+        "takeaways": [
+            "Start from a clear working definition and a concrete goal.",
+            "Apply what you learn in small steps and check every result.",
+            "Keep notes, a glossary and a log: they turn experience into knowledge.",
+        ],
+    },
+    "questions": [
+        {
+            "prompt": "What is the best first step when you start learning {s}?",
+            "options": [
+                "Write a working definition in your own words and test it against examples",
+                "Memorize as many technical terms as possible",
+                "Start with the most advanced material",
+                "Wait until you have read every available source",
+            ],
+            "explanation": "A working definition, checked against examples, gives you a frame into which every later detail fits.",
+        },
+        {
+            "prompt": "Why set a concrete, checkable goal at the start of the course?",
+            "options": [
+                "It shows you what to learn first and lets you measure your progress",
+                "It is required to open the later chapters",
+                "It replaces the need for practice",
+                "It guarantees that you will make no mistakes",
+            ],
+            "explanation": "A concrete goal guides your choices and gives you something to measure your progress against.",
+        },
+        {
+            "prompt": "What is the main purpose of a worked example?",
+            "options": [
+                "To show each step of applying an idea, including the reasoning behind it",
+                "To give you a result to copy without understanding it",
+                "To replace the need for principles",
+                "To prove that the topic is easy",
+            ],
+            "explanation": "A worked example makes the reasoning visible, and that is what lets you apply the idea to new cases.",
+        },
+        {
+            "prompt": "Something in {s} does not work as expected. What should you do first?",
+            "options": [
+                "Describe the symptom precisely: what you expected and what happened",
+                "Change several things at once to save time",
+                "Start over from scratch",
+                "Assume that the tool is broken",
+            ],
+            "explanation": "A precise description of the symptom is the basis for reproducing the problem and narrowing it down.",
+        },
+        {
+            "prompt": "What makes a good first project?",
+            "options": [
+                "A small project you can finish in days, with a result you can show or check",
+                "The largest project you can imagine",
+                "A project that uses only the most advanced techniques",
+                "A project with no clear end, so that you never stop learning",
+            ],
+            "explanation": "A small, finished project gives you feedback quickly and shows you what to improve.",
+        },
+        {
+            "prompt": "What is the most reliable way to keep improving in {s} after the course?",
+            "options": [
+                "Short, regular practice sessions, each with a specific goal",
+                "One very long session every few months",
+                "Rereading the lessons without practicing",
+                "Practicing only tasks that already feel easy",
+            ],
+            "explanation": "Regular, deliberate practice at the edge of your ability, with spaced review, builds lasting skill.",
+        },
+    ],
+    "agreement": (
+        "I confirm that I have completed the course on {s}. I worked through its chapters and "
+        "activities in good faith. I understand that it is a structured introduction, not a "
+        "professional qualification, and I will apply what I learned about {s} carefully, checking my "
+        "work and asking for help when I am unsure."
+    ),
+}
