@@ -182,6 +182,26 @@ LOGGING = {
     },
 }
 
+# --- Course generators ----------------------------------------------------------------------------
+# `offline` writes scaffolding from templates (no network, instant); `openai` asks any
+# OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp) for structured JSON.
+COURSE_GENERATOR = env.str("COURSE_GENERATOR", default="offline")
+GENERATION_TIMEOUT_S = env.int("GENERATION_TIMEOUT_S", default=600)
+# Model requests in flight at once for one course (chapters, then add-ons).
+GENERATION_CONCURRENCY = env.int("GENERATION_CONCURRENCY", default=4)
+OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="https://api.openai.com/v1")
+OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
+OPENAI_MODEL = env.str("OPENAI_MODEL", default="gpt-4o-mini")
+# Per attempt; the SDK retries 408/409/429/5xx, timeouts and connection errors with backoff.
+OPENAI_TIMEOUT_S = env.float("OPENAI_TIMEOUT_S", default=120.0)
+OPENAI_MAX_RETRIES = env.int("OPENAI_MAX_RETRIES", default=3)
+# Videos: with a key, lessons get videos from the YouTube Data API search; without, a search link.
+YOUTUBE_API_KEY = env.str("YOUTUBE_API_KEY", default="")
+YOUTUBE_API_BASE_URL = env.str(
+    "YOUTUBE_API_BASE_URL", default="https://www.googleapis.com/youtube/v3"
+).rstrip("/")
+YOUTUBE_TIMEOUT_S = env.float("YOUTUBE_TIMEOUT_S", default=5.0)
+
 # Webhooks (webhooks app) ------------------------------------------------------------------------
 # Private, loopback and link-local destinations are refused unless this is on: local development
 # and tests only, never in production.
