@@ -275,9 +275,12 @@ class _DeadlineExceeded(Exception):
     pass
 
 
+class _ResolutionFailed(Exception):
+    pass
+
+
 class _Deadline:
     def __init__(self, seconds: float):
-        self.seconds = seconds
         self._end = time.monotonic() + seconds
 
     def remaining(self) -> float:
@@ -318,10 +321,6 @@ def _resolve(*, host: str, port: int, deadline: _Deadline) -> list[tuple]:
             if not is_public(address) or (len(info[4]) > 3 and info[4][3]):
                 raise UnsafeDestination(f"{host} resolves to a non-public address ({address})")
     return infos
-
-
-class _ResolutionFailed(Exception):
-    pass
 
 
 def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> Answer:
