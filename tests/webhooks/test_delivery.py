@@ -10,9 +10,9 @@ import standardwebhooks
 import time_machine
 from django.db import connection
 
+from tests.webhooks.receivers import Receiver, answer, hold_until_released, send_and_hold
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
-from tests.webhooks.receivers import Receiver, answer, hold_until_released, send_and_hold
 
 COURSE_CREATED = {
     "event": "course.created",
@@ -47,23 +47,26 @@ def _receivers_on_loopback(private_networks_allowed):
     pass
 
 
-def deliver_recorded(*, account, url, payload, capture) -> WebhookEvent:
-    with capture(execute=True):
-        event = services.record_event(account=account, url=url, payload=payload)
-    event.refresh_from_db()
-    return event
+@pytest.fixture
+def record_and_deliver(account, django_capture_on_commit_callbacks):
+    """Record an event as a committing caller would; its first delivery runs on commit."""
+
+    def record(url: str, payload: dict = COURSE_CREATED) -> WebhookEvent:
+        with django_capture_on_commit_callbacks(execute=True):
+            event = services.record_event(account=account, url=url, payload=payload)
+        event.refresh_from_db()
+        return event
+
+    return record
 
 
-@pytest.mark.parametrize("payload", [COURSE_CREATED, COURSE_FAILED, COURSE_EXPORTED], ids=lambda p: p["event"])
-def test_event_is_posted_with_its_exact_body_and_headers(
-    receiver, account, django_capture_on_commit_callbacks, settings, payload
-):
+@pytest.mark.parametrize(
+    "payload", [COURSE_CREATED, COURSE_FAILED, COURSE_EXPORTED], ids=lambda payload: payload["event"]
+)
+def test_event_is_posted_with_its_exact_body_and_headers(receiver, settings, payload, record_and_deliver):
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
 
-    event = deliver_recorded(
-        account=account, url=receiver.url("/hook?token=s3cret"), payload=payload,
-        capture=django_capture_on_commit_callbacks,
-    )
+    event = record_and_deliver(receiver.url("/hook?token=s3cret"), payload)
 
     [request] = receiver.requests
     assert request.request_line == "POST /hook?token=s3cret HTTP/1.1"
@@ -72,7 +75,8 @@ def test_event_is_posted_with_its_exact_body_and_headers(
     assert request.headers["content-type"] == "application/json"
     assert request.headers["content-length"] == str(len(request.body))
     assert request.headers["host"] == f"127.0.0.1:{receiver.port}"
-    assert request.headers["user-agent"] == "CourseGenerationService-Webhooks/1.0 (+https://courses.example.com)"
+    user_agent = "CourseGenerationService-Webhooks/1.0 (+https://courses.example.com)"
+    assert request.headers["user-agent"] == user_agent
     assert request.headers["webhook-id"] == event.message_id
     assert event.message_id.startswith("msg_")
     assert request.headers["webhook-timestamp"].isdigit()
@@ -82,11 +86,9 @@ def test_event_is_posted_with_its_exact_body_and_headers(
 
 
 def test_receiver_verifies_the_signature_with_the_standard_webhooks_library(
-    receiver, account, django_capture_on_commit_callbacks
+    receiver, account, record_and_deliver
 ):
-    deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    record_and_deliver(receiver.url(), COURSE_CREATED)
 
     [request] = receiver.requests
     verified = standardwebhooks.Webhook(account.webhook_secret).verify(request.body, request.headers)
@@ -96,12 +98,10 @@ def test_receiver_verifies_the_signature_with_the_standard_webhooks_library(
         standardwebhooks.Webhook(stranger_secret).verify(request.body, request.headers)
 
 
-def test_successful_attempt_is_recorded(receiver, account, django_capture_on_commit_callbacks):
+def test_successful_attempt_is_recorded(receiver, record_and_deliver):
     receiver.script(answer(201, b'{"received": true}'))
 
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_FAILED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_FAILED)
 
     [attempt] = event.attempts.all()
     assert event.status == WebhookEvent.Status.DELIVERED
@@ -117,12 +117,10 @@ def test_successful_attempt_is_recorded(receiver, account, django_capture_on_com
 
 
 def test_server_error_is_retried_with_the_same_webhook_id_until_it_succeeds(
-    receiver, account, django_capture_on_commit_callbacks, settings
+    receiver, account, settings, record_and_deliver
 ):
     receiver.script(answer(500, b"try later"), answer(200))
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
     first_attempt = event.attempts.get()
     assert event.status == WebhookEvent.Status.PENDING
     wait = (event.next_attempt_at - first_attempt.finished_at).total_seconds()
@@ -144,11 +142,9 @@ def test_server_error_is_retried_with_the_same_webhook_id_until_it_succeeds(
     assert second_verified == COURSE_CREATED
 
 
-def test_retry_that_is_not_due_yet_sends_nothing(receiver, account, django_capture_on_commit_callbacks):
+def test_retry_that_is_not_due_yet_sends_nothing(receiver, record_and_deliver):
     receiver.script(answer(503))
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     tasks.deliver_event.delay(event_id=event.id)
 
@@ -156,13 +152,11 @@ def test_retry_that_is_not_due_yet_sends_nothing(receiver, account, django_captu
 
 
 def test_delivery_gives_up_after_the_allowed_attempts_with_growing_waits(
-    receiver, account, django_capture_on_commit_callbacks, settings
+    receiver, settings, record_and_deliver
 ):
     settings.WEBHOOK_MAX_ATTEMPTS = 4
     receiver.script(answer(502))
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
     waits = []
 
     while event.status == WebhookEvent.Status.PENDING:
@@ -195,36 +189,30 @@ def test_default_retries_span_about_an_hour(settings):
 
 
 @pytest.mark.parametrize("status", [408, 429, 500, 503])
-def test_answers_that_mean_try_later_are_retried(receiver, account, django_capture_on_commit_callbacks, status):
+def test_answers_that_mean_try_later_are_retried(receiver, status, record_and_deliver):
     receiver.script(answer(status))
 
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     assert event.status == WebhookEvent.Status.PENDING
     assert event.next_attempt_at is not None
 
 
 @pytest.mark.parametrize("status", [400, 401, 404, 410, 422])
-def test_client_errors_are_not_retried(receiver, account, django_capture_on_commit_callbacks, status):
+def test_client_errors_are_not_retried(receiver, status, record_and_deliver):
     receiver.script(answer(status))
 
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert event.status == WebhookEvent.Status.FAILED
     assert (attempt.status_code, attempt.error) == (status, f"HTTP {status}")
 
 
-def test_redirect_is_a_failure_and_is_not_followed(receiver, account, django_capture_on_commit_callbacks):
+def test_redirect_is_a_failure_and_is_not_followed(receiver, record_and_deliver):
     receiver.script(answer(302, b"", headers=(("Location", receiver.url("/elsewhere")),)))
 
-    event = deliver_recorded(
-        account=account, url=receiver.url("/hook"), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url("/hook"), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert [request.path for request in receiver.requests] == ["/hook"]
@@ -234,16 +222,14 @@ def test_redirect_is_a_failure_and_is_not_followed(receiver, account, django_cap
     assert event.status == WebhookEvent.Status.FAILED
 
 
-def test_at_most_64_kib_of_the_answer_is_read(receiver, account, django_capture_on_commit_callbacks, settings):
+def test_at_most_64_kib_of_the_answer_is_read(receiver, settings, record_and_deliver):
     # The receiver promises 10 MiB, sends 128 KiB and then keeps the line open: reading past
     # 64 KiB would wait for the rest until the time limit.
     head = b"HTTP/1.1 200 OK\r\nContent-Length: 10485760\r\n\r\n"
     receiver.script(send_and_hold(head + b"x" * 128 * 1024))
     settings.WEBHOOK_TIMEOUT_SECONDS = 5
 
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert attempt.error == ""
@@ -252,36 +238,30 @@ def test_at_most_64_kib_of_the_answer_is_read(receiver, account, django_capture_
     assert event.status == WebhookEvent.Status.DELIVERED
 
 
-def test_receiver_that_hangs_up_without_an_answer_is_a_failure_to_retry(
-    receiver, account, django_capture_on_commit_callbacks
-):
+def test_receiver_that_hangs_up_without_an_answer_is_a_failure_to_retry(receiver, record_and_deliver):
     receiver.script(lambda receiver, handler: None)  # reads the request, closes the connection
 
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert attempt.error == "connection closed without an answer"
     assert event.status == WebhookEvent.Status.PENDING
 
 
-def test_closed_port_is_a_failure_to_retry(account, django_capture_on_commit_callbacks):
+def test_closed_port_is_a_failure_to_retry(record_and_deliver):
     closed = Receiver().start()
     url = closed.url()
     closed.stop()
 
-    event = deliver_recorded(account=account, url=url, payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks)
+    event = record_and_deliver(url, COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert attempt.error == "connection failed: Connection refused"
     assert event.status == WebhookEvent.Status.PENDING
 
 
-def test_delivered_event_is_never_sent_again(receiver, account, django_capture_on_commit_callbacks):
-    event = deliver_recorded(
-        account=account, url=receiver.url(), payload=COURSE_CREATED, capture=django_capture_on_commit_callbacks
-    )
+def test_delivered_event_is_never_sent_again(receiver, record_and_deliver):
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     # A duplicate message, a late retry and the sweep all come too late.
     tasks.deliver_event.delay(event_id=event.id)
@@ -333,7 +313,10 @@ def certificates(tmp_path_factory):
         "-subj", "/CN=Webhook Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
         "-addext", "keyUsage=critical,keyCertSign,cRLSign",
     )
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=hooks.test")
+    openssl(
+        "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr",
+        "-subj", "/CN=hooks.test",
+    )
     (folder / "leaf.ext").write_text(
         "subjectAltName=DNS:hooks.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
     )
@@ -362,17 +345,10 @@ def tls_receiver(certificates, monkeypatch, resolver):
     server.stop()
 
 
-def test_https_delivery_checks_the_certificate_against_the_url_host_name(
-    tls_receiver, account, django_capture_on_commit_callbacks
-):
+def test_https_delivery_checks_the_certificate_against_the_url_host_name(tls_receiver, record_and_deliver):
     tls_receiver.expect_request("/hook", method="POST").respond_with_data("ok")
 
-    event = deliver_recorded(
-        account=account,
-        url=f"https://hooks.test:{tls_receiver.port}/hook",
-        payload=COURSE_EXPORTED,
-        capture=django_capture_on_commit_callbacks,
-    )
+    event = record_and_deliver(f"https://hooks.test:{tls_receiver.port}/hook", COURSE_EXPORTED)
 
     [(request, _)] = tls_receiver.log
     assert event.status == WebhookEvent.Status.DELIVERED
@@ -381,15 +357,8 @@ def test_https_delivery_checks_the_certificate_against_the_url_host_name(
 
 
 @pytest.mark.parametrize("host", ["impostor.test", "127.0.0.1"])
-def test_https_delivery_refuses_a_certificate_for_another_name(
-    tls_receiver, account, django_capture_on_commit_callbacks, host
-):
-    event = deliver_recorded(
-        account=account,
-        url=f"https://{host}:{tls_receiver.port}/hook",
-        payload=COURSE_EXPORTED,
-        capture=django_capture_on_commit_callbacks,
-    )
+def test_https_delivery_refuses_a_certificate_for_another_name(tls_receiver, host, record_and_deliver):
+    event = record_and_deliver(f"https://{host}:{tls_receiver.port}/hook", COURSE_EXPORTED)
 
     attempt = event.attempts.get()
     assert tls_receiver.log == []

@@ -6,8 +6,9 @@ from webhooks import destinations, services
 from webhooks.destinations import UnsafeDestination
 from webhooks.models import WebhookEvent
 
-PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom", "code": "GENERATION_FAILED"}}
+PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
 REFUSED = "The callback URL must point to a public IP address."
+SPACES = "The callback URL must not contain spaces or control characters."
 
 # IP literals outside public address space, in every spelling a resolver would accept.
 NON_PUBLIC_LITERALS = [
@@ -71,10 +72,10 @@ def test_callback_url_with_a_non_public_ip_literal_is_refused(private_networks_r
         ("ftp://hooks.example.com/hook", "The callback URL must be an absolute http or https URL."),
         ("javascript:alert(1)", "The callback URL must be an absolute http or https URL."),
         ("https:///hook", "The callback URL must be an absolute http or https URL."),
-        ("https://user:secret@hooks.example.com/", "The callback URL must not contain a user name or password."),
+        ("https://user:pw@hooks.example.com/", "The callback URL must not contain a user name or password."),
         ("https://user@hooks.example.com/", "The callback URL must not contain a user name or password."),
-        ("https://hooks.example.com/a b", "The callback URL must not contain spaces or control characters."),
-        ("https://hooks.example.com/\r\nX: y", "The callback URL must not contain spaces or control characters."),
+        ("https://hooks.example.com/a b", SPACES),
+        ("https://hooks.example.com/\r\nX: y", SPACES),
         ("https://hooks.example.com:99999/", "The callback URL is not a valid URL."),
         ("https://hooks.example.com:0/", "The callback URL has an invalid port."),
         ("https://[not-an-address]/", "The callback URL is not a valid URL."),
@@ -146,7 +147,8 @@ NAMES = {
     ],
 )
 def test_delivery_to_a_non_public_destination_is_refused_without_a_connection(
-    private_networks_refused, resolver, connections, receiver, django_capture_on_commit_callbacks, account, host
+    private_networks_refused, resolver, connections, receiver, account, django_capture_on_commit_callbacks,
+    host,
 ):
     resolver.answers.update(NAMES)
     url = f"http://{host}:{receiver.port}/hook"
@@ -213,7 +215,9 @@ def test_public_ipv6_literal_is_contacted(private_networks_refused, resolver, co
     assert connections.addresses == [("2606:4700:4700::1111", 443, 0, 0)]
 
 
-def test_a_name_that_does_not_resolve_is_a_failed_attempt_to_retry(private_networks_refused, resolver, account):
+def test_a_name_that_does_not_resolve_is_a_failed_attempt_to_retry(
+    private_networks_refused, resolver, account
+):
     event = services.record_event(account=account, url="https://nowhere.example/hook", payload=PAYLOAD)
 
     attempt = services.deliver(event_id=event.id)

@@ -8,9 +8,9 @@ import time_machine
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from tests.webhooks.receivers import answer
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
-from tests.webhooks.receivers import answer
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
 
@@ -66,7 +66,9 @@ def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, accoun
     assert event.status == WebhookEvent.Status.DELIVERED
 
 
-def test_sweep_leaves_delivered_and_failed_events_alone(receiver, account, django_capture_on_commit_callbacks):
+def test_sweep_leaves_delivered_and_failed_events_alone(
+    receiver, account, django_capture_on_commit_callbacks
+):
     receiver.script(answer(200), answer(404))
     with django_capture_on_commit_callbacks(execute=True):
         delivered = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
@@ -83,7 +85,9 @@ def test_sweep_leaves_delivered_and_failed_events_alone(receiver, account, djang
     }
 
 
-def test_staff_deliver_a_failed_event_again_from_admin(receiver, account, admin_client, django_capture_on_commit_callbacks):
+def test_staff_deliver_a_failed_event_again_from_admin(
+    receiver, account, admin_client, django_capture_on_commit_callbacks
+):
     receiver.script(answer(404), answer(200))
     with django_capture_on_commit_callbacks(execute=True):
         event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
@@ -105,7 +109,9 @@ def test_staff_deliver_a_failed_event_again_from_admin(receiver, account, admin_
     assert receiver.requests[0].headers["webhook-id"] == receiver.requests[1].headers["webhook-id"]
 
 
-def test_redelivery_gets_a_fresh_allowance_of_attempts(receiver, account, settings, django_capture_on_commit_callbacks):
+def test_redelivery_gets_a_fresh_allowance_of_attempts(
+    receiver, account, settings, django_capture_on_commit_callbacks
+):
     settings.WEBHOOK_MAX_ATTEMPTS = 1
     receiver.script(answer(500))
     with django_capture_on_commit_callbacks(execute=True):
@@ -148,7 +154,9 @@ def test_webhook_secret_command_prints_the_secret_on_its_last_line(account, caps
     assert capsys.readouterr().out.splitlines()[-1] == account.webhook_secret
 
 
-def test_rotated_secret_signs_the_next_delivery(receiver, account, capsys, django_capture_on_commit_callbacks):
+def test_rotated_secret_signs_the_next_delivery(
+    receiver, account, capsys, django_capture_on_commit_callbacks
+):
     old_secret = account.webhook_secret
 
     call_command("webhook_secret", account.email, "--rotate")

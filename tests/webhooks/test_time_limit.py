@@ -2,9 +2,9 @@
 
 import pytest
 
+from tests.webhooks.receivers import answer_after, trickle
 from webhooks import services
 from webhooks.models import WebhookEvent
-from tests.webhooks.receivers import answer_after, trickle
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
 

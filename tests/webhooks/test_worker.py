@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from tests.webhooks.receivers import answer, hold_until_released
 from webhooks import services
 from webhooks.models import WebhookEvent
-from tests.webhooks.receivers import answer, hold_until_released
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
