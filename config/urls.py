@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/login/", ratelimit(key="ip", rate="10/m", method="POST", block=True)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("courses.urls")),
+    path("downloads/", include("courses.download_urls")),
 ]
 
 handler404 = views.not_found

@@ -3,7 +3,7 @@ import re
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
-from courses.models import AddOn, Course, Format, GenerationJob, Language
+from courses.models import AddOn, Course, Export, Format, GenerationJob, Language
 from webhooks import destinations
 
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -112,3 +112,19 @@ def job_output(job: GenerationJob) -> dict:
 
 def job_error(job: GenerationJob) -> dict:
     return {"message": job.error_message, "code": job.error_code}
+
+
+class ExportCourseInput(serializers.Serializer):
+    format = StrictChoiceField(choices=Export.ExportFormat.choices, default=Export.ExportFormat.SCORM12)
+    callbackUrl = CallbackUrlField(source="callback_url", default="")
+
+
+def export_output(export: Export) -> dict:
+    """The export record: the answer to an export request and, with `event`, the course.exported event."""
+    return {
+        "courseId": export.course.public_id,
+        "format": export.format,
+        "downloadUrl": export.download_url,
+        "shareUrl": export.course.share_url,
+        "exportedAt": iso_utc_ms(export.exported_at),
+    }

@@ -5,4 +5,5 @@ from courses import views
 urlpatterns = [
     path("courses", views.CreateJobView.as_view()),
     path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
+    path("courses/<str:course_id>/export", views.ExportCourseView.as_view()),
 ]

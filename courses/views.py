@@ -1,7 +1,17 @@
+import logging
+import re
+import urllib.parse
+
+from django.http import FileResponse, Http404
+from django.utils.text import slugify
+from django.views.decorators.http import require_safe
 from rest_framework.response import Response
 
 from config.api import ApiView
 from courses import queries, serializers, services
+from courses.models import Export
+
+logger = logging.getLogger(__name__)
 
 
 class CreateJobView(ApiView):
@@ -37,3 +47,49 @@ def idempotency_key_of(request) -> str | None:
     if not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
         raise services.InvalidIdempotencyKey()
     return key
+
+
+class ExportCourseView(ApiView):
+    rate_limit_scope = "export"
+
+    def post(self, request, course_id: str):
+        data = serializers.ExportCourseInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        export = services.export_course(
+            api_key=request.auth, course_public_id=course_id, **data.validated_data
+        )
+        return Response(serializers.export_output(export))
+
+
+@require_safe
+def download_export(request, export_id: str):
+    """The export's zip: public, the unguessable export id in the path is the key."""
+    export = Export.objects.select_related("course").filter(public_id=export_id).first()
+    if export is None:
+        raise Http404("No such export.")
+    try:
+        package = export.file.open("rb")
+    except FileNotFoundError:
+        logger.error("export file missing", extra={"export_id": export.public_id})
+        raise Http404("No such export.") from None
+    response = FileResponse(package, content_type="application/zip")
+    response["Content-Disposition"] = attachment_disposition(name=export.course.name, suffix=export.format)
+    # The content behind an export id never changes; the id is a secret, so no shared caches.
+    response["Cache-Control"] = "private, max-age=86400, immutable"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+_UNSAFE_IN_FILENAME = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
+
+
+def attachment_disposition(*, name: str, suffix: str) -> str:
+    """
+    `attachment` for `<name>-<suffix>.zip`: an ASCII-safe `filename` (slugified) for old clients,
+    and the real name as RFC 6266 / RFC 5987 `filename*` (UTF-8, percent-encoded) without the
+    characters file systems refuse.
+    """
+    ascii_stem = slugify(name)[:100].strip("-") or "course"
+    readable = " ".join(_UNSAFE_IN_FILENAME.sub(" ", name).split())[:150].strip(" .") or ascii_stem
+    encoded = urllib.parse.quote(f"{readable}-{suffix}.zip", safe="")
+    return f'attachment; filename="{ascii_stem}-{suffix}.zip"; ' + f"filename*=UTF-8''{encoded}"
