@@ -177,7 +177,9 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
 def _finish_attempt(*, attempt: WebhookAttempt, answer: destinations.Answer, duration_ms: int) -> None:
     now = timezone.now()
     with transaction.atomic():
-        event = WebhookEvent.objects.select_for_update().get(pk=attempt.event_id)
+        event = WebhookEvent.objects.select_for_update().filter(pk=attempt.event_id).first()
+        if event is None:
+            return  # deleted with its account meanwhile
         attempt.finished_at = now
         attempt.duration_ms = duration_ms
         attempt.status_code = answer.status_code
