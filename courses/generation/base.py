@@ -47,8 +47,10 @@ class ChapterDraft:
 class Generator(Protocol):
     """One implementation per COURSE_GENERATOR value. The pipeline calls the steps in order."""
 
-    # How many chapter (or add-on) steps the pipeline may run at the same time.
-    concurrency: int
+    # How many chapter (or add-on) steps the pipeline runs at the same time, on worker threads so
+    # the deadline holds even while a request hangs; None: one by one in the calling thread (for a
+    # generator that waits on nothing).
+    concurrency: int | None
 
     def plan(self, *, request) -> CoursePlan: ...
 
@@ -65,9 +67,13 @@ class Generator(Protocol):
     def close(self) -> None: ...
 
 
+# Line breaks, tabs and control characters; no-break spaces stay (French typography needs them).
+_BREAKING_SPACE = re.compile(r"[ \x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
 def one_line(text: str) -> str:
-    """Collapse every run of whitespace (newlines, tabs, control characters) into one space."""
-    return re.sub(r"[\s\x00-\x1f\x7f]+", " ", text).strip()
+    """Collapse every run of spaces, line breaks and control characters into one space."""
+    return _BREAKING_SPACE.sub(" ", text).strip()
 
 
 def clip(text: str, limit: int = TEXT_MAX) -> str:

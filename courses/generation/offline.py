@@ -36,20 +36,23 @@ OUTLINE_LESSONS = ("what_it_is", "step_by_step", "common_mistakes")
 
 
 class OfflineGenerator:
-    concurrency = 1
+    concurrency = None
 
     def plan(self, *, request) -> CoursePlan:
         texts = TEXTS[request.language_id]
         words = _Words(texts, subject=request.subject)
         if request.outline:
             chapters = tuple(
-                ChapterPlan(title=title, summary=clip(words.plain(texts["outline_chapter"]["summary"], topic=title)))
+                ChapterPlan(
+                    title=title, summary=clip(words.plain(texts["outline_chapter"]["summary"], topic=title))
+                )
                 for title in request.outline
             )
             structure = words.markdown(
                 texts["intro_outline"],
                 chapters="\n".join(
-                    f"{number}. {markdown_literal(chapter.title)}" for number, chapter in enumerate(chapters, 1)
+                    f"{number}. {markdown_literal(chapter.title)}"
+                    for number, chapter in enumerate(chapters, 1)
                 ),
             )
         else:
@@ -172,9 +175,7 @@ class _Words:
         self._subject = subject
 
     def plain(self, template: str, *, topic: str | None = None, **values) -> str:
-        return template.format(
-            s=self._quote(self._subject), t=self._quote(topic or self._subject), **values
-        )
+        return template.format(s=self._quote(self._subject), t=self._quote(topic or self._subject), **values)
 
     def markdown(self, template: str, *, topic: str | None = None, **values) -> str:
         return template.format(

@@ -170,7 +170,8 @@ class OpenAIGenerator:
         subject = json.dumps(request.subject, ensure_ascii=False)
         if request.outline:
             chapters = "\n".join(
-                f"{number}. {json.dumps(title, ensure_ascii=False)}" for number, title in enumerate(request.outline, 1)
+                f"{number}. {json.dumps(title, ensure_ascii=False)}"
+                for number, title in enumerate(request.outline, 1)
             )
             reply = self._ask(
                 request=request,
@@ -219,7 +220,9 @@ would cause serious harm); otherwise true.
 learner will be able to do afterwards.
 - chapters: each chapter's title and a one-sentence summary, in teaching order.""",
             )
-            planned = [ChapterPlan(title=chapter.title, summary=chapter.summary) for chapter in reply.chapters]
+            planned = [
+                ChapterPlan(title=chapter.title, summary=chapter.summary) for chapter in reply.chapters
+            ]
         if not reply.can_teach:
             raise GenerationFailed("This subject cannot be turned into a course. Please rephrase it.")
         return CoursePlan(
@@ -379,7 +382,9 @@ or compliance duties the subject implies. No placeholders for names or dates."""
             except openai.APIConnectionError as exc:  # also timeouts, after the SDK's retries
                 if time.monotonic() >= self._deadline:
                     raise GenerationTimeout() from exc
-                log.warning("generation.provider_unreachable", extra={"step": step, "error": type(exc).__name__})
+                log.warning(
+                    "generation.provider_unreachable", extra={"step": step, "error": type(exc).__name__}
+                )
                 raise ProviderUnavailable() from exc
             except openai.APIStatusError as exc:
                 log.warning("generation.provider_error", extra={"step": step, "status": exc.status_code})
@@ -389,7 +394,9 @@ or compliance duties the subject implies. No placeholders for names or dates."""
             reply, problem = _read_reply(completion, reply_model)
             if reply is not None:
                 return reply
-            log.warning("generation.unusable_output", extra={"step": step, "attempt": attempt, "problem": problem})
+            log.warning(
+                "generation.unusable_output", extra={"step": step, "attempt": attempt, "problem": problem}
+            )
         raise GenerationFailed()
 
 

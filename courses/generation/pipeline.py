@@ -51,7 +51,9 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
             drafts = write_chapters(
                 generator=generator, request=request, plan=plan, runner=runner, progress=progress
             )
-            found_videos = video_executor.submit(find_videos, request=request, drafts=drafts, deadline=deadline)
+            found_videos = video_executor.submit(
+                find_videos, request=request, drafts=drafts, deadline=deadline
+            )
             add_ons = write_add_ons(
                 generator=generator,
                 request=request,
@@ -64,7 +66,9 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
             lesson_videos = found_videos.result(timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             lesson_videos = None  # assemble() links every lesson to a search instead
-        course = assemble(request=request, plan=plan, drafts=drafts, add_ons=add_ons, lesson_videos=lesson_videos)
+        course = assemble(
+            request=request, plan=plan, drafts=drafts, add_ons=add_ons, lesson_videos=lesson_videos
+        )
     finally:
         video_executor.shutdown(wait=False, cancel_futures=True)
         generator.close()
@@ -105,7 +109,8 @@ def plan_course(*, generator: Generator, request, runner: "Runner") -> CoursePla
         plan = replace(
             plan,
             chapters=tuple(
-                replace(planned, title=title) for planned, title in zip(plan.chapters, request.outline, strict=True)
+                replace(planned, title=title)
+                for planned, title in zip(plan.chapters, request.outline, strict=True)
             ),
         )
     return plan
@@ -124,7 +129,8 @@ def write_chapters(
         progress.report(PROGRESS_PLANNED + (PROGRESS_CHAPTERS_DONE - PROGRESS_PLANNED) * done // count)
 
     calls = [
-        (lambda index=index: generator.chapter(request=request, plan=plan, index=index)) for index in range(count)
+        (lambda index=index: generator.chapter(request=request, plan=plan, index=index))
+        for index in range(count)
     ]
     return runner.run_all(calls, on_done=chapter_done)
 
@@ -163,7 +169,9 @@ def find_videos(*, request, drafts: list[ChapterDraft], deadline: float) -> list
     if "videos" not in request.add_ons:
         return None
     queries = [query for draft in drafts for query in draft.video_queries]
-    found = iter(videos.videos_for_lessons(queries=queries, language_id=request.language_id, deadline=deadline))
+    found = iter(
+        videos.videos_for_lessons(queries=queries, language_id=request.language_id, deadline=deadline)
+    )
     return [[next(found) for _ in draft.video_queries] for draft in drafts]
 
 
@@ -179,7 +187,10 @@ def assemble(
     if "videos" in request.add_ons and lesson_videos is None:
         # The lookup could not finish before the deadline: every lesson links to a search instead.
         lesson_videos = [
-            [videos.search_video(query=query, language_id=request.language_id) for query in draft.video_queries]
+            [
+                videos.search_video(query=query, language_id=request.language_id)
+                for query in draft.video_queries
+            ]
             for draft in drafts
         ]
     chapters = []
@@ -222,14 +233,16 @@ class Progress:
 
 class Runner:
     """
-    Runs steps on worker threads (inline when workers is 1) and waits for them no later than the
-    deadline. The first failure is raised; steps not yet started are cancelled.
+    Runs steps on `workers` threads (in the calling thread when workers is None) and waits for
+    them no later than the deadline. The first failure is raised; steps not yet started are cancelled.
     """
 
-    def __init__(self, *, workers: int, deadline: float):
+    def __init__(self, *, workers: int | None, deadline: float):
         self._deadline = deadline
         self._executor = (
-            ThreadPoolExecutor(max_workers=workers, thread_name_prefix="course-generation") if workers > 1 else None
+            None
+            if workers is None
+            else ThreadPoolExecutor(max_workers=workers, thread_name_prefix="course-generation")
         )
 
     def __enter__(self) -> "Runner":

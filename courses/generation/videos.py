@@ -35,7 +35,7 @@ SEARCH_TITLES = {
     "en-US": "YouTube search: {query}",
     "pt-BR": "Pesquisa no YouTube: {query}",
     "es-ES": "Búsqueda en YouTube: {query}",
-    "fr-FR": "Recherche YouTube : {query}",
+    "fr-FR": "Recherche YouTube\u00a0: {query}",
     "de-DE": "YouTube-Suche: {query}",
 }
 
@@ -65,7 +65,11 @@ def videos_for_lessons(*, queries: list[str], language_id: str, deadline: float)
         used.add(video_id)
         found.append(
             content.Video(
-                kind="youtube", title=title, query=clip(query, QUERY_MAX), url=WATCH_PAGE + video_id, video_id=video_id
+                kind="youtube",
+                title=title,
+                query=clip(query, QUERY_MAX),
+                url=WATCH_PAGE + video_id,
+                video_id=video_id,
             )
         )
     return found
@@ -89,7 +93,9 @@ def search_url(query: str) -> str:
     return SEARCH_PAGE + urllib.parse.quote_plus(query)
 
 
-def _candidates(*, query: str, language_id: str, deadline: float, giving_up: threading.Event) -> list[tuple[str, str]]:
+def _candidates(
+    *, query: str, language_id: str, deadline: float, giving_up: threading.Event
+) -> list[tuple[str, str]]:
     """(video_id, title) pairs YouTube finds for the query; empty when it cannot be asked or fails."""
     timeout = min(settings.YOUTUBE_TIMEOUT_S, deadline - time.monotonic())
     if giving_up.is_set() or timeout <= 0:

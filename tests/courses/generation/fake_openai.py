@@ -46,7 +46,9 @@ class FakeOpenAI:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         self._server.handle_error = lambda request, address: None  # clients that gave up
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def base_url(self) -> str:
@@ -93,9 +95,17 @@ class FakeOpenAI:
     def _respond(self, behaviour: str, body: dict) -> tuple[int, dict, bytes]:
         fast_retry = {"retry-after-ms": "1"}
         if behaviour == "error500":
-            return 500, fast_retry, json.dumps({"error": {"message": "overloaded", "type": "server_error"}}).encode()
+            return (
+                500,
+                fast_retry,
+                json.dumps({"error": {"message": "overloaded", "type": "server_error"}}).encode(),
+            )
         if behaviour == "error429":
-            return 429, fast_retry, json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode()
+            return (
+                429,
+                fast_retry,
+                json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode(),
+            )
         if behaviour == "stall":
             self.release.wait(timeout=20)
             return 500, {}, b"{}"
@@ -119,7 +129,11 @@ class FakeOpenAI:
             "created": 1767225600,
             "model": body["model"],
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": finish_reason,
+                }
             ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }

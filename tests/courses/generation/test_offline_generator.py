@@ -2,6 +2,7 @@ import re
 import string
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
 from courses.content import CourseContent
 from courses.generation import GenerationFailed, GenerationTimeout
@@ -60,7 +61,11 @@ def test_given_outline_is_the_chapters_exactly_and_in_order():
     course = generate(outline=outline)
 
     assert [chapter.title for chapter in course.chapters] == outline
-    assert all(lesson.title.startswith(f"{chapter.title}: ") for chapter in course.chapters for lesson in chapter.lessons)
+    assert all(
+        lesson.title.startswith(f"{chapter.title}: ")
+        for chapter in course.chapters
+        for lesson in chapter.lessons
+    )
 
 
 def test_course_without_outline_gets_a_planned_sequence_of_chapters():
@@ -160,7 +165,9 @@ def test_hostile_subject_still_gives_a_valid_course_that_shows_it_literally(subj
     CourseContent.model_validate(course.model_dump(mode="json"))
     assert_complete(course, language_id=language_id, format="onepage", add_ons=ALL_ADD_ONS)
     markdown = [course.introduction, course.wrapup.summary, course.agreement.statement] + [
-        text for chapter in course.chapters for text in [chapter.article.body] + [lesson.body for lesson in chapter.lessons]
+        text
+        for chapter in course.chapters
+        for text in [chapter.article.body] + [lesson.body for lesson in chapter.lessons]
     ]
     for text in markdown:
         # Markdown shows a backslash-escaped character as itself: no tag, link or emphasis survives.
@@ -203,3 +210,20 @@ def _shape(value):
 @pytest.mark.parametrize("language_id", ["pt-BR", "es-ES", "fr-FR", "de-DE"])
 def test_every_language_table_has_the_same_texts_and_placeholders_as_english(language_id):
     assert _shape(TEXTS[language_id]) == _shape(TEXTS["en-US"])
+
+
+def test_french_course_keeps_french_typography():
+    course = generate(language_id="fr-FR", outline=["Jointures"], add_ons=[])
+
+    assert (
+        course.chapters[0].lessons[0].title
+        == "Jointures\u00a0: de quoi s'agit-il et pourquoi est-ce important\u202f?"
+    )
+    assert course.headline == "Un cours pratique, pas à pas, sur «\u00a0Intro to SQL\u00a0»"
+
+
+def test_unknown_generator_setting_is_a_configuration_error(settings):
+    settings.COURSE_GENERATOR = "gpt"
+
+    with pytest.raises(ImproperlyConfigured):
+        generate()

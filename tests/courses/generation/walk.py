@@ -7,7 +7,9 @@ from courses.content import CourseContent
 # Short words that are frequent in one course language and rare in the others.
 MARKERS = {
     "en-US": set("the and is are you your with what this that it how for to of can when".split()),
-    "pt-BR": set("você não uma um com os do da dos das seu sua são isso também ao pelo pela no na é em o e".split()),
+    "pt-BR": set(
+        "você não uma um com os do da dos das seu sua são isso também ao pelo pela no na é em o e".split()
+    ),
     "es-ES": set("el y los del tu tus qué cómo también lo al con una las su sus".split()),
     "fr-FR": set("le les et est vous votre vos une avec pour des du ce qui sur pas au aux".split()),
     "de-DE": set("der die das und ist sie ihr nicht mit für ein eine zu wie den dem auf sich im".split()),
@@ -17,8 +19,10 @@ MARKERS = {
 def language_of(text: str) -> str | None:
     """The course language the text is clearly written in, or None when it is not clear."""
     words = re.findall(r"\w+", text.lower())
-    scores = sorted(((sum(word in markers for word in words), language) for language, markers in MARKERS.items()),
-                    reverse=True)
+    scores = sorted(
+        ((sum(word in markers for word in words), language) for language, markers in MARKERS.items()),
+        reverse=True,
+    )
     (best, language), (runner_up, _) = scores[0], scores[1]
     return language if best >= 2 and best >= 2 * runner_up else None
 
@@ -31,15 +35,21 @@ def prose(course: CourseContent) -> list[tuple[str, str]]:
             found.append((f"chapter {c} lesson {n} body", lesson.body))
             if lesson.exercise:
                 exercise = lesson.exercise
-                found.append((f"chapter {c} lesson {n} exercise",
-                              " ".join([exercise.task, *exercise.steps, exercise.expected_result])))
+                found.append(
+                    (
+                        f"chapter {c} lesson {n} exercise",
+                        " ".join([exercise.task, *exercise.steps, exercise.expected_result]),
+                    )
+                )
         if chapter.article:
             found.append((f"chapter {c} article", chapter.article.body))
     if course.wrapup:
         found.append(("wrapup", " ".join([course.wrapup.summary, *course.wrapup.key_takeaways])))
     if course.assessment:
         for q, question in enumerate(course.assessment.questions):
-            found.append((f"question {q}", " ".join([question.prompt, *question.options, question.explanation])))
+            found.append(
+                (f"question {q}", " ".join([question.prompt, *question.options, question.explanation]))
+            )
     if course.agreement:
         found.append(("agreement", course.agreement.statement))
     return found

@@ -1,0 +1,248 @@
+import json
+import threading
+
+import pytest
+
+from courses.generation import GenerationFailed, GenerationTimeout, ProviderUnavailable
+from courses.generation import openai_generator as openai_generator_module
+from tests.courses.generation.fake_openai import PHRASES, closed_port_url
+from tests.courses.generation.helpers import generate
+from tests.courses.generation.walk import assert_complete
+from tests.samples import ALL_ADD_ONS
+
+LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+@pytest.mark.parametrize("format", ["onepage", "classic"])
+def test_openai_course_with_every_add_on_is_complete_in_every_language(openai_generator, language_id, format):
+    course = generate(language_id=language_id, format=format, add_ons=ALL_ADD_ONS)
+
+    assert_complete(course, language_id=language_id, format=format, add_ons=ALL_ADD_ONS)
+    assert course.introduction.startswith(PHRASES[language_id])
+    assert sorted(openai_generator.steps()) == sorted(
+        ["course_plan"]
+        + ["course_chapter"] * len(course.chapters)
+        + ["course_wrapup", "course_assessment", "course_agreement"]
+    )
+
+
+def test_openai_course_is_assembled_from_the_model_answers(openai_generator):
+    course = generate(subject="Intro to SQL", add_ons=["practical-exercises", "videos", "articles"])
+
+    assert len(course.chapters) == 4  # the fake plans four chapters of four lessons
+    assert all(len(chapter.lessons) == 4 for chapter in course.chapters)
+    lesson = course.chapters[0].lessons[0]
+    assert lesson.title.startswith(PHRASES["en-US"]) and lesson.body.startswith(PHRASES["en-US"])
+    assert len(lesson.exercise.steps) == 4
+    # Without a YouTube key, each lesson's video is a search for the query the model suggested.
+    assert lesson.video.kind == "search" and lesson.video.query.startswith(PHRASES["en-US"][:40])
+    assert course.chapters[0].article.body.startswith(PHRASES["en-US"])
+    assert (course.wrapup, course.assessment, course.agreement) == (None, None, None)
+
+
+def test_requests_name_the_model_the_language_and_a_strict_schema(openai_generator):
+    generate(subject="Photosynthèse", language_id="pt-BR", add_ons=["practical-exercises", "videos"])
+
+    plan, chapter = openai_generator.requests[0], openai_generator.requests[1]
+    assert plan["model"] == "course-writer-1"
+    assert "Brazilian Portuguese (locale pt-BR)" in plan["messages"][0]["content"]
+    assert '"Photosynthèse"' in plan["messages"][1]["content"]
+    response_format = chapter["response_format"]
+    assert response_format["type"] == "json_schema" and response_format["json_schema"]["strict"] is True
+    lesson_schema = response_format["json_schema"]["schema"]["properties"]["lessons"]["items"]
+    assert lesson_schema["required"] == ["title", "body", "exercise", "video_query"]
+    assert lesson_schema["additionalProperties"] is False
+    assert "article" not in response_format["json_schema"]["schema"]["properties"]
+
+
+def test_given_outline_is_kept_verbatim_and_the_model_only_summarises_it(openai_generator):
+    outline = ["Tabelas", "Consultas <SELECT>", "Junções"]
+
+    course = generate(language_id="pt-BR", outline=outline, add_ons=[])
+
+    assert [chapter.title for chapter in course.chapters] == outline
+    plan_schema = openai_generator.requests[0]["response_format"]["json_schema"]["schema"]
+    assert "chapters" not in plan_schema["properties"]
+    assert plan_schema["properties"]["chapter_summaries"]["minItems"] == 3
+    assert plan_schema["properties"]["chapter_summaries"]["maxItems"] == 3
+    assert '2. "Consultas <SELECT>"' in openai_generator.requests[0]["messages"][1]["content"]
+
+
+def test_chapters_and_then_add_ons_are_written_concurrently(openai_generator, settings):
+    settings.GENERATION_CONCURRENCY = 3
+    # Chapter requests wait at the server until three are in flight together; so do the add-ons.
+    openai_generator.barriers["course_chapter"] = threading.Barrier(3, timeout=5)
+    openai_generator.barriers["add_ons"] = threading.Barrier(3, timeout=5)
+
+    course = generate(outline=[f"Chapter {number}" for number in range(1, 7)], add_ons=ALL_ADD_ONS)
+
+    assert len(course.chapters) == 6
+    assert openai_generator.steps().count("course_chapter") == 6
+    assert openai_generator.max_in_flight["course_chapter"] == 3  # together, and never more than allowed
+    assert openai_generator.max_in_flight["add_ons"] == 3
+    assert openai_generator.max_in_flight["course_plan"] == 1
+
+
+def test_progress_rises_as_chapters_finish(openai_generator):
+    progress = []
+
+    generate(outline=[f"Chapter {number}" for number in range(1, 10)], progress=progress)
+
+    assert progress == sorted(set(progress))
+    assert 1 <= progress[0] and progress[-1] == 99
+    assert len(progress) >= 9 + 1  # the plan, each chapter, the add-ons
+
+
+@pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated"])
+def test_unusable_output_is_asked_for_again_once(openai_generator, unusable):
+    openai_generator.script["course_plan"] = [unusable]
+
+    course = generate(add_ons=[])
+
+    assert openai_generator.steps()[:2] == ["course_plan", "course_plan"]
+    assert len(course.chapters) == 4
+
+
+@pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated"])
+def test_output_unusable_twice_fails_the_generation(openai_generator, unusable):
+    openai_generator.script["course_chapter"] = [unusable] * 20
+
+    with pytest.raises(GenerationFailed) as failure:
+        generate(add_ons=[])
+
+    assert failure.value.code == "GENERATION_FAILED"
+    assert failure.value.message == (
+        "The course could not be generated from this subject. Please try again or rephrase it."
+    )
+    assert openai_generator.steps().count("course_chapter") >= 2
+
+
+def test_json_in_a_code_fence_is_accepted(openai_generator):
+    openai_generator.script["course_plan"] = ["fenced"]
+
+    course = generate(add_ons=[])
+
+    assert openai_generator.steps().count("course_plan") == 1
+    assert len(course.chapters) == 4
+
+
+def test_subject_the_model_cannot_teach_fails_without_retrying(openai_generator):
+    openai_generator.script["course_plan"] = ["cannot_teach"]
+
+    with pytest.raises(GenerationFailed) as failure:
+        generate(subject="asdf qwerty zxcv")
+
+    assert failure.value.code == "GENERATION_FAILED"
+    assert failure.value.message == "This subject cannot be turned into a course. Please rephrase it."
+    assert openai_generator.steps() == ["course_plan"]
+
+
+def test_rate_limit_and_server_errors_are_retried(openai_generator):
+    openai_generator.script["course_plan"] = ["error429", "error500"]
+    openai_generator.script["course_wrapup"] = ["error500"]
+
+    course = generate(add_ons=["wrapup"])
+
+    assert openai_generator.steps().count("course_plan") == 3
+    assert openai_generator.steps().count("course_wrapup") == 2
+    assert course.wrapup is not None
+
+
+def test_server_still_failing_after_retries_is_provider_unavailable(openai_generator):
+    openai_generator.script["course_plan"] = ["error500"] * 3
+
+    with pytest.raises(ProviderUnavailable) as failure:
+        generate()
+
+    assert failure.value.code == "PROVIDER_UNAVAILABLE"
+    assert failure.value.message == "The content provider is unavailable right now. Please try again later."
+    assert openai_generator.steps() == ["course_plan"] * 3  # the first try and OPENAI_MAX_RETRIES=2
+
+
+def test_rate_limited_chapter_after_retries_is_provider_unavailable(openai_generator, settings):
+    settings.OPENAI_MAX_RETRIES = 1
+    openai_generator.script["course_chapter"] = ["error429"] * 20
+
+    with pytest.raises(ProviderUnavailable):
+        generate(add_ons=[])
+
+
+def test_unreachable_server_is_provider_unavailable(openai_generator, settings):
+    settings.OPENAI_BASE_URL = closed_port_url()
+    settings.OPENAI_MAX_RETRIES = 1
+
+    with pytest.raises(ProviderUnavailable) as failure:
+        generate()
+
+    assert failure.value.code == "PROVIDER_UNAVAILABLE"
+    assert "127.0.0.1" not in failure.value.message
+
+
+def test_server_too_slow_for_every_attempt_is_provider_unavailable(openai_generator, settings):
+    settings.OPENAI_TIMEOUT_S = 0.2
+    settings.OPENAI_MAX_RETRIES = 1
+    openai_generator.script["course_plan"] = ["stall", "stall"]
+
+    with pytest.raises(ProviderUnavailable):
+        generate(seconds=30)
+
+    assert openai_generator.steps() == ["course_plan", "course_plan"]
+
+
+def test_generation_still_running_at_the_deadline_times_out(openai_generator):
+    openai_generator.script["course_chapter"] = ["stall"] * 4
+
+    with pytest.raises(GenerationTimeout) as failure:
+        generate(seconds=1.0, add_ons=[])
+
+    assert failure.value.code == "GENERATION_TIMEOUT"
+    assert openai_generator.steps().count("course_chapter") == 4
+
+
+def test_with_concurrency_one_chapters_are_written_one_at_a_time(openai_generator, settings):
+    settings.GENERATION_CONCURRENCY = 1
+
+    course = generate(add_ons=[])
+
+    assert len(course.chapters) == 4
+    assert openai_generator.max_in_flight["course_chapter"] == 1
+
+
+def test_with_concurrency_one_a_hanging_request_still_ends_at_the_deadline(openai_generator, settings):
+    settings.GENERATION_CONCURRENCY = 1
+    openai_generator.script["course_plan"] = ["stall"]
+
+    with pytest.raises(GenerationTimeout):
+        generate(seconds=0.5)
+
+
+@pytest.mark.parametrize(
+    "reply_model",
+    [
+        openai_generator_module.PlanReply,
+        openai_generator_module.FixedPlanReply,
+        openai_generator_module.WrapupReply,
+        openai_generator_module.AssessmentReply,
+        openai_generator_module.AgreementReply,
+        openai_generator_module.chapter_reply_model(exercises=True, videos=True, article=True),
+        openai_generator_module.chapter_reply_model(exercises=False, videos=False, article=False),
+    ],
+    ids=lambda model: model.__name__,
+)
+def test_reply_schemas_are_in_the_strict_structured_output_subset(reply_model):
+    schema = openai_generator_module.strict_schema(reply_model)
+
+    def objects(node):
+        if node.get("type") == "object":
+            yield node
+        for sub in [*node.get("properties", {}).values(), *([node["items"]] if "items" in node else [])]:
+            yield from objects(sub)
+
+    assert schema["type"] == "object"
+    for node in objects(schema):
+        assert node["additionalProperties"] is False
+        assert node["required"] == list(node["properties"])
+    text = json.dumps(schema)
+    assert "$ref" not in text and "minLength" not in text and "maxLength" not in text
+    assert '"title": "' not in text and '"default"' not in text  # schema titles, not properties named title
