@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "csp",
     "accounts",
     "courses",
     "webhooks",
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -227,3 +229,26 @@ RATE_LIMIT_EXPORT = env.int("RATE_LIMIT_EXPORT", default=30)
 RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
+
+# --- Preview page (/go/<course_id>) ---------------------------------------------------------------
+# Courses are customer content: search engines are asked not to index their pages unless this is on.
+PREVIEW_ALLOW_INDEXING = env.bool("PREVIEW_ALLOW_INDEXING", default=False)
+# Agreement sign-offs accepted per client IP, as a django-ratelimit rate (fixed window).
+PREVIEW_SIGNOFF_RATE = env.str("PREVIEW_SIGNOFF_RATE", default="10/m")
+# The page's own words in the five course languages (compiled .mo files are committed).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# One strict Content-Security-Policy for every HTML response (django-csp): no inline script or
+# style, nothing from elsewhere but privacy-enhanced YouTube embeds.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "frame-src": ["https://www.youtube-nocookie.com"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}

@@ -15,6 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("courses.urls")),
     path("downloads/", include("courses.download_urls")),
+    path("", include("courses.page_urls")),
 ]
 
 handler404 = views.not_found

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.html import format_html
 
-from courses.models import Course, Export, GenerationJob
+from courses.models import Course, Export, GenerationJob, Signoff
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -47,3 +47,14 @@ class ExportAdmin(ReadOnlyAdmin):
     list_display = ["public_id", "course", "format", "exported_at"]
     list_filter = ["format"]
     search_fields = ["public_id", "course__public_id", "course__name"]
+
+
+@admin.register(Signoff)
+class SignoffAdmin(ReadOnlyAdmin):
+    """Learners' confirmations of a course's agreement, from its preview page."""
+
+    list_display = ["name", "course", "signed_at"]
+    search_fields = ["name", "course__public_id", "course__name"]
+    list_select_related = ["course"]
+    date_hierarchy = "signed_at"
+    readonly_fields = ["course", "name", "ip_hash", "signed_at"]

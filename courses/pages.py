@@ -1,0 +1,390 @@
+"""
+The public preview page of a course, `/go/<course_id>`: no key, no login, in the course's language.
+
+`onepage` courses are one scrolling page. `classic` courses are an overview at `/go/<id>`, one page
+per chapter at `/go/<id>/<n>`, and, when the course has a wrap-up, an assessment or an agreement,
+a last page after the chapters. Every generated string is escaped by the templates; Markdown goes
+through courses.markdown. A view costs at most one query, or two to record a sign-off.
+"""
+
+import functools
+import hashlib
+import json
+import logging
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import redis
+from django import forms
+from django.conf import settings
+from django.core import signing
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import condition, require_POST, require_safe
+from django_ratelimit.core import is_ratelimited
+
+from config import ratelimit
+from courses import markdown, services
+from courses.content import CourseContent
+from courses.models import Course, Format, Signoff
+
+logger = logging.getLogger(__name__)
+
+_COURSE_ID = re.compile(r"cou_[A-Za-z0-9]{1,40}")
+_SIGNOFF_SALT = "courses.pages.signoff"
+_ROOT = Path(settings.BASE_DIR)
+
+
+# Views ----------------------------------------------------------------------------------------
+
+
+def _etag(request, course_id: str, **_kwargs) -> str:
+    course = _course(request, course_id)
+    digest = hashlib.sha256()
+    for part in (
+        course.public_id,
+        course.created_at.isoformat(),
+        course.language_id,
+        str(settings.PREVIEW_ALLOW_INDEXING),
+        page_version(),
+        json.dumps(course.content, sort_keys=True),
+    ):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:40]
+
+
+def _last_modified(request, course_id: str, **_kwargs):
+    return _course(request, course_id).created_at
+
+
+@require_safe
+@condition(etag_func=_etag, last_modified_func=_last_modified)
+def course_page(request, course_id: str):
+    course = _course(request, course_id)
+    content = CourseContent.model_validate(course.content)
+    if course.format == Format.CLASSIC:
+        return _render_classic(request, course, content, number=0)
+    return _render(
+        request,
+        course,
+        "courses/onepage.html",
+        {
+            "doc": _document(content, lesson_level=3),
+            "sections": _onepage_sections(content),
+            "introduction": markdown.render(content.introduction, top_heading=3),
+            **_closing(course, content),
+        },
+    )
+
+
+@require_safe
+@condition(etag_func=_etag, last_modified_func=_last_modified)
+def chapter_page(request, course_id: str, number: int):
+    course = _course(request, course_id)
+    content = CourseContent.model_validate(course.content)
+    if course.format == Format.ONEPAGE:
+        if not 1 <= number <= len(content.chapters):
+            raise Http404("No such chapter.")
+        return HttpResponseRedirect(f"{_course_url(course)}#chapter-{number}")
+    if not 1 <= number < len(_classic_pages(course, content)):
+        raise Http404("No such chapter.")
+    return _render_classic(request, course, content, number=number)
+
+
+@require_POST
+def sign_agreement(request, course_id: str):
+    """Record a learner's sign-off of the course's agreement, then show the confirmation."""
+    if _too_many_signoffs(request):
+        course = _course(request, course_id)
+        return _render_message(
+            request,
+            course,
+            title=_("Too many attempts"),
+            text=_("Please wait a minute, then try again."),
+            status=429,
+        )
+    course = _course(request, course_id)
+    content = CourseContent.model_validate(course.content)
+    if content.agreement is None:
+        raise Http404("This course has no agreement.")
+    form = SignoffForm(request.POST)
+    signoff = None
+    if form.is_valid():
+        try:
+            signoff = services.record_signoff(
+                course=course, name=form.cleaned_data["name"], client_ip=ratelimit.client_address(request)
+            )
+        except services.InvalidSignoffName:
+            form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
+    if signoff is None:
+        context = {"agreement": _agreement(course, content, form=form)}
+        return _render(request, course, "courses/agreement.html", context, status=400)
+    token = signing.dumps(signoff.pk, salt=_SIGNOFF_SALT)
+    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, token]))
+    response.status_code = 303  # See Other: reloading the confirmation never posts again
+    return response
+
+
+@require_safe
+def signed_page(request, course_id: str, token: str):
+    try:
+        signoff_id = signing.loads(token, salt=_SIGNOFF_SALT)
+    except signing.BadSignature:
+        raise Http404("No such sign-off.") from None
+    signoff = Signoff.objects.select_related("course").filter(pk=signoff_id, course__public_id=course_id).first()
+    if signoff is None:
+        raise Http404("No such sign-off.")
+    return _render(request, signoff.course, "courses/signed.html", {"signoff": signoff})
+
+
+class SignoffForm(forms.Form):
+    name = forms.CharField(
+        max_length=200,
+        error_messages={
+            "required": _("Please type your name."),
+            "max_length": _("Please use at most 200 characters."),
+        },
+    )
+    confirm = forms.BooleanField(error_messages={"required": _("Please tick the box to confirm.")})
+
+
+# Rendering ------------------------------------------------------------------------------------
+
+
+def _render(request, course: Course, template: str, context: dict, status: int = 200):
+    with translation.override(course.language_id):
+        response = render(
+            request,
+            template,
+            {
+                "course": course,
+                "html_lang": course.language_id,
+                "og_locale": course.language_id.replace("-", "_"),
+                "course_url": _course_url(course),
+                "share_url": course.share_url,
+                "allow_indexing": settings.PREVIEW_ALLOW_INDEXING,
+                "layout": course.format,
+                **context,
+            },
+            status=status,
+        )
+    if not settings.PREVIEW_ALLOW_INDEXING:
+        response["X-Robots-Tag"] = "noindex, nofollow"
+    # Private: a page with the agreement form carries the reader's CSRF token. no-cache: browsers
+    # check back on every visit, and get a 304 while nothing changed.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _render_message(request, course: Course, *, title, text, status: int):
+    context = {"title": title, "text": text}
+    return _render(request, course, "courses/message.html", context, status=status)
+
+
+@dataclass
+class ClassicPage:
+    number: int
+    title: str
+    url: str
+    kind: str  # "overview", "chapter" or "closing"
+
+
+def _render_classic(request, course: Course, content: CourseContent, *, number: int):
+    pages = _classic_pages(course, content)
+    page = pages[number]
+    context = {
+        "pages": pages,
+        "page": page,
+        "previous_page": pages[number - 1] if number > 0 else None,
+        "next_page": pages[number + 1] if number + 1 < len(pages) else None,
+        "position": number + 1,
+        "page_count": len(pages),
+        "page_url": f"{settings.PUBLIC_BASE_URL}{page.url}",
+    }
+    if page.kind == "overview":
+        context["introduction"] = markdown.render(content.introduction, top_heading=3)
+        context["outline"] = [
+            {"url": item.url, "number": item.number, "title": item.title, "summary": chapter.summary}
+            for item, chapter in zip(pages[1:], content.chapters)
+        ]
+    elif page.kind == "chapter":
+        context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2)
+        context["doc"] = {"lesson_level": 2, "detail_level": 3}
+    else:
+        context.update(_closing(course, content))
+    return _render(request, course, "courses/classic.html", context)
+
+
+def _classic_pages(course: Course, content: CourseContent) -> list[ClassicPage]:
+    """The overview, one page per chapter, and the closing page when there is something to close with."""
+    base = _course_url(course)
+    pages = [ClassicPage(number=0, title=_("Introduction"), url=base, kind="overview")]
+    for number, chapter in enumerate(content.chapters, start=1):
+        pages.append(ClassicPage(number=number, title=chapter.title, url=f"{base}/{number}", kind="chapter"))
+    if content.wrapup or content.assessment or content.agreement:
+        number = len(pages)
+        pages.append(ClassicPage(number=number, title=_("Final steps"), url=f"{base}/{number}", kind="closing"))
+    return pages
+
+
+def _onepage_sections(content: CourseContent) -> list[dict]:
+    sections = [{"anchor": "introduction", "title": _("Introduction")}]
+    for number, chapter in enumerate(content.chapters, start=1):
+        sections.append({"anchor": f"chapter-{number}", "title": chapter.title, "number": number})
+    if content.wrapup:
+        sections.append({"anchor": "wrap-up", "title": _("Wrap-up")})
+    if content.assessment:
+        sections.append({"anchor": "assessment", "title": _("Assessment")})
+    if content.agreement:
+        sections.append({"anchor": "agreement", "title": _("Agreement")})
+    return sections
+
+
+def _document(content: CourseContent, *, lesson_level: int) -> dict:
+    """Every chapter with its Markdown rendered, for headings that start at `lesson_level`."""
+    return {
+        "chapters": [
+            _chapter(number, chapter, lesson_level=lesson_level)
+            for number, chapter in enumerate(content.chapters, start=1)
+        ],
+        "lesson_level": lesson_level,
+        "detail_level": lesson_level + 1,
+    }
+
+
+def _chapter(c: int, chapter, *, lesson_level: int) -> dict:
+    lessons = [
+        {
+            "number": f"{c}.{n}",
+            "anchor": f"lesson-{c}-{n}",
+            "title": lesson.title,
+            "body": markdown.render(lesson.body, top_heading=lesson_level + 1),
+            "exercise": lesson.exercise,
+            "video": _video(lesson.video) if lesson.video else None,
+        }
+        for n, lesson in enumerate(chapter.lessons, start=1)
+    ]
+    article = None
+    if chapter.article:
+        article = {
+            "anchor": f"article-{c}",
+            "title": chapter.article.title,
+            "body": markdown.render(chapter.article.body, top_heading=lesson_level + 1),
+        }
+    return {
+        "number": c,
+        "anchor": f"chapter-{c}",
+        "title": chapter.title,
+        "summary": chapter.summary,
+        "lessons": lessons,
+        "article": article,
+    }
+
+
+def _video(video) -> dict:
+    if video.kind == "youtube":
+        return {
+            "kind": "youtube",
+            "title": video.title,
+            "embed_url": f"https://www.youtube-nocookie.com/embed/{video.video_id}",
+            "url": f"https://www.youtube.com/watch?{urlencode({'v': video.video_id})}",
+        }
+    # Only a YouTube search link is ever followed from a suggestion; anything else is rebuilt.
+    url = video.url
+    if not url.startswith("https://www.youtube.com/results?"):
+        url = f"https://www.youtube.com/results?{urlencode({'search_query': video.query})}"
+    return {"kind": "search", "title": video.title, "url": url}
+
+
+def _closing(course: Course, content: CourseContent) -> dict:
+    closing = {"wrapup": None, "assessment": None, "agreement": None}
+    if content.wrapup:
+        closing["wrapup"] = {
+            "summary": markdown.render(content.wrapup.summary, top_heading=3),
+            "key_takeaways": content.wrapup.key_takeaways,
+        }
+    if content.assessment:
+        questions = [
+            {**question.model_dump(), "correct_option": question.options[question.correct_index]}
+            for question in content.assessment.questions
+        ]
+        closing["assessment"] = {
+            "questions": questions,
+            "needed": math.ceil(len(questions) * content.assessment.passing_score_percent / 100),
+            "total": len(questions),
+        }
+    if content.agreement:
+        closing["agreement"] = _agreement(course, content, form=SignoffForm())
+    return closing
+
+
+def _agreement(course: Course, content: CourseContent, *, form: SignoffForm) -> dict:
+    return {
+        "statement": markdown.render(content.agreement.statement, top_heading=3),
+        "form": form,
+        "action": reverse("course-sign", args=[course.public_id]),
+    }
+
+
+# Helpers --------------------------------------------------------------------------------------
+
+
+def _course(request, course_id: str) -> Course:
+    """The course of this request, loaded once (the ETag, Last-Modified and the view share it)."""
+    cached = getattr(request, "_preview_course", None)
+    if cached is not None and cached.public_id == course_id:
+        return cached
+    course = Course.objects.filter(public_id=course_id).first() if _COURSE_ID.fullmatch(course_id) else None
+    if course is None:
+        raise Http404("No such course.")
+    request._preview_course = course
+    return course
+
+
+def _course_url(course: Course) -> str:
+    return reverse("course-page", args=[course.public_id])
+
+
+def _too_many_signoffs(request) -> bool:
+    try:
+        return is_ratelimited(
+            request,
+            group="courses.signoff",
+            key=lambda _group, req: ratelimit.client_address(req),
+            rate=settings.PREVIEW_SIGNOFF_RATE,
+            method="POST",
+            increment=True,
+        )
+    except redis.RedisError:
+        # A sign-off matters more than its rate limit: with the cache down, take it.
+        logger.error("sign-off rate limit unavailable, request allowed", exc_info=True)
+        return False
+
+
+@functools.cache
+def page_version() -> str:
+    """
+    A digest of everything besides the course that shapes the page (templates, styles, scripts,
+    translations, renderers), so a deploy that changes any of them changes every ETag.
+    """
+    digest = hashlib.sha256()
+    files = [
+        *sorted((_ROOT / "templates").rglob("*.html")),
+        *sorted((_ROOT / "static" / "courses").rglob("*")),
+        *sorted((_ROOT / "locale").rglob("*.mo")),
+        _ROOT / "courses" / "markdown.py",
+        Path(__file__),
+    ]
+    for path in files:
+        if path.is_file():
+            digest.update(str(path.relative_to(_ROOT)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

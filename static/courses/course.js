@@ -1,0 +1,238 @@
+/*
+ * The course page's enhancements. The page works without them: the contents are links, the quiz
+ * is a list with its answers behind "Show the answer", the agreement is a plain form.
+ */
+(function () {
+  "use strict";
+
+  document.documentElement.classList.add("js");
+
+  var WIDE = "(min-width: 60rem)";
+
+  function each(selector, fn, scope) {
+    Array.prototype.forEach.call((scope || document).querySelectorAll(selector), fn);
+  }
+
+  /* Sidebars are open lists on wide screens and folded boxes on phones. */
+  function setupCollapsibles() {
+    var wide = window.matchMedia(WIDE);
+    function apply() {
+      each("details[data-collapsible]", function (box) {
+        box.open = wide.matches;
+      });
+    }
+    apply();
+    wide.addEventListener("change", apply);
+    // The top bar's "Contents" link unfolds the box it jumps to.
+    each(".topbar-link", function (link) {
+      link.addEventListener("click", function () {
+        var target = document.getElementById(link.hash.slice(1));
+        var box = target && target.querySelector("details[data-collapsible]");
+        if (box) {
+          box.open = true;
+        }
+      });
+    });
+  }
+
+  /* Reading progress and a table of contents that follows the reader. */
+  function setupReading() {
+    var bar = document.querySelector("[data-reading-progress]");
+    var toc = document.querySelector("[data-toc]");
+    var links = [];
+    var sections = [];
+    if (toc) {
+      each("a[href^='#']", function (link) {
+        var target = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+        if (target) {
+          links.push(link);
+          sections.push(target);
+        }
+      }, toc);
+    }
+    if (!bar && !sections.length) {
+      return;
+    }
+    var scheduled = false;
+    var current = null;
+
+    function topOffset() {
+      var topbar = document.querySelector(".topbar");
+      return (topbar ? topbar.offsetHeight : 0) + 24;
+    }
+
+    function update() {
+      scheduled = false;
+      var doc = document.documentElement;
+      if (bar) {
+        var room = doc.scrollHeight - window.innerHeight;
+        var share = room > 0 ? Math.min(1, Math.max(0, window.scrollY / room)) : 1;
+        bar.value = Math.round(share * 100);
+      }
+      if (!sections.length) {
+        return;
+      }
+      var line = topOffset();
+      var active = 0;
+      for (var i = 0; i < sections.length; i++) {
+        if (sections[i].getBoundingClientRect().top - line <= 1) {
+          active = i;
+        }
+      }
+      // At the very bottom the last section is the one being read, however short it is.
+      if (window.innerHeight + window.scrollY >= doc.scrollHeight - 2) {
+        active = sections.length - 1;
+      }
+      if (current === active) {
+        return;
+      }
+      current = active;
+      links.forEach(function (link, index) {
+        if (index === active) {
+          link.setAttribute("aria-current", "location");
+        } else {
+          link.removeAttribute("aria-current");
+        }
+      });
+      keepInView(toc.closest(".sidebar"), links[active]);
+    }
+
+    function schedule() {
+      if (!scheduled) {
+        scheduled = true;
+        window.requestAnimationFrame(update);
+      }
+    }
+
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    update();
+  }
+
+  /* Scroll the sticky sidebar (never the page) so the current entry stays visible. */
+  function keepInView(container, link) {
+    if (!container || !link || container.scrollHeight <= container.clientHeight) {
+      return;
+    }
+    var top = link.offsetTop - container.offsetTop;
+    if (top < container.scrollTop || top + link.offsetHeight > container.scrollTop + container.clientHeight) {
+      container.scrollTop = Math.max(0, top - container.clientHeight / 3);
+    }
+  }
+
+  /* The assessment: scored in the browser, with each question's explanation. */
+  function setupQuiz(form) {
+    var lang = document.documentElement.lang || undefined;
+    var needed = parseInt(form.getAttribute("data-needed"), 10);
+    var check = form.querySelector("[data-quiz-check]");
+    var retry = form.querySelector("[data-quiz-retry]");
+    var result = form.querySelector("[data-quiz-result]");
+    var questions = form.querySelectorAll("[data-question]");
+
+    function text(name) {
+      return form.getAttribute("data-text-" + name) || "";
+    }
+
+    function hideAnswers() {
+      each("[data-answer-key]", function (key) {
+        key.hidden = true;
+        key.open = false;
+        key.classList.remove("is-revealed");
+      }, form);
+    }
+
+    function score() {
+      var right = 0;
+      Array.prototype.forEach.call(questions, function (question) {
+        var correct = question.getAttribute("data-correct");
+        var chosen = question.querySelector("input:checked");
+        var feedback = question.querySelector("[data-feedback]");
+        var key = question.querySelector("[data-answer-key]");
+        var ok = chosen !== null && chosen.value === correct;
+        if (ok) {
+          right += 1;
+        }
+        each("input", function (input) {
+          var option = input.closest(".option");
+          option.classList.toggle("is-answer", input.value === correct);
+          option.classList.toggle("is-wrong", input.checked && input.value !== correct);
+          input.disabled = true;
+        }, question);
+        feedback.textContent = ok ? text("correct") : chosen ? text("incorrect") : text("unanswered");
+        feedback.className = "feedback " + (ok ? "is-correct" : "is-incorrect");
+        feedback.hidden = false;
+        key.hidden = false;
+        key.open = true;
+        key.classList.add("is-revealed");
+      });
+      var total = questions.length;
+      var passed = right >= needed;
+      var percent = new Intl.NumberFormat(lang, { style: "percent" }).format(total ? right / total : 0);
+      result.textContent = "";
+      var scoreLine = document.createElement("p");
+      scoreLine.className = "quiz-score";
+      scoreLine.setAttribute("data-quiz-score", String(right));
+      scoreLine.textContent = percent;
+      var summary = document.createElement("p");
+      summary.textContent = text("score").replace("{score}", right).replace("{total}", total) + " " +
+        (passed ? text("passed") : text("failed"));
+      result.appendChild(scoreLine);
+      result.appendChild(summary);
+      result.className = "quiz-result " + (passed ? "is-passed" : "is-failed");
+      result.hidden = false;
+      check.hidden = true;
+      retry.hidden = false;
+      result.focus();
+    }
+
+    function reset() {
+      each("input", function (input) {
+        input.disabled = false;
+        input.checked = false;
+        input.closest(".option").classList.remove("is-answer", "is-wrong");
+      }, form);
+      each("[data-feedback]", function (feedback) {
+        feedback.hidden = true;
+        feedback.textContent = "";
+      }, form);
+      hideAnswers();
+      result.hidden = true;
+      retry.hidden = true;
+      check.hidden = false;
+      var first = form.querySelector("input");
+      if (first) {
+        first.focus();
+      }
+    }
+
+    hideAnswers();
+    check.hidden = false;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      score();
+    });
+    retry.addEventListener("click", reset);
+  }
+
+  function setupPrint() {
+    each("[data-print]", function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        window.print();
+      });
+    });
+  }
+
+  function start() {
+    setupCollapsibles();
+    setupReading();
+    each("form[data-quiz]", setupQuiz);
+    setupPrint();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,218 @@
+"""The preview page in headless Chromium: both layouts with every add-on, hostile text, accessibility."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from courses.models import Signoff
+from tests.browser import NODE_MODULES, save_screenshot
+from tests.factories import CourseFactory
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> [click me](javascript:alert(3))'
+
+# Runs before any script of the page; records what the Content-Security-Policy blocked.
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
+});
+"""
+
+
+@pytest.fixture
+def finder_static(settings):
+    # The live server serves /static/ from the source folders (its handler knows no manifest), so
+    # pages link the plain names here; production serves the hashed names through whitenoise.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def learner(page, finder_static):
+    """The page fixture, watching for CSP violations and dialogs, with instant scrolling."""
+    page.add_init_script(WATCH_CSP)
+    page.dialogs = []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.emulate_media(reduced_motion="reduce")
+    return page
+
+
+def assert_page_is_clean(page):
+    assert page.problems == []
+    assert page.evaluate("window.__cspViolations") == []
+    assert page.dialogs == []
+
+
+def answer_quiz(page, *, right: int):
+    """Answer the sample assessment (the first option is always right): `right` correctly, the rest not."""
+    questions = page.locator("[data-question]")
+    for index in range(questions.count()):
+        option = 0 if index < right else 1
+        questions.nth(index).locator("label.option").nth(option).click()
+    page.locator("[data-quiz-check]").click()
+
+
+def sign(page, name: str):
+    page.get_by_label("Your full name").fill(name)
+    page.get_by_label("I have read this statement and I agree to it.").check()
+    page.get_by_role("button", name="Sign").click()
+
+
+def test_onepage_course_navigates_scores_and_signs(live_server, learner):
+    course = CourseFactory(format="onepage")
+    url = f"{live_server.url}/go/{course.public_id}"
+    learner.set_viewport_size(DESKTOP)
+
+    learner.goto(url)
+    save_screenshot(learner, "preview-onepage-desktop")
+    learner.get_by_role("navigation", name="Contents").get_by_role("link", name="Chapter title 3").click()
+    toc_entry = learner.locator("[data-toc] a[href='#chapter-3']")
+    expect(toc_entry).to_have_attribute("aria-current", "location")
+    progress_midway = learner.locator("[data-reading-progress]").evaluate("bar => bar.value")
+    answer_quiz(learner, right=4)
+    result = learner.locator("[data-quiz-result]")
+    expect(result).to_contain_text("You answered 4 of 5 questions correctly. You passed.")
+    expect(learner.locator("[data-question]").nth(4)).to_contain_text("Not quite.")
+    expect(learner.locator("[data-question]").nth(4)).to_contain_text("Because 5")
+    expect(learner.locator("[data-toc] a[href='#assessment']")).to_have_attribute("aria-current", "location")
+    assert_page_is_clean(learner)
+    sign(learner, "Ada Lovelace")
+
+    expect(learner.get_by_role("heading", level=1)).to_have_text("Thank you, Ada Lovelace.")
+    assert 0 < progress_midway < 100
+    assert Signoff.objects.filter(course=course, name="Ada Lovelace").count() == 1
+    assert_page_is_clean(learner)
+    learner.set_viewport_size(PHONE)
+    learner.goto(url)
+    expect(learner.locator("details[data-collapsible]")).not_to_have_attribute("open", "")
+    save_screenshot(learner, "preview-onepage-phone")
+    assert_page_is_clean(learner)
+
+
+def test_classic_course_navigates_chapter_by_chapter_scores_and_signs(live_server, learner):
+    course = CourseFactory(format="classic")
+    base = f"{live_server.url}/go/{course.public_id}"
+    learner.set_viewport_size(DESKTOP)
+
+    learner.goto(base)
+    save_screenshot(learner, "preview-classic-overview-desktop")
+    learner.get_by_role("link", name=re.compile("Start the course")).click()
+    expect(learner).to_have_url(f"{base}/1")
+    learner.get_by_role("link", name=re.compile("^Next")).click()
+    expect(learner).to_have_url(f"{base}/2")
+    expect(learner.get_by_role("heading", level=1)).to_have_text("Chapter title 2")
+    save_screenshot(learner, "preview-classic-chapter-desktop")
+    learner.get_by_role("link", name=re.compile("^Previous")).click()
+    expect(learner).to_have_url(f"{base}/1")
+    learner.get_by_role("navigation", name="Chapters").get_by_role("link", name="Final steps").click()
+    expect(learner).to_have_url(f"{base}/4")
+    expect(learner.get_by_role("navigation", name="Chapters").locator("a[aria-current=page]")).to_have_text(
+        "Final steps"
+    )
+    answer_quiz(learner, right=2)
+    expect(learner.locator("[data-quiz-result]")).to_contain_text("You answered 2 of 5 questions correctly.")
+    expect(learner.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
+    expect(learner.locator("[data-question]").nth(0)).to_contain_text("Correct.")
+    learner.get_by_role("button", name="Try again").click()
+    expect(learner.locator("[data-quiz-result]")).to_be_hidden()
+    assert_page_is_clean(learner)
+    sign(learner, "Grace Hopper")
+
+    expect(learner.get_by_role("heading", level=1)).to_have_text("Thank you, Grace Hopper.")
+    assert Signoff.objects.filter(course=course, name="Grace Hopper").count() == 1
+    assert_page_is_clean(learner)
+    learner.set_viewport_size(PHONE)
+    learner.goto(f"{base}/2")
+    chapters = learner.get_by_role("navigation", name="Chapters")
+    expect(chapters.get_by_role("link", name="Final steps")).to_be_hidden()
+    save_screenshot(learner, "preview-classic-chapter-phone")
+    chapters.locator("summary").click()
+    chapters.get_by_role("link", name="Final steps").click()
+    expect(learner).to_have_url(f"{base}/4")
+    save_screenshot(learner, "preview-classic-final-phone")
+    assert_page_is_clean(learner)
+    learner.emulate_media(color_scheme="dark")
+    assert brightness(learner.evaluate("getComputedStyle(document.body).backgroundColor")) < 40
+    learner.emulate_media(media="print", color_scheme="light")
+    expect(learner.get_by_role("navigation", name="Chapters")).to_be_hidden()
+    expect(learner.get_by_role("button", name="Sign")).to_be_hidden()
+
+
+def brightness(css_color: str) -> float:
+    red, green, blue = (int(part) for part in re.findall(r"\d+", css_color)[:3])
+    return (red + green + blue) / 3
+
+
+def test_hostile_course_text_stays_inert_in_the_browser(live_server, learner):
+    onepage = CourseFactory(format="onepage", text=HOSTILE)
+    classic = CourseFactory(format="classic", text=HOSTILE)
+    learner.set_viewport_size(DESKTOP)
+
+    for url in (
+        f"{live_server.url}/go/{onepage.public_id}",
+        f"{live_server.url}/go/{classic.public_id}",
+        f"{live_server.url}/go/{classic.public_id}/1",
+        f"{live_server.url}/go/{classic.public_id}/4",
+    ):
+        learner.goto(url)
+
+        expect(learner.get_by_role("main")).to_contain_text("<script>alert(1)</script>")
+        assert learner.locator("script:not([src])").count() == 0
+        assert learner.locator("img").count() == 0
+        assert learner.locator("a[href^='javascript']").count() == 0
+        assert_page_is_clean(learner)
+    save_screenshot(learner, "preview-hostile-desktop")
+
+
+def test_unknown_course_shows_the_friendly_not_found_page(live_server, learner):
+    learner.set_viewport_size(PHONE)
+
+    response = learner.goto(f"{live_server.url}/go/cou_doesnotexist")
+
+    assert response.status == 404
+    expect(learner.get_by_role("heading", level=1)).to_have_text("Page not found")
+    styled = learner.locator(".card").evaluate("card => getComputedStyle(card).borderTopStyle")
+    assert styled == "solid"
+    save_screenshot(learner, "preview-not-found-phone")
+    assert [problem for problem in learner.problems if "status of 404" not in problem] == []
+    assert learner.evaluate("window.__cspViolations") == []
+
+
+def test_axe_finds_no_serious_accessibility_violation(live_server, browser, finder_static):
+    onepage = CourseFactory(format="onepage")
+    classic = CourseFactory(format="classic", language_id="de-DE")
+    pages = [
+        (f"/go/{onepage.public_id}", DESKTOP, "light", False),
+        (f"/go/{onepage.public_id}", PHONE, "dark", True),
+        (f"/go/{classic.public_id}", PHONE, "light", False),
+        (f"/go/{classic.public_id}/2", DESKTOP, "dark", False),
+        (f"/go/{classic.public_id}/4", DESKTOP, "light", True),
+        ("/go/cou_doesnotexist", DESKTOP, "dark", False),
+    ]
+    found = {}
+
+    for path, viewport, scheme, scored in pages:
+        # axe is injected by the test itself, which the page's CSP rightly refuses: bypass it here.
+        context = browser.new_context(bypass_csp=True, viewport=viewport, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{live_server.url}{path}")
+        if scored:  # the quiz's marked answers and result have colours of their own
+            answer_quiz(page, right=3)
+        page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations
+                .filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", "))"""
+        )
+        context.close()
+        if violations:
+            found[f"{path} {scheme}"] = violations
+
+    assert found == {}

@@ -1,0 +1,565 @@
+"""The public preview page over HTTP: layouts, add-ons, languages, safety, caching and sign-offs."""
+
+import gettext
+import ipaddress
+import random
+import re
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.templatetags.static import static
+from django.test import Client
+
+from courses import services
+from courses.models import Signoff
+from tests import samples
+from tests.factories import CourseFactory
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> [click me](javascript:alert(3))'
+LOCALE = Path(settings.BASE_DIR) / "locale"
+
+
+def some_ip() -> str:
+    """A client address of its own, so rate-limit counters in Redis never carry over between tests."""
+    return str(ipaddress.IPv4Address(random.randint(0x0A000001, 0x0AFFFFFE)))
+
+
+def sign(client, course, *, name="Ada Lovelace", confirm=True, ip=None):
+    data = {"name": name, **({"confirm": "yes"} if confirm else {})}
+    return client.post(f"/go/{course.public_id}/agreement", data, REMOTE_ADDR=ip or some_ip())
+
+
+def csp_directives(response) -> dict[str, list[str]]:
+    policy = response.headers["Content-Security-Policy"]
+    return {name: values for name, *values in (part.split() for part in policy.split(";") if part.strip())}
+
+
+# Layouts and add-ons --------------------------------------------------------------------------
+
+
+def test_onepage_course_shows_every_add_on_on_one_page(client):
+    course = CourseFactory(format="onepage")
+
+    response = client.get(f"/go/{course.public_id}")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    for anchor in ("introduction", "chapter-1", "chapter-2", "chapter-3", "wrap-up", "assessment", "agreement"):
+        assert f'<a href="#{anchor}">' in html
+        assert f'id="{anchor}"' in html
+    assert "data-reading-progress" in html
+    for text in (
+        "Chapter title 3",
+        "Lesson 3.2",
+        "Practise 3.2",
+        "Expected result:",
+        "Videos about lesson 3.2",
+        "Article 3",
+        "Key takeaways",
+        "Question 5",
+        "Because 5",
+        "I confirm I completed Intro to SQL.",
+    ):
+        assert text in html
+    assert 'href="https://www.youtube.com/results?search_query=intro+to+sql"' in html
+    assert html.count('type="radio"') == 15
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert f'action="/go/{course.public_id}/agreement"' in html
+
+
+def test_classic_course_has_an_overview_a_page_per_chapter_and_a_final_page(client):
+    course = CourseFactory(format="classic")
+    base = f"/go/{course.public_id}"
+
+    overview = client.get(base).content.decode()
+    chapter = client.get(f"{base}/2").content.decode()
+    final = client.get(f"{base}/4").content.decode()
+
+    assert "Welcome to Intro to SQL." in overview
+    for number in (1, 2, 3, 4):
+        assert f'href="{base}/{number}"' in overview
+    assert f'<a class="pager-link pager-next" href="{base}/1" rel="next">' in overview
+    assert "<h1>Chapter title 2</h1>" in chapter
+    assert "Lesson 2.2" in chapter and "Lesson 1.1" not in chapter and "Question 1" not in chapter
+    assert f'href="{base}/2" aria-current="page"' in chapter
+    assert f'href="{base}/1" rel="prev"' in chapter
+    assert f'href="{base}/3" rel="next"' in chapter
+    assert "<h1>Final steps</h1>" in final
+    assert "Key takeaways" in final and "Question 5" in final and 'name="csrfmiddlewaretoken"' in final
+    assert 'rel="next"' not in final
+
+
+def test_classic_course_without_closing_add_ons_ends_with_its_last_chapter(client):
+    course = CourseFactory(format="classic", add_ons=["practical-exercises"])
+
+    last = client.get(f"/go/{course.public_id}/3")
+    beyond = client.get(f"/go/{course.public_id}/4")
+
+    assert last.status_code == 200
+    assert 'rel="next"' not in last.content.decode()
+    assert beyond.status_code == 404
+
+
+@pytest.mark.parametrize("number", [0, 4, 99])
+def test_classic_page_number_out_of_range_is_not_found(client, number):
+    course = CourseFactory(format="classic", add_ons=[])
+
+    response = client.get(f"/go/{course.public_id}/{number}")
+
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+
+
+def test_onepage_chapter_link_jumps_to_the_chapter(client):
+    course = CourseFactory(format="onepage")
+
+    jump = client.get(f"/go/{course.public_id}/2")
+    beyond = client.get(f"/go/{course.public_id}/9")
+
+    assert jump.status_code == 302
+    assert jump.headers["Location"] == f"/go/{course.public_id}#chapter-2"
+    assert beyond.status_code == 404
+
+
+def test_youtube_videos_are_lazy_privacy_enhanced_embeds(client):
+    document = samples.course_document()
+    document["chapters"][0]["lessons"][0]["video"] = {
+        "kind": "youtube",
+        "title": "SQL in 10 minutes",
+        "query": "sql basics",
+        "url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        "video_id": "dQw4w9WgXcQ",
+    }
+    course = CourseFactory(content=document)
+
+    response = client.get(f"/go/{course.public_id}")
+
+    html = response.content.decode()
+    iframe = re.search(r"<iframe [^>]*>", html).group(0)
+    assert 'src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"' in iframe
+    assert 'loading="lazy"' in iframe
+    assert 'title="SQL in 10 minutes"' in iframe
+    assert html.count("<iframe") == 1  # the other lessons keep their search links
+    assert 'href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"' in html
+    assert csp_directives(response)["frame-src"] == ["https://www.youtube-nocookie.com"]
+
+
+def test_a_search_link_outside_youtube_is_rebuilt_from_the_query(client):
+    document = samples.course_document(add_ons=["videos"])
+    document["chapters"][0]["lessons"][0]["video"]["url"] = "https://evil.example/phish"
+    course = CourseFactory(content=document, add_ons=["videos"])
+
+    html = client.get(f"/go/{course.public_id}").content.decode()
+
+    assert "evil.example" not in html
+    assert 'href="https://www.youtube.com/results?search_query=Intro+to+SQL+lesson+1.1"' in html
+
+
+# Languages ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language_id", "chapter", "check"),
+    [
+        ("en-US", "Chapter 1", "Check my answers"),
+        ("pt-BR", "Capítulo 1", "Verificar minhas respostas"),
+        ("es-ES", "Capítulo 1", "Comprobar mis respuestas"),
+        ("fr-FR", "Chapitre 1", "Vérifier mes réponses"),
+        ("de-DE", "Kapitel 1", "Antworten prüfen"),
+    ],
+)
+def test_page_words_are_in_the_course_language(client, language_id, chapter, check):
+    course = CourseFactory(language_id=language_id)
+
+    html = client.get(f"/go/{course.public_id}").content.decode()
+
+    assert f'<html lang="{language_id}"' in html
+    assert chapter in html
+    assert check in html
+    assert f'<meta property="og:locale" content="{language_id.replace("-", "_")}">' in html
+
+
+def test_one_request_in_another_language_leaves_the_next_in_its_own(client):
+    german = CourseFactory(language_id="de-DE")
+    english = CourseFactory(language_id="en-US")
+
+    client.get(f"/go/{german.public_id}")
+    html = client.get(f"/go/{english.public_id}").content.decode()
+
+    assert "Check my answers" in html
+
+
+@pytest.mark.parametrize("locale", ["pt_BR", "es_ES", "fr_FR", "de_DE"])
+def test_every_page_word_is_translated_and_compiled(locale):
+    po = (LOCALE / locale / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    with open(LOCALE / locale / "LC_MESSAGES" / "django.mo", "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+
+    entries = _po_entries(po)
+
+    assert len(entries) > 40
+    assert [msgid for msgid, msgstr in entries.items() if not msgstr] == []
+    assert {msgid: compiled.gettext(msgid) for msgid in entries} == entries  # the .mo matches the .po
+
+
+def _po_entries(po: str) -> dict[str, str]:
+    def unquote(chunk: str) -> str:
+        parts = re.findall(r'"((?:[^"\\]|\\.)*)"', chunk)
+        return "".join(re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m[1], m[1]), part) for part in parts)
+
+    pairs = re.findall(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', po, re.M)
+    return {unquote(msgid): unquote(msgstr) for msgid, msgstr in pairs if unquote(msgid)}
+
+
+# Safety ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("format", "pages"), [("onepage", [""]), ("classic", ["", "/1", "/4"])])
+def test_hostile_subject_outline_and_model_output_stay_escaped(client, format, pages):
+    course = CourseFactory(format=format, text=HOSTILE)
+
+    for page in pages:
+        html = client.get(f"/go/{course.public_id}{page}").content.decode()
+
+        tags = _tags(html)
+        assert "<script>alert(1)</script>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert [attrs for tag, attrs in tags if tag == "script" and "src" not in attrs] == []
+        assert [tag for tag, _ in tags if tag in ("img", "object", "embed", "svg", "math", "base")] == []
+        assert [name for _, attrs in tags for name in attrs if name.startswith("on")] == []
+        assert [
+            value for _, attrs in tags for name, value in attrs.items()
+            if name in ("href", "src", "action") and not value.startswith(("/", "#", "https://", settings.PUBLIC_BASE_URL))
+        ] == []
+    assert f"<title>Intro to SQL&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(
+        f"/go/{course.public_id}"
+    ).content.decode()
+
+
+def _tags(html: str) -> list[tuple[str, dict]]:
+    """Every start tag of the page with its attributes, as a browser would parse them."""
+    found = []
+
+    class Collector(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, dict(attrs)))
+
+    Collector().feed(html)
+    return found
+
+
+def test_pages_have_a_strict_content_security_policy_and_no_inline_code(client):
+    course = CourseFactory(format="onepage")
+
+    response = client.get(f"/go/{course.public_id}")
+
+    html = response.content.decode()
+    directives = csp_directives(response)
+    assert directives["default-src"] == ["'self'"]
+    assert directives["script-src"] == ["'self'"]
+    assert directives["style-src"] == ["'self'"]
+    assert directives["object-src"] == ["'none'"]
+    assert "'unsafe-inline'" not in response.headers["Content-Security-Policy"]
+    assert "'unsafe-eval'" not in response.headers["Content-Security-Policy"]
+    tags = _tags(html)
+    assert [attrs for tag, attrs in tags if tag == "script" and "src" not in attrs] == []
+    assert [tag for tag, _ in tags if tag == "style"] == []
+    assert [tag for tag, attrs in tags if "style" in attrs or any(name.startswith("on") for name in attrs)] == []
+
+
+def test_pages_ask_search_engines_not_to_index_them(client):
+    course = CourseFactory()
+
+    response = client.get(f"/go/{course.public_id}")
+
+    assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex, nofollow">' in response.content.decode()
+
+
+def test_indexing_can_be_allowed_by_a_setting(client, settings):
+    settings.PREVIEW_ALLOW_INDEXING = True
+    course = CourseFactory()
+
+    response = client.get(f"/go/{course.public_id}")
+
+    assert "X-Robots-Tag" not in response.headers
+    assert 'name="robots"' not in response.content.decode()
+
+
+def test_link_previews_show_the_course_name_and_headline(client):
+    course = CourseFactory()
+
+    html = client.get(f"/go/{course.public_id}").content.decode()
+
+    for tag in (
+        '<meta property="og:title" content="Intro to SQL">',
+        '<meta property="og:description" content="Query relational data with confidence">',
+        f'<meta property="og:url" content="{course.share_url}">',
+        '<meta name="twitter:card" content="summary">',
+        '<meta name="twitter:title" content="Intro to SQL">',
+        '<meta name="twitter:description" content="Query relational data with confidence">',
+    ):
+        assert tag in html
+
+
+def test_unknown_course_gets_the_friendly_html_404_page(client):
+    response = client.get("/go/cou_doesnotexist0000000000")
+    malformed = client.get("/go/%3Cscript%3E")
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "<h1>Page not found</h1>" in html
+    assert static("courses/course.css") in html
+    assert malformed.status_code == 404
+    assert "<script>" not in malformed.content.decode()
+
+
+def test_unknown_api_path_still_gets_the_json_404(client):
+    response = client.get("/api/v1/nothing-here")
+
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+
+
+# Speed: queries and conditional requests ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("format", "page"), [("onepage", ""), ("classic", ""), ("classic", "/2"), ("classic", "/4")]
+)
+def test_a_page_costs_at_most_three_queries(client, django_assert_max_num_queries, format, page):
+    course = CourseFactory(format=format)
+
+    with django_assert_max_num_queries(3):
+        response = client.get(f"/go/{course.public_id}{page}")
+
+    assert response.status_code == 200
+
+
+def test_signing_and_its_confirmation_cost_at_most_three_queries_each(client, django_assert_max_num_queries):
+    course = CourseFactory()
+
+    with django_assert_max_num_queries(3):
+        signed = sign(client, course)
+    with django_assert_max_num_queries(3):
+        confirmation = client.get(signed.headers["Location"])
+
+    assert signed.status_code == 303
+    assert confirmation.status_code == 200
+
+
+def test_reload_is_answered_with_304(client, django_assert_max_num_queries):
+    course = CourseFactory()
+    url = f"/go/{course.public_id}"
+    first = client.get(url)
+
+    with django_assert_max_num_queries(1):
+        by_etag = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    by_date = client.get(url, HTTP_IF_MODIFIED_SINCE=first.headers["Last-Modified"])
+
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    assert by_etag.status_code == 304
+    assert by_etag.content == b""
+    assert by_date.status_code == 304
+
+
+def test_etag_changes_when_the_page_would_render_differently(client, settings):
+    course = CourseFactory()
+    other = CourseFactory()
+    url = f"/go/{course.public_id}"
+    etag = client.get(url).headers["ETag"]
+
+    settings.PREVIEW_ALLOW_INDEXING = True
+    after_setting = client.get(url, HTTP_IF_NONE_MATCH=etag)
+
+    assert after_setting.status_code == 200
+    assert after_setting.headers["ETag"] != etag
+    assert client.get(f"/go/{other.public_id}").headers["ETag"] not in (etag, after_setting.headers["ETag"])
+
+
+def test_static_assets_are_served_by_the_app_with_long_caching(client):
+    course = CourseFactory()
+    html = client.get(f"/go/{course.public_id}").content.decode()
+
+    for name in ("courses/course.css", "courses/course.js"):
+        url = static(name)
+        response = client.get(url)
+
+        assert url in html
+        assert re.search(r"\.[0-9a-f]{12}\.(css|js)$", url)  # hashed name: changes with the content
+        assert response.status_code == 200
+        assert "immutable" in response.headers["Cache-Control"]
+        assert b"".join(response.streaming_content)
+
+
+# The agreement --------------------------------------------------------------------------------
+
+
+def test_signing_the_agreement_records_a_signoff_and_confirms_it(client):
+    course = CourseFactory(language_id="fr-FR")
+
+    response = sign(client, course, name="  Ada   Lovelace ", ip="203.0.113.9")
+
+    signoff = Signoff.objects.get()
+    assert response.status_code == 303
+    assert response.headers["Location"].startswith(f"/go/{course.public_id}/signed/")
+    assert (signoff.course, signoff.name) == (course, "Ada Lovelace")
+    assert re.fullmatch(r"[0-9a-f]{64}", signoff.ip_hash)
+    confirmation = client.get(response.headers["Location"]).content.decode()
+    assert "Merci, Ada Lovelace." in confirmation
+    assert "Votre attestation a été enregistrée le" in confirmation
+
+
+def test_signoff_keeps_a_keyed_hash_of_the_ip_not_the_ip(client):
+    course = CourseFactory()
+
+    sign(client, course, name="First", ip="203.0.113.9")
+    sign(client, course, name="Same place", ip="203.0.113.9")
+    sign(client, course, name="Elsewhere", ip="198.51.100.20")
+
+    hashes = dict(Signoff.objects.values_list("name", "ip_hash"))
+    assert hashes["First"] == hashes["Same place"] != hashes["Elsewhere"]
+    assert not any("203.0.113.9" in value or "198.51.100.20" in value for value in hashes.values())
+
+
+def test_signing_needs_a_valid_csrf_token(course_with_csrf_client):
+    course, csrf_client = course_with_csrf_client
+    url = f"/go/{course.public_id}/agreement"
+
+    refused = csrf_client.post(url, {"name": "Ada", "confirm": "yes"}, REMOTE_ADDR=some_ip())
+    page = csrf_client.get(f"/go/{course.public_id}").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    accepted = csrf_client.post(
+        url, {"name": "Ada", "confirm": "yes", "csrfmiddlewaretoken": token}, REMOTE_ADDR=some_ip()
+    )
+
+    assert refused.status_code == 403
+    assert "This form has expired" in refused.content.decode()
+    assert accepted.status_code == 303
+    assert Signoff.objects.count() == 1
+
+
+@pytest.fixture
+def course_with_csrf_client(db):
+    return CourseFactory(), Client(enforce_csrf_checks=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "confirm", "message"),
+    [
+        ("", True, "Please type your name."),
+        ("   ", True, "Please type your name."),
+        ("\x01\x02", True, "Please type your name."),
+        ("x" * 201, True, "Please use at most 200 characters."),
+        ("Ada", False, "Please tick the box to confirm."),
+    ],
+)
+def test_incomplete_signoff_is_shown_again_with_the_problem(client, name, confirm, message):
+    course = CourseFactory()
+
+    response = sign(client, course, name=name, confirm=confirm)
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert message in html
+    assert 'aria-invalid="true"' in html
+    assert "I confirm I completed Intro to SQL." in html
+    assert Signoff.objects.count() == 0
+
+
+def test_a_name_with_a_null_character_is_refused_not_a_server_error(client):
+    course = CourseFactory()
+
+    response = sign(client, course, name="Ada\x00")
+
+    assert response.status_code == 400
+    assert Signoff.objects.count() == 0
+
+
+def test_signing_is_limited_per_ip(client):
+    course = CourseFactory()
+    busy, other = some_ip(), some_ip()
+
+    with time_machine.travel(time.time(), tick=False):
+        accepted = [sign(client, course, name=f"Learner {n}", ip=busy).status_code for n in range(10)]
+        refused = sign(client, course, name="One too many", ip=busy)
+        elsewhere = sign(client, course, name="Someone else", ip=other)
+
+    assert accepted == [303] * 10
+    assert refused.status_code == 429
+    assert "Too many attempts" in refused.content.decode()
+    assert elsewhere.status_code == 303
+    assert Signoff.objects.count() == 11
+
+
+def test_signing_still_works_while_the_cache_is_down(client, settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens here
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    course = CourseFactory()
+
+    response = sign(client, course)
+
+    assert response.status_code == 303
+    assert Signoff.objects.count() == 1
+
+
+def test_course_without_agreement_takes_no_signoff(client):
+    course = CourseFactory(add_ons=["wrapup"])
+
+    response = sign(client, course)
+
+    assert response.status_code == 404
+    assert Signoff.objects.count() == 0
+
+
+def test_a_confirmation_link_cannot_be_forged_or_moved_to_another_course(client):
+    course = CourseFactory()
+    other = CourseFactory()
+    location = sign(client, course).headers["Location"]
+    token = location.rsplit("/", 1)[1]
+
+    forged = client.get(f"/go/{course.public_id}/signed/1")
+    moved = client.get(f"/go/{other.public_id}/signed/{token}")
+
+    assert client.get(location).status_code == 200
+    assert forged.status_code == 404
+    assert moved.status_code == 404
+
+
+def test_record_signoff_tidies_the_name():
+    course = CourseFactory()
+
+    signoff = services.record_signoff(course=course, name="\tGrace \n Hopper\x07 ", client_ip="203.0.113.9")
+
+    assert signoff.name == "Grace Hopper"
+
+
+def test_record_signoff_refuses_a_course_without_agreement():
+    course = CourseFactory(add_ons=[])
+
+    with pytest.raises(services.CourseHasNoAgreement):
+        services.record_signoff(course=course, name="Ada", client_ip="203.0.113.9")
+
+
+def test_staff_see_signoffs_in_admin(admin_client):
+    course = CourseFactory()
+    services.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
+
+    response = admin_client.get("/admin/courses/signoff/")
+
+    assert response.status_code == 200
+    assert "Ada Lovelace" in response.content.decode()
