@@ -413,7 +413,9 @@ def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | N
     text = choice.message.content
     if not isinstance(text, str) or not text.strip():
         return None, "empty"
-    # Some servers wrap JSON in a Markdown code fence despite the response format.
+    # Reasoning models on some servers put their thinking first; others wrap the JSON in a Markdown
+    # code fence despite the response format.
+    text = re.sub(r"^\s*<think>.*?</think>", "", text, count=1, flags=re.DOTALL)
     fenced = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", text, flags=re.DOTALL)
     try:
         return reply_model.model_validate_json(fenced.group(1) if fenced else text), ""

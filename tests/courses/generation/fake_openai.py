@@ -34,6 +34,7 @@ def group_of(step: str) -> str:
 class FakeOpenAI:
     def __init__(self):
         self.requests: list[dict] = []
+        self.authorizations: list[str | None] = []
         # step → behaviours for its next requests, used up in order; then "ok".
         self.script: dict[str, list[str]] = collections.defaultdict(list)
         # group (a step, or "add_ons") → barrier its requests wait at while counted in flight.
@@ -72,11 +73,12 @@ class FakeOpenAI:
 
     # --- answering ----------------------------------------------------------------------------
 
-    def answer(self, body: dict) -> tuple[int, dict, bytes]:
+    def answer(self, body: dict, *, authorization: str | None = None) -> tuple[int, dict, bytes]:
         step = body["response_format"]["json_schema"]["name"]
         group = group_of(step)
         with self._lock:
             self.requests.append(body)
+            self.authorizations.append(authorization)
             behaviour = self.script[step].pop(0) if self.script[step] else "ok"
             self._in_flight[group] += 1
             self.max_in_flight[group] = max(self.max_in_flight[group], self._in_flight[group])
@@ -106,6 +108,12 @@ class FakeOpenAI:
                 fast_retry,
                 json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode(),
             )
+        if behaviour == "error401":
+            return (
+                401,
+                {},
+                json.dumps({"error": {"message": "bad key", "type": "invalid_request_error"}}).encode(),
+            )
         if behaviour == "stall":
             self.release.wait(timeout=20)
             return 500, {}, b"{}"
@@ -123,6 +131,8 @@ class FakeOpenAI:
             text, finish_reason = text[: len(text) // 2], "length"
         elif behaviour == "fenced":
             text = f"```json\n{text}\n```"
+        elif behaviour == "reasoning":
+            text = f"<think>\nThe learner needs a plan.\n</think>\n\n{text}"
         completion = {
             "id": f"chatcmpl-{next(self._numbers)}",
             "object": "chat.completion",
@@ -161,7 +171,7 @@ def _handler_for(fake: FakeOpenAI):
                 self._send(404, {}, b'{"error": {"message": "not found"}}')
                 return
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            self._send(*fake.answer(body))
+            self._send(*fake.answer(body, authorization=self.headers.get("Authorization")))
 
         def _send(self, status: int, headers: dict, payload: bytes):
             self.send_response(status)

@@ -46,6 +46,7 @@ def test_requests_name_the_model_the_language_and_a_strict_schema(openai_generat
 
     plan, chapter = openai_generator.requests[0], openai_generator.requests[1]
     assert plan["model"] == "course-writer-1"
+    assert set(openai_generator.authorizations) == {"Bearer sk-test"}
     assert "Brazilian Portuguese (locale pt-BR)" in plan["messages"][0]["content"]
     assert '"Photosynthèse"' in plan["messages"][1]["content"]
     response_format = chapter["response_format"]
@@ -118,8 +119,9 @@ def test_output_unusable_twice_fails_the_generation(openai_generator, unusable):
     assert openai_generator.steps().count("course_chapter") >= 2
 
 
-def test_json_in_a_code_fence_is_accepted(openai_generator):
-    openai_generator.script["course_plan"] = ["fenced"]
+@pytest.mark.parametrize("wrapping", ["fenced", "reasoning"])
+def test_json_wrapped_the_way_some_servers_answer_is_accepted(openai_generator, wrapping):
+    openai_generator.script["course_plan"] = [wrapping]
 
     course = generate(add_ons=[])
 
@@ -166,6 +168,16 @@ def test_rate_limited_chapter_after_retries_is_provider_unavailable(openai_gener
 
     with pytest.raises(ProviderUnavailable):
         generate(add_ons=[])
+
+
+def test_server_refusing_the_key_is_provider_unavailable_without_retrying(openai_generator):
+    openai_generator.script["course_plan"] = ["error401"]
+
+    with pytest.raises(ProviderUnavailable):
+        generate()
+
+    assert openai_generator.steps() == ["course_plan"]
+    assert openai_generator.requests[0]["model"] == "course-writer-1"
 
 
 def test_unreachable_server_is_provider_unavailable(openai_generator, settings):
