@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.response import Response
 
 from config.api import ApiView
+from config.ids import looks_like_public_id
 from courses import queries, serializers, services
 from courses.models import Export
 
@@ -64,7 +65,9 @@ class ExportCourseView(ApiView):
 @require_safe
 def download_export(request, export_id: str):
     """The export's zip: public, the unguessable export id in the path is the key."""
-    export = Export.objects.select_related("course").filter(public_id=export_id).first()
+    export = None
+    if looks_like_public_id(export_id, "exp_"):
+        export = Export.objects.select_related("course").filter(public_id=export_id).first()
     if export is None:
         raise Http404("No such export.")
     try:

@@ -217,8 +217,9 @@ def test_download_link_is_absolute_and_permanent(api_client, client, course, set
     assert later["Content-Type"] == "application/zip"
 
 
-def test_unknown_download_is_404(client, db):
-    response = client.get("/downloads/exp_doesNotExist0000000000")
+@pytest.mark.parametrize("export_id", ["exp_doesNotExist0000000000", "exp_%00", "cou_" + "x" * 22, "x" * 500])
+def test_unknown_download_is_404(client, db, export_id):
+    response = client.get(f"/downloads/{export_id}")
 
     assert response.status_code == 404
 
