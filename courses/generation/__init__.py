@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from courses.content import CourseContent
+from courses.generation import pipeline
 from courses.generation.errors import (
     GenerationError,
     GenerationFailed,
@@ -49,12 +50,11 @@ def generate_course(
     :raises GenerationFailed: the generator produced nothing usable (code GENERATION_FAILED)
     :raises GenerationTimeout: the deadline passed (code GENERATION_TIMEOUT)
     :raises ProviderUnavailable: the model server is unreachable or keeps failing (code PROVIDER_UNAVAILABLE)
+    :raises ImproperlyConfigured: COURSE_GENERATOR names no generator
     """
-    from courses.generation import pipeline
-
     return pipeline.run(
         request=request,
-        generator_name=getattr(settings, "COURSE_GENERATOR", "offline"),
+        generator_name=settings.COURSE_GENERATOR,
         on_progress=on_progress,
         deadline=deadline,
     )
