@@ -184,6 +184,14 @@ LOGGING = {
     },
 }
 
+# --- Generation jobs ------------------------------------------------------------------------------
+# A running job's worker is taken for dead once GENERATION_TIMEOUT_S plus this grace have passed
+# without a result; the job is then run once more, then failed.
+GENERATION_LEASE_GRACE_S = env.int("GENERATION_LEASE_GRACE_S", default=120)
+# A job still pending after this long (no worker ever took it) is failed and its credit given back.
+JOB_PENDING_MAX_S = env.int("JOB_PENDING_MAX_S", default=3600)
+CELERY_BEAT_SCHEDULE["courses-recover-jobs"] = {"task": "courses.tasks.recover_jobs", "schedule": 60.0}
+
 # --- Course generators ----------------------------------------------------------------------------
 # `offline` writes scaffolding from templates (no network, instant); `openai` asks any
 # OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp) for structured JSON.
@@ -251,4 +259,38 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
     },
+}
+
+# --- API documents ----------------------------------------------------------------------------------
+# OpenAPI 3.1 at /api/v1/openapi.json and interactive docs at /docs/, generated from the code.
+INSTALLED_APPS += ["drf_spectacular", "drf_spectacular_sidecar"]
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "drf_spectacular.openapi.AutoSchema"
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Course Generation API",
+    "DESCRIPTION": (
+        "Submit a subject, get a complete learning course generated in the background; poll the job or "
+        "receive a webhook; share the public preview page; export SCORM for any LMS."
+    ),
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "JobStatusEnum": "courses.models.GenerationJob.Status",
+        "CourseFormatEnum": "courses.models.Format",
+        "ExportFormatEnum": "courses.models.Export.ExportFormat",
+    },
+    "WEBHOOKS": [
+        "config.openapi.COURSE_CREATED",
+        "config.openapi.COURSE_FAILED",
+        "config.openapi.COURSE_EXPORTED",
+    ],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.postprocess",
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SERVERS": [{"url": PUBLIC_BASE_URL}],
 }

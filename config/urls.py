@@ -3,6 +3,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 from django_ratelimit.decorators import ratelimit
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from config import health, views
 
@@ -13,6 +14,8 @@ urlpatterns = [
     # Password guessing on the staff login is slowed per client IP.
     path("admin/login/", ratelimit(key="ip", rate="10/m", method="POST", block=True)(admin.site.login)),
     path("admin/", admin.site.urls),
+    path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="openapi"), name="docs"),
     path("api/v1/", include("courses.urls")),
     path("downloads/", include("courses.download_urls")),
     path("", include("courses.page_urls")),

@@ -81,6 +81,12 @@ class GenerationJob(models.Model):
     def is_finished(self) -> bool:
         return self.status in (self.Status.COMPLETED, self.Status.FAILED)
 
+    @property
+    def reported_progress(self) -> int:
+        """Progress as clients see it: 0 while pending and in a failed answer, 100 once completed."""
+        fixed = {self.Status.PENDING: 0, self.Status.COMPLETED: 100, self.Status.FAILED: 0}
+        return fixed.get(self.status, self.progress)
+
 
 class Course(models.Model):
     public_id = models.CharField(max_length=32, unique=True, default=new_course_id, editable=False)

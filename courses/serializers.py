@@ -1,5 +1,6 @@
 import re
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
@@ -44,6 +45,14 @@ class StrictListField(serializers.ListField):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "description": "HTTPS (or HTTP) URL that receives the event; it must resolve to a public address.",
+    }
+)
 class CallbackUrlField(StrictCharField):
     def __init__(self, **kwargs):
         super().__init__(max_length=2048, **kwargs)
@@ -54,6 +63,13 @@ class CallbackUrlField(StrictCharField):
             return destinations.check_callback_url(value)
         except destinations.UnsafeDestination as exc:
             raise serializers.ValidationError(str(exc)) from None
+
+
+class UtcMillisecondsField(serializers.DateTimeField):
+    """`2026-04-28T17:14:08.000Z`: ISO 8601 in UTC with milliseconds, as the API shows times."""
+
+    def to_representation(self, value):
+        return iso_utc_ms(value)
 
 
 class CreateJobInput(serializers.Serializer):
@@ -83,35 +99,53 @@ def poll_path(job: GenerationJob) -> str:
     return f"/api/v1/courses/jobs/{job.public_id}"
 
 
-def course_output(course: Course) -> dict:
+class CourseOutput(serializers.Serializer):
     """The course object of interface 2.2, as the poll answer and the course.created event show it."""
-    return {
-        "id": course.public_id,
-        "name": course.name,
-        "headline": course.headline,
-        "format": course.format,
-        "languageId": course.language_id,
-        "shareUrl": course.share_url,
-        "createdAt": iso_utc_ms(course.created_at),
-    }
+
+    id = serializers.CharField(source="public_id")
+    name = serializers.CharField()
+    headline = serializers.CharField()
+    format = serializers.ChoiceField(choices=Format.choices)
+    languageId = serializers.ChoiceField(source="language_id", choices=Language.choices)
+    shareUrl = serializers.URLField(source="share_url")
+    createdAt = UtcMillisecondsField(source="created_at")
+
+
+class JobErrorOutput(serializers.Serializer):
+    message = serializers.CharField(source="error_message")
+    code = serializers.CharField(source="error_code")
+
+
+class JobOutput(serializers.Serializer):
+    """The job object of interface 2.1, exactly the table of interface 4.2."""
+
+    jobId = serializers.CharField(source="public_id")
+    status = serializers.ChoiceField(choices=GenerationJob.Status.choices)
+    progress = serializers.IntegerField(source="reported_progress", min_value=0, max_value=100)
+    course = serializers.SerializerMethodField()
+    error = JobErrorOutput(source="*", required=False, help_text="Present only when status is failed.")
+
+    @extend_schema_field(CourseOutput(allow_null=True))
+    def get_course(self, job):
+        return course_output(job.course) if job.status == GenerationJob.Status.COMPLETED else None
+
+    def to_representation(self, job):
+        body = super().to_representation(job)
+        if job.status != GenerationJob.Status.FAILED:
+            del body["error"]
+        return body
+
+
+def course_output(course: Course) -> dict:
+    return CourseOutput(course).data
 
 
 def job_output(job: GenerationJob) -> dict:
-    """The job object of interface 2.1, exactly the table of interface 4.2."""
-    Status = GenerationJob.Status
-    body = {
-        "jobId": job.public_id,
-        "status": job.status,
-        "progress": {Status.PENDING: 0, Status.COMPLETED: 100, Status.FAILED: 0}.get(job.status, job.progress),
-        "course": course_output(job.course) if job.status == Status.COMPLETED else None,
-    }
-    if job.status == Status.FAILED:
-        body["error"] = job_error(job)
-    return body
+    return JobOutput(job).data
 
 
 def job_error(job: GenerationJob) -> dict:
-    return {"message": job.error_message, "code": job.error_code}
+    return JobErrorOutput(job).data
 
 
 class ExportCourseInput(serializers.Serializer):
@@ -119,12 +153,15 @@ class ExportCourseInput(serializers.Serializer):
     callbackUrl = CallbackUrlField(source="callback_url", default="")
 
 
-def export_output(export: Export) -> dict:
+class ExportOutput(serializers.Serializer):
     """The export record: the answer to an export request and, with `event`, the course.exported event."""
-    return {
-        "courseId": export.course.public_id,
-        "format": export.format,
-        "downloadUrl": export.download_url,
-        "shareUrl": export.course.share_url,
-        "exportedAt": iso_utc_ms(export.exported_at),
-    }
+
+    courseId = serializers.CharField(source="course.public_id")
+    format = serializers.ChoiceField(choices=Export.ExportFormat.choices)
+    downloadUrl = serializers.URLField(source="download_url")
+    shareUrl = serializers.URLField(source="course.share_url")
+    exportedAt = UtcMillisecondsField(source="exported_at")
+
+
+def export_output(export: Export) -> dict:
+    return ExportOutput(export).data

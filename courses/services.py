@@ -184,7 +184,7 @@ def record_progress(*, job_id: int, attempt: int, percent: int) -> None:
 def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
     """Store the course and finish the job, with its course.created event; None if fenced off."""
     job = (
-        GenerationJob.objects.select_for_update()
+        GenerationJob.objects.select_for_update(of=("self",), no_key=True)
         .select_related("api_key__account")
         .filter(pk=job_id, status=Status.RUNNING, attempts=attempt)
         .first()
@@ -218,7 +218,7 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
     Fail the job, give its credit back and record its course.failed event. With `attempt`, only
     if that attempt still owns the job. Return whether the job was failed by this call.
     """
-    jobs = GenerationJob.objects.select_for_update().select_related("api_key__account")
+    jobs = GenerationJob.objects.select_for_update(of=("self",), no_key=True).select_related("api_key__account")
     jobs = jobs.filter(pk=job_id, status__in=[Status.PENDING, Status.RUNNING])
     if attempt is not None:
         jobs = jobs.filter(attempts=attempt)
@@ -310,6 +310,7 @@ def record_signoff(*, course: Course, name: str, client_ip: str):
         raise InvalidSignoffName()
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
     return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+
 
 # Exports --------------------------------------------------------------------------------------
 

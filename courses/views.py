@@ -5,8 +5,10 @@ import urllib.parse
 from django.http import FileResponse, Http404
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
+from config import openapi
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from courses import queries, serializers, services
@@ -18,6 +20,25 @@ logger = logging.getLogger(__name__)
 class CreateJobView(ApiView):
     rate_limit_scope = "create"
 
+    @extend_schema(
+        operation_id="createCourse",
+        summary="Submit a course for generation",
+        description="Returns at once with the job to poll. One course credit is charged when accepted.",
+        parameters=[openapi.IDEMPOTENCY_KEY],
+        request=serializers.CreateJobInput,
+        responses=openapi.responses(
+            {
+                202: OpenApiResponse(
+                    serializers.JobAccepted,
+                    description="Accepted; `Location` is the poll URL.",
+                )
+            },
+            e400=[openapi.VALIDATION],
+            e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
+            e409=[("IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was used with a different body.")],
+            e413=[openapi.TOO_LARGE],
+        ),
+    )
     def post(self, request):
         data = serializers.CreateJobInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -33,6 +54,13 @@ class CreateJobView(ApiView):
 class PollJobView(ApiView):
     rate_limit_scope = "poll"
 
+    @extend_schema(
+        operation_id="pollJob",
+        summary="Poll a job",
+        description="Poll at most once every 5 seconds; unfinished jobs answer with `Retry-After: 5`.",
+        parameters=[OpenApiParameter("job_id", str, OpenApiParameter.PATH, description="The `jobId`.")],
+        responses=openapi.responses({200: serializers.JobOutput}, e404=[openapi.NOT_FOUND]),
+    )
     def get(self, request, job_id: str):
         job = queries.job_visible_to(api_key=request.auth, public_id=job_id)
         if job is None:
@@ -53,6 +81,18 @@ def idempotency_key_of(request) -> str | None:
 class ExportCourseView(ApiView):
     rate_limit_scope = "export"
 
+    @extend_schema(
+        operation_id="exportCourse",
+        summary="Export a course as a SCORM package",
+        description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
+        parameters=[
+            OpenApiParameter("course_id", str, OpenApiParameter.PATH, description="The course `id`."),
+        ],
+        request=serializers.ExportCourseInput,
+        responses=openapi.responses(
+            {200: serializers.ExportOutput}, e400=[openapi.VALIDATION], e404=[openapi.NOT_FOUND], e413=[openapi.TOO_LARGE]
+        ),
+    )
     def post(self, request, course_id: str):
         data = serializers.ExportCourseInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -12,10 +12,13 @@ pytest_plugins = ["tests.browser"]
 
 
 @pytest.fixture(autouse=True)
-def _rate_limits_per_test(settings):
-    # Each test counts API requests under its own Redis key prefix (the keys expire within a
-    # minute), so neither another test's traffic nor an earlier run's eats into its rate limits.
-    settings.RATE_LIMIT_KEY_PREFIX = f"test:{uuid.uuid4().hex}:ratelimit"
+def _redis_counters_per_test(settings):
+    # Each test counts under its own Redis key prefix (API rate limits; the cache behind the
+    # per-IP limits of the admin login and the preview page), so neither another test's traffic nor
+    # an earlier run's eats into its limits. The keys expire by themselves.
+    prefix = f"test:{uuid.uuid4().hex}"
+    settings.RATE_LIMIT_KEY_PREFIX = f"{prefix}:ratelimit"
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": prefix}}
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,0 +1,217 @@
+"""
+The OpenAPI 3.1 document, generated from the code by drf-spectacular.
+
+Views describe their own bodies and answers (`extend_schema`); this module holds what every
+operation shares — the error body, the bearer scheme, the `RateLimit-*` and `X-Request-ID`
+headers — the webhook events, and the links that let a client (or a fuzzer) go create → poll →
+export.
+"""
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
+from rest_framework import serializers
+
+from courses.serializers import CourseOutput, ExportOutput
+
+class ApiKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "accounts.authentication.ApiKeyAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "`Authorization: Bearer <API key>`; keys look like `cgs_` + 40 characters.",
+        }
+
+
+# Codes every authenticated operation can answer with, beyond its own.
+COMMON_ERRORS = {
+    401: ("INVALID_API_KEY", "Missing Authorization header, malformed Bearer prefix, or unknown or revoked key."),
+    403: ("PAID_PLAN_REQUIRED", "The key is valid but the account is not on a paid plan."),
+    429: ("RATE_LIMIT_EXCEEDED", "Rate limit of the endpoint exceeded; wait `Retry-After` seconds."),
+    500: ("INTERNAL_ERROR", "Internal error; safe to retry later."),
+}
+
+
+class ErrorBody(serializers.Serializer):
+    message = serializers.CharField(help_text="Human-readable description; safe to display to end users.")
+    code = serializers.CharField(help_text="Machine-readable code; switch on this.")
+
+
+def error_response(*codes_and_meanings: tuple[str, str]) -> OpenApiResponse:
+    """An error answer, listing the codes it can carry."""
+    lines = "\n".join(f"- `{code}`: {meaning}" for code, meaning in codes_and_meanings)
+    return OpenApiResponse(ErrorBody, description=lines)
+
+
+def responses(success: dict, **errors_by_status: list[tuple[str, str]]) -> dict:
+    """`success` plus the common errors plus the operation's own (`e400=[(code, meaning)]`)."""
+    answers = dict(success)
+    own = {int(status[1:]): list(pairs) for status, pairs in errors_by_status.items()}
+    for status, pair in COMMON_ERRORS.items():
+        own.setdefault(status, []).insert(0, pair)
+    for status, pairs in sorted(own.items()):
+        answers[status] = error_response(*pairs)
+    return answers
+
+
+VALIDATION = ("VALIDATION_ERROR", "The body failed validation; the message names the field.")
+NOT_FOUND = ("NOT_FOUND", "Unknown id, or it belongs to a different key.")
+TOO_LARGE = ("PAYLOAD_TOO_LARGE", "The body is larger than 1 MiB.")
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description=(
+        "Optional, 1–255 printable ASCII characters. The same key with the same body within 24 hours "
+        "returns the first answer again; with a different body it is 409 `IDEMPOTENCY_KEY_REUSED`."
+    ),
+)
+
+# Headers on every answer of the API, described once and added to every response by the hook below.
+_RESPONSE_HEADERS = {
+    "RateLimit-Limit": ("integer", "Requests allowed in the current 60-second sliding window."),
+    "RateLimit-Remaining": ("integer", "Requests left in the window."),
+    "RateLimit-Reset": ("integer", "Seconds until the oldest request in the window ages out (0: empty)."),
+    "X-Request-ID": ("string", "The request's id: the client's `X-Request-ID` when well-formed, else a new one."),
+}
+_RETRY_AFTER = {"schema": {"type": "integer"}, "description": "Seconds to wait before the next attempt."}
+# Headers of particular answers: the poll URL of an accepted job; the polling pace of an unfinished one.
+_ANSWER_HEADERS = {
+    ("/api/v1/courses", "post", "202"): {
+        "Location": {"schema": {"type": "string"}, "description": "The poll URL, as in `pollUrl`."},
+    },
+    ("/api/v1/courses/jobs/{job_id}", "get", "200"): {
+        "Retry-After": {
+            "schema": {"type": "integer"},
+            "description": "`5` while the job is pending or running: poll at most once every 5 seconds.",
+        },
+    },
+}
+
+
+def _webhook(name: str, payload: type[serializers.Serializer], description: str) -> OpenApiWebhook:
+    return OpenApiWebhook(
+        name=name,
+        decorator=extend_schema(
+            summary=name,
+            description=description,
+            request=payload,
+            responses={
+                200: OpenApiResponse(
+                    description="Any 2xx means received; anything else counts as a failed delivery."
+                )
+            },
+        ),
+    )
+
+
+class CourseCreatedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.created"])
+    jobId = serializers.CharField()
+    course = CourseOutput()
+
+
+class FailedJobError(serializers.Serializer):
+    message = serializers.CharField()
+    code = serializers.CharField(required=False, help_text="Present for known failure modes.")
+
+
+class CourseFailedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.failed"])
+    jobId = serializers.CharField()
+    error = FailedJobError()
+
+
+class CourseExportedEvent(ExportOutput):
+    event = serializers.ChoiceField(choices=["course.exported"])
+
+
+_DELIVERY = (
+    " Sent by HTTP POST to the `callbackUrl` of the request, with Standard Webhooks headers `webhook-id` "
+    "(the same on every retry of the event), `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 "
+    "with the account's `whsec_` secret). Failed deliveries are retried with backoff, so deduplicate."
+)
+COURSE_CREATED = _webhook(
+    "course.created", CourseCreatedEvent, "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY
+)
+COURSE_FAILED = _webhook(
+    "course.failed", CourseFailedEvent, "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY
+)
+COURSE_EXPORTED = _webhook(
+    "course.exported",
+    CourseExportedEvent,
+    "An export finished and a `callbackUrl` was given. Deduplicate on `courseId` + `exportedAt`." + _DELIVERY,
+)
+
+
+_WEBHOOK_HEADERS = [
+    ("webhook-id", "Unique id of the event, the same on every delivery attempt."),
+    ("webhook-timestamp", "Unix time of this attempt, in seconds."),
+    ("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`."),
+]
+
+# The links a client follows: the create answer's jobId polls the job; a completed job's course id
+# exports it.
+_LINKS = {
+    ("/api/v1/courses", "post", "202"): {
+        "PollJob": {
+            "operationId": "pollJob",
+            "parameters": {"job_id": "$response.body#/jobId"},
+            "description": "Poll the job that was just accepted.",
+        }
+    },
+    ("/api/v1/courses/jobs/{job_id}", "get", "200"): {
+        "ExportCourse": {
+            "operationId": "exportCourse",
+            "parameters": {"course_id": "$response.body#/course/id"},
+            "description": "Export the course of a completed job.",
+        }
+    },
+}
+
+
+def postprocess(result, generator, request, public):
+    """drf-spectacular hook: add what every operation shares, webhook headers and links."""
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            operation.setdefault("parameters", []).append(
+                {
+                    "name": "X-Request-ID",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"},
+                    "description": "Optional request id, echoed in the answer and in our logs.",
+                }
+            )
+            for status, answer in operation.get("responses", {}).items():
+                headers = answer.setdefault("headers", {})
+                for name, (kind, text) in _RESPONSE_HEADERS.items():
+                    headers[name] = {"schema": {"type": kind}, "description": text}
+                if status == "429":
+                    headers["Retry-After"] = _RETRY_AFTER
+                headers.update(_ANSWER_HEADERS.get((path, method, status), {}))
+                links = _LINKS.get((path, method, status))
+                if links:
+                    answer["links"] = links
+    for hook in result.get("webhooks", {}).values():
+        for operation in hook.values():
+            operation["parameters"] = [
+                {"name": name, "in": "header", "required": True, "schema": {"type": "string"}, "description": text}
+                for name, text in _WEBHOOK_HEADERS
+            ]
+    return result
+
+
+def error_codes_in(document: dict, path: str, method: str) -> set[str]:
+    """Every error `code` an operation's answers list (for tests that hold the document to the contract)."""
+    codes = set()
+    for answer in document["paths"][path][method]["responses"].values():
+        for line in answer.get("description", "").splitlines():
+            if line.startswith("- `"):
+                codes.add(line.split("`")[1])
+    return codes
+
