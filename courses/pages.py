@@ -102,8 +102,8 @@ def chapter_page(request, course_id: str, number: int):
 @require_POST
 def sign_agreement(request, course_id: str):
     """Record a learner's sign-off of the course's agreement, then show the confirmation."""
+    course = _course(request, course_id)
     if _too_many_signoffs(request):
-        course = _course(request, course_id)
         return _render_message(
             request,
             course,
@@ -111,7 +111,6 @@ def sign_agreement(request, course_id: str):
             text=_("Please wait a minute, then try again."),
             status=429,
         )
-    course = _course(request, course_id)
     content = CourseContent.model_validate(course.content)
     if content.agreement is None:
         raise Http404("This course has no agreement.")
@@ -139,7 +138,8 @@ def signed_page(request, course_id: str, token: str):
         signoff_id = signing.loads(token, salt=_SIGNOFF_SALT)
     except signing.BadSignature:
         raise Http404("No such sign-off.") from None
-    signoff = Signoff.objects.select_related("course").filter(pk=signoff_id, course__public_id=course_id).first()
+    signoffs = Signoff.objects.select_related("course")
+    signoff = signoffs.filter(pk=signoff_id, course__public_id=course_id).first()
     if signoff is None:
         raise Http404("No such sign-off.")
     return _render(request, signoff.course, "courses/signed.html", {"signoff": signoff})
@@ -171,7 +171,6 @@ def _render(request, course: Course, template: str, context: dict, status: int =
                 "course_url": _course_url(course),
                 "share_url": course.share_url,
                 "allow_indexing": settings.PREVIEW_ALLOW_INDEXING,
-                "layout": course.format,
                 **context,
             },
             status=status,
@@ -230,8 +229,8 @@ def _classic_pages(course: Course, content: CourseContent) -> list[ClassicPage]:
     for number, chapter in enumerate(content.chapters, start=1):
         pages.append(ClassicPage(number=number, title=chapter.title, url=f"{base}/{number}", kind="chapter"))
     if content.wrapup or content.assessment or content.agreement:
-        number = len(pages)
-        pages.append(ClassicPage(number=number, title=_("Final steps"), url=f"{base}/{number}", kind="closing"))
+        last = len(pages)
+        pages.append(ClassicPage(number=last, title=_("Final steps"), url=f"{base}/{last}", kind="closing"))
     return pages
 
 
