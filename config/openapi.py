@@ -60,6 +60,7 @@ def responses(success: dict, **errors_by_status: list[tuple[str, str]]) -> dict:
 VALIDATION = ("VALIDATION_ERROR", "The body failed validation; the message names the field.")
 NOT_FOUND = ("NOT_FOUND", "Unknown id, or it belongs to a different key.")
 TOO_LARGE = ("PAYLOAD_TOO_LARGE", "The body is larger than 1 MiB.")
+IDEMPOTENCY_REUSED = ("IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was used with a different request.")
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",

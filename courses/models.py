@@ -114,16 +114,27 @@ class Course(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a create request sent with an `Idempotency-Key`, kept for 24 hours."""
+    """
+    What the first request sent with an `Idempotency-Key` made (a job, or an export), kept for 24
+    hours so a retry gets the same answer.
+    """
 
     api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="idempotency_records")
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
-    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="+")
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="+", null=True)
+    export = models.ForeignKey("Export", on_delete=models.CASCADE, related_name="+", null=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["api_key", "key"], name="idempotency_key_per_api_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["api_key", "key"], name="idempotency_key_per_api_key"),
+            models.CheckConstraint(
+                condition=models.Q(job__isnull=False, export__isnull=True)
+                | models.Q(job__isnull=True, export__isnull=False),
+                name="idempotency_record_for_a_job_or_an_export",
+            ),
+        ]
 
 
 class Export(models.Model):

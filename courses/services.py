@@ -78,27 +78,37 @@ def create_job(
         "callback_url": callback_url,
     }
     if idempotency_key is not None:
-        replayed = _replay_idempotent_request(api_key=api_key, key=idempotency_key, request=request)
+        replayed = _replay_idempotent_request(
+            api_key=api_key, key=idempotency_key, request={"operation": "create", **request}
+        )
         if replayed is not None:
-            return replayed
+            return replayed.job
     period = account_services.charge_credit(account=api_key.account)
     job = GenerationJob.objects.create(
         api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(), **request
     )
     if idempotency_key is not None:
         IdempotencyRecord.objects.create(
-            api_key=api_key, key=idempotency_key, request_hash=_request_hash(request), job=job
+            api_key=api_key,
+            key=idempotency_key,
+            request_hash=_request_hash({"operation": "create", **request}),
+            job=job,
         )
     tasks.run_generation.delay_on_commit(job_id=job.pk)
     return job
 
 
-def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> GenerationJob | None:
+def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> IdempotencyRecord | None:
+    """
+    The record of the first request with this key in the last 24 hours, if `request` is the same;
+    None if the key is new (or expired). Call inside the transaction that records the new request.
+    :raises IdempotencyKeyReused: if the key was used for a different request
+    """
     # Requests with the same key wait for each other (a lock for this transaction only), so two
     # retries racing each other still make one job and charge one credit.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [api_key.pk, key])
-    record = IdempotencyRecord.objects.select_related("job").filter(api_key=api_key, key=key).first()
+    record = IdempotencyRecord.objects.select_related("job", "export__course").filter(api_key=api_key, key=key).first()
     if record is None:
         return None
     if record.created_at < timezone.now() - IDEMPOTENCY_WINDOW:
@@ -106,7 +116,7 @@ def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> G
         return None
     if record.request_hash != _request_hash(request):
         raise IdempotencyKeyReused()
-    return record.job
+    return record
 
 
 def _request_hash(request: dict) -> str:
@@ -319,11 +329,20 @@ class CourseNotFound(errors.NotFound):
     message = "Course not found."
 
 
-def export_course(*, api_key: ApiKey, course_public_id: str, format: str, callback_url: str = "") -> Export:
+def export_course(
+    *,
+    api_key: ApiKey,
+    course_public_id: str,
+    format: str,
+    callback_url: str = "",
+    idempotency_key: str | None = None,
+) -> Export:
     """
     Build the course's SCORM package in `format`, store it and record the export, with its
-    course.exported event when a callback URL was given. Every call makes a new export.
+    course.exported event when a callback URL was given. Every call makes a new export, except a
+    retry with the same idempotency key and request within 24 hours, which returns the first.
     :raises CourseNotFound: if no course with this id belongs to this key
+    :raises IdempotencyKeyReused: if the idempotency key was used for a different request
     """
     course = queries.course_visible_to(api_key=api_key, public_id=course_public_id)
     if course is None:
@@ -335,10 +354,20 @@ def export_course(*, api_key: ApiKey, course_public_id: str, format: str, callba
     # The file is written before the row (a row must never point at a missing file) and removed
     # again if the row does not commit.
     export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)
+    request = {"operation": "export", "course": course.public_id, "format": format, "callback_url": callback_url}
     try:
         with transaction.atomic(durable=True):
+            if idempotency_key is not None:
+                replayed = _replay_idempotent_request(api_key=api_key, key=idempotency_key, request=request)
+                if replayed is not None:
+                    export.file.delete(save=False)
+                    return replayed.export
             export.exported_at = _next_export_time(course=course)
             export.save()
+            if idempotency_key is not None:
+                IdempotencyRecord.objects.create(
+                    api_key=api_key, key=idempotency_key, request_hash=_request_hash(request), export=export
+                )
             if callback_url:
                 webhook_services.record_event(
                     account=api_key.account,

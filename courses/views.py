@@ -35,7 +35,7 @@ class CreateJobView(ApiView):
             },
             e400=[openapi.VALIDATION],
             e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
-            e409=[("IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was used with a different body.")],
+            e409=[openapi.IDEMPOTENCY_REUSED],
             e413=[openapi.TOO_LARGE],
         ),
     )
@@ -87,17 +87,25 @@ class ExportCourseView(ApiView):
         description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
         parameters=[
             OpenApiParameter("course_id", str, OpenApiParameter.PATH, description="The course `id`."),
+            openapi.IDEMPOTENCY_KEY,
         ],
         request=serializers.ExportCourseInput,
         responses=openapi.responses(
-            {200: serializers.ExportOutput}, e400=[openapi.VALIDATION], e404=[openapi.NOT_FOUND], e413=[openapi.TOO_LARGE]
+            {200: serializers.ExportOutput},
+            e400=[openapi.VALIDATION],
+            e404=[openapi.NOT_FOUND],
+            e409=[openapi.IDEMPOTENCY_REUSED],
+            e413=[openapi.TOO_LARGE],
         ),
     )
     def post(self, request, course_id: str):
         data = serializers.ExportCourseInput(data=request.data)
         data.is_valid(raise_exception=True)
         export = services.export_course(
-            api_key=request.auth, course_public_id=course_id, **data.validated_data
+            api_key=request.auth,
+            course_public_id=course_id,
+            idempotency_key=idempotency_key_of(request),
+            **data.validated_data,
         )
         return Response(serializers.export_output(export))
 

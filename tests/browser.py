@@ -61,3 +61,15 @@ def save_screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def unhashed_static(settings):
+    """
+    Static files for pages under `live_server`: its handler serves /static/ from the source
+    folders and knows no manifest, so pages must link the plain file names.
+    """
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

@@ -21,6 +21,12 @@ def _redis_counters_per_test(settings):
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": prefix}}
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Staff logins in tests need no key stretching.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _celery_runs_eagerly():
     # Most tests run tasks in-process so `.delay()` executes our real task code; tests that depend

@@ -25,17 +25,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 @pytest.fixture
-def finder_static(settings):
-    # The live server serves /static/ from the source folders (its handler knows no manifest), so
-    # pages link the plain names here; production serves the hashed names through whitenoise.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
-
-@pytest.fixture
-def learner(page, finder_static):
+def learner(page, unhashed_static):
     """The page fixture, watching for CSP violations and dialogs, with instant scrolling."""
     page.add_init_script(WATCH_CSP)
     page.dialogs = []
@@ -185,7 +175,7 @@ def test_unknown_course_shows_the_friendly_not_found_page(live_server, learner):
     assert learner.evaluate("window.__cspViolations") == []
 
 
-def test_axe_finds_no_serious_accessibility_violation(live_server, browser, finder_static):
+def test_axe_finds_no_serious_accessibility_violation(live_server, browser, unhashed_static):
     onepage = CourseFactory(format="onepage")
     classic = CourseFactory(format="classic", language_id="de-DE")
     pages = [

@@ -1,0 +1,97 @@
+import json
+
+import pytest
+
+from config.openapi import error_codes_in
+
+CREATE = ("/api/v1/courses", "post")
+POLL = ("/api/v1/courses/jobs/{job_id}", "get")
+EXPORT = ("/api/v1/courses/{course_id}/export", "post")
+
+# Interface section 7, by the endpoints that can return each code.
+CONTRACT_CODES = {
+    CREATE: {
+        "VALIDATION_ERROR", "INVALID_API_KEY", "PAID_PLAN_REQUIRED", "USAGE_LIMIT_EXCEEDED_PLAN",
+        "RATE_LIMIT_EXCEEDED", "INTERNAL_ERROR",
+    },
+    POLL: {"INVALID_API_KEY", "PAID_PLAN_REQUIRED", "NOT_FOUND", "RATE_LIMIT_EXCEEDED", "INTERNAL_ERROR"},
+    EXPORT: {
+        "VALIDATION_ERROR", "INVALID_API_KEY", "PAID_PLAN_REQUIRED", "NOT_FOUND", "RATE_LIMIT_EXCEEDED",
+        "INTERNAL_ERROR",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def document():
+    from django.test import Client
+
+    response = Client().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def test_document_is_openapi_3_1_with_the_three_operations(document):
+    assert document["openapi"].startswith("3.1")
+    assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {CREATE, POLL, EXPORT}
+
+
+@pytest.mark.parametrize("operation", CONTRACT_CODES)
+def test_every_error_code_of_the_contract_is_documented(document, operation):
+    assert CONTRACT_CODES[operation] <= error_codes_in(document, *operation)
+
+
+def test_our_own_codes_are_documented_too(document):
+    assert {"IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE"} <= error_codes_in(document, *CREATE)
+    assert {"IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE"} <= error_codes_in(document, *EXPORT)
+
+
+def test_headers_bearer_scheme_and_error_body_are_described(document):
+    create = document["paths"]["/api/v1/courses"]["post"]
+    poll = document["paths"]["/api/v1/courses/jobs/{job_id}"]["get"]
+
+    assert document["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer <API key>`; keys look like `cgs_` + 40 characters.",
+    }
+    assert create["security"] == [{"bearerAuth": []}]
+    assert {"Idempotency-Key", "X-Request-ID"} <= {p["name"] for p in create["parameters"]}
+    for answer in [*create["responses"].values(), *poll["responses"].values()]:
+        assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-ID"} <= set(answer["headers"])
+    assert "Location" in create["responses"]["202"]["headers"]
+    assert "Retry-After" in create["responses"]["429"]["headers"]
+    assert "Retry-After" in poll["responses"]["200"]["headers"]
+    assert document["components"]["schemas"]["ErrorBody"]["required"] == ["code", "message"]
+
+
+def test_the_three_webhooks_with_their_signature_headers(document):
+    webhooks = document["webhooks"]
+
+    assert set(webhooks) == {"course.created", "course.failed", "course.exported"}
+    for hook in webhooks.values():
+        headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
+        assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
+    created = document["components"]["schemas"]["CourseCreatedEvent"]["properties"]
+    assert created["course"] == {"$ref": "#/components/schemas/CourseOutput"}
+
+
+def test_interactive_docs_are_served_without_a_cdn(client):
+    page = client.get("/docs/")
+
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html
+    assert "https://" not in html.replace("https://www.youtube-nocookie.com", "")
+
+
+@pytest.mark.browser
+def test_interactive_docs_render_in_a_browser_without_errors(live_server, page, unhashed_static):
+    violations = []
+    page.on("console", lambda msg: "Content Security Policy" in msg.text and violations.append(msg.text))
+
+    page.goto(f"{live_server.url}/docs/")
+    page.wait_for_selector("text=Submit a course for generation", timeout=15000)
+
+    assert violations == []
+    assert page.problems == []
