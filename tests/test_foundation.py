@@ -208,3 +208,32 @@ def test_production_values_pass_the_deploy_check():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.django_db
+def test_every_task_logs_one_line_with_outcome_and_duration(caplog):
+    from courses import tasks
+
+    with caplog.at_level(logging.INFO, logger="cgs.task"):
+        tasks.recover_jobs.delay()
+
+    [line] = [record for record in caplog.records if record.name == "cgs.task"]
+    assert (line.task, line.outcome) == ("courses.tasks.recover_jobs", "SUCCESS")
+    assert line.duration_ms >= 0 and line.task_id
+
+
+def test_environment_given_to_make_run_reaches_every_process(tmp_path):
+    makefile = (ROOT / "Makefile").read_text()
+    [command] = [line.strip() for line in makefile.splitlines() if "honcho" in line and " start" in line]
+    names = [line.split(":")[0] for line in (ROOT / "Procfile.dev").read_text().splitlines() if line]
+    probe = tmp_path / "Procfile"
+    probe.write_text("".join(f"{name}: echo {name}=$CGS_PROBE\n" for name in names))
+    # The same honcho invocation as `make run`, with processes that print what they were given.
+    argv = command.replace("$(VENV)", str(ROOT / ".venv")).replace("Procfile.dev", str(probe))
+    argv = argv.replace("$(PORT)", "8765").split()
+
+    result = subprocess.run(argv, env=_environment(CGS_PROBE="given"), capture_output=True, text=True, timeout=60)
+
+    assert names == ["web", "worker", "webhooks", "beat"]
+    for name in names:
+        assert f"{name}=given" in result.stdout

@@ -15,10 +15,12 @@ def call_endpoint(client, endpoint: str):
         return client.post("/api/v1/courses", {"subject": "Intro to SQL"}, format="json")
     if endpoint == "poll":
         return client.get("/api/v1/courses/jobs/job_doesnotexist")
+    if endpoint == "export":
+        return client.post("/api/v1/courses/cou_doesnotexist/export", {}, format="json")
     raise AssertionError(endpoint)
 
 
-ENDPOINTS = ["create", "poll"]
+ENDPOINTS = ["create", "poll", "export"]
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
@@ -114,6 +116,18 @@ def test_another_key_of_the_same_account_cannot_see_a_job(account, api_client):
 
     assert response.status_code == 404
     assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
+
+
+def test_a_course_is_exported_only_by_the_key_that_created_it(account, api_key, api_client):
+    course = CourseFactory(api_key=api_key)
+    sibling_client = client_for(services.issue_key(account=account, name="sibling"))
+
+    theirs = sibling_client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
+    mine = api_client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
+
+    assert theirs.status_code == 404
+    assert theirs.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert mine.status_code == 200
 
 
 def test_a_stranger_sees_a_job_exactly_like_one_that_never_existed(api_client, stranger_client):
