@@ -54,6 +54,11 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.fixture(autouse=True)
+def _exports_in_a_temporary_directory(settings, tmp_path_factory):
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
 @pytest.fixture
 def service(live_server, settings):
     # The live server runs our real code; its absolute links (shareUrl, downloadUrl) must point at
