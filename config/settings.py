@@ -140,6 +140,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600),
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
+    # Sending a task gives up quickly when Redis is down (a web request must not hang); what the
+    # task works on is committed, and the periodic sweeps send it again.
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
 }
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": "webhooks"}}

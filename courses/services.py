@@ -16,7 +16,7 @@ from django.utils.crypto import salted_hmac
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors
+from config import errors, queue
 from courses import generation, queries, tasks
 from courses.content import CourseContent
 from courses.models import Course, Export, GenerationJob, IdempotencyRecord
@@ -94,7 +94,7 @@ def create_job(
             request_hash=_request_hash({"operation": "create", **request}),
             job=job,
         )
-    tasks.run_generation.delay_on_commit(job_id=job.pk)
+    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
     return job
 
 
@@ -272,13 +272,13 @@ def recover_jobs() -> dict[str, int]:
     for job_id in lost.values_list("pk", flat=True):
         # Sending twice is harmless: only one worker can claim a pending job.
         GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
-        tasks.run_generation.delay(job_id=job_id)
+        queue.enqueue(tasks.run_generation, job_id=job_id)
         counts["resent"] += 1
 
     dead = GenerationJob.objects.filter(status=Status.RUNNING, started_at__lt=now - _lease())
     for job_id, attempts in dead.values_list("pk", "attempts"):
         if attempts < MAX_ATTEMPTS:
-            tasks.run_generation.delay(job_id=job_id)
+            queue.enqueue(tasks.run_generation, job_id=job_id)
             counts["retried"] += 1
         else:
             counts["failed"] += fail_job(

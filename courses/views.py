@@ -58,7 +58,14 @@ class PollJobView(ApiView):
         operation_id="pollJob",
         summary="Poll a job",
         description="Poll at most once every 5 seconds; unfinished jobs answer with `Retry-After: 5`.",
-        parameters=[OpenApiParameter("job_id", str, OpenApiParameter.PATH, description="The `jobId`.")],
+        parameters=[
+            OpenApiParameter(
+                "job_id",
+                {"type": "string", "pattern": "^job_[A-Za-z0-9]{22}$"},
+                OpenApiParameter.PATH,
+                description="The `jobId`.",
+            )
+        ],
         responses=openapi.responses({200: serializers.JobOutput}, e404=[openapi.NOT_FOUND]),
     )
     def get(self, request, job_id: str):
@@ -86,7 +93,12 @@ class ExportCourseView(ApiView):
         summary="Export a course as a SCORM package",
         description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
         parameters=[
-            OpenApiParameter("course_id", str, OpenApiParameter.PATH, description="The course `id`."),
+            OpenApiParameter(
+                "course_id",
+                {"type": "string", "pattern": "^cou_[A-Za-z0-9]{22}$"},
+                OpenApiParameter.PATH,
+                description="The course `id`.",
+            ),
             openapi.IDEMPOTENCY_KEY,
         ],
         request=serializers.ExportCourseInput,

@@ -7,14 +7,12 @@ re-enqueues any due event whose queued delivery was lost, so Redis or a worker d
 """
 
 import datetime
-import functools
 import json
 import logging
 import math
 import random
 import time
 
-import kombu.exceptions
 import standardwebhooks
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -22,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Account, new_webhook_secret
+from config import queue
 from webhooks import destinations
 from webhooks.models import WebhookAttempt, WebhookEvent
 
@@ -229,14 +228,13 @@ def _signature_headers(*, event: WebhookEvent, moment: datetime.datetime) -> dic
 
 
 def _enqueue_on_commit(*, event_id: int, countdown: int | None = None) -> None:
-    transaction.on_commit(functools.partial(_enqueue, event_id=event_id, countdown=countdown))
+    # A broker that is down at commit leaves the event for the sweep.
+    from webhooks import tasks  # tasks import this module
+
+    queue.enqueue_on_commit(tasks.deliver_event, countdown=countdown, event_id=event_id)
 
 
 def _enqueue(*, event_id: int, countdown: int | None = None) -> None:
     from webhooks import tasks  # tasks import this module
 
-    try:
-        tasks.deliver_event.apply_async(kwargs={"event_id": event_id}, countdown=countdown, retry=False)
-    except (kombu.exceptions.OperationalError, OSError):
-        # The event is committed; the sweep queues it once the broker is back.
-        logger.warning("webhook delivery not queued", extra={"event_row": event_id}, exc_info=True)
+    queue.enqueue(tasks.deliver_event, countdown=countdown, event_id=event_id)

@@ -1,0 +1,30 @@
+"""Starting background work: the one way services hand a task to Celery."""
+
+import functools
+import logging
+
+import kombu.exceptions
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue_on_commit(task, *, countdown: int | None = None, **kwargs) -> None:
+    """
+    Send `task(**kwargs)` once the surrounding transaction commits, so the worker only ever sees
+    committed rows. Pass ids, never model instances.
+
+    A broker that is down when the transaction commits does not fail the caller: what the task
+    works on is already committed, and the periodic sweeps of its app send it again.
+    """
+    transaction.on_commit(functools.partial(enqueue, task, countdown=countdown, **kwargs))
+
+
+def enqueue(task, *, countdown: int | None = None, **kwargs) -> bool:
+    """Send `task(**kwargs)` now; return False (and log) if the broker cannot be reached."""
+    try:
+        task.apply_async(kwargs=kwargs, countdown=countdown, retry=False)
+        return True
+    except (kombu.exceptions.OperationalError, OSError):
+        logger.warning("task not queued, broker unreachable", extra={"task": task.name, **kwargs}, exc_info=True)
+        return False
