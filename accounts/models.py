@@ -67,10 +67,6 @@ class ApiKey(models.Model):
     def __str__(self):
         return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
 
-    @property
-    def is_revoked(self) -> bool:
-        return self.revoked_at is not None
-
 
 class UsagePeriod(models.Model):
     """Course credits an account used in one billing period (a calendar month in UTC)."""

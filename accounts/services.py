@@ -4,7 +4,7 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -91,9 +91,12 @@ def create_account(*, email: str, plan_slug: str = "pro", name: str = "") -> tup
     :raises ValueError: if an account with this email exists already
     """
     plan = get_plan(slug=plan_slug)
-    if Account.objects.filter(email__iexact=email).exists():
-        raise ValueError(f"An account with email {email} exists already")
-    account = Account.objects.create(email=email, name=name, plan=plan)
+    try:
+        # The unique index on lower(email) decides, so two concurrent creations cannot both win.
+        with transaction.atomic():
+            account = Account.objects.create(email=email, name=name, plan=plan)
+    except IntegrityError:
+        raise ValueError(f"An account with email {email} exists already") from None
     return account, issue_key(account=account, name="default")
 
 

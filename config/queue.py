@@ -28,3 +28,16 @@ def enqueue(task, *, countdown: int | None = None, **kwargs) -> bool:
     except (kombu.exceptions.OperationalError, OSError):
         logger.warning("task not queued, broker unreachable", extra={"task": task.name, **kwargs}, exc_info=True)
         return False
+
+
+def waiting_messages(queue_name: str) -> int | None:
+    """How many messages wait in the broker's queue; None if the broker cannot be reached."""
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as connection:
+            return connection.default_channel.queue_declare(queue=queue_name, passive=True).message_count
+    except (kombu.exceptions.OperationalError, OSError):
+        return None
+    except Exception:  # a queue that does not exist yet has no messages (passive declare refuses it)
+        return 0

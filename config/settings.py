@@ -197,6 +197,10 @@ GENERATION_LEASE_GRACE_S = env.int("GENERATION_LEASE_GRACE_S", default=120)
 # A job still pending after this long (no worker ever took it) is failed and its credit given back.
 JOB_PENDING_MAX_S = env.int("JOB_PENDING_MAX_S", default=3600)
 CELERY_BEAT_SCHEDULE["courses-recover-jobs"] = {"task": "courses.tasks.recover_jobs", "schedule": 60.0}
+CELERY_BEAT_SCHEDULE["courses-purge-idempotency-records"] = {
+    "task": "courses.tasks.purge_expired_idempotency_records",
+    "schedule": 3600.0,
+}
 
 # --- Course generators ----------------------------------------------------------------------------
 # `offline` writes scaffolding from templates (no network, instant); `openai` asks any

@@ -12,7 +12,6 @@ import hashlib
 import json
 import logging
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -31,13 +30,13 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
 from config import ratelimit
+from config.ids import looks_like_public_id
 from courses import markdown, services
 from courses.content import CourseContent
 from courses.models import Course, Format, Signoff
 
 logger = logging.getLogger(__name__)
 
-_COURSE_ID = re.compile(r"cou_[A-Za-z0-9]{1,40}")
 _SIGNOFF_SALT = "courses.pages.signoff"
 _ROOT = Path(settings.BASE_DIR)
 
@@ -341,7 +340,7 @@ def _course(request, course_id: str) -> Course:
     cached = getattr(request, "_preview_course", None)
     if cached is not None and cached.public_id == course_id:
         return cached
-    course = Course.objects.filter(public_id=course_id).first() if _COURSE_ID.fullmatch(course_id) else None
+    course = Course.objects.filter(public_id=course_id).first() if looks_like_public_id(course_id, "cou_") else None
     if course is None:
         raise Http404("No such course.")
     request._preview_course = course

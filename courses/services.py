@@ -6,6 +6,7 @@ import json
 import logging
 import time
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
@@ -119,6 +120,12 @@ def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> I
     return record
 
 
+def purge_expired_idempotency_records() -> int:
+    """Forget idempotency keys older than 24 hours; return how many."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - IDEMPOTENCY_WINDOW).delete()
+    return deleted
+
+
 def _request_hash(request: dict) -> str:
     return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
@@ -150,6 +157,15 @@ def run_job(*, job_id: int) -> None:
         )
     except generation.GenerationError as exc:
         fail_job(job_id=job_id, attempt=attempt, code=exc.code, message=exc.message)
+        return
+    except SoftTimeLimitExceeded:
+        # Celery's backstop when a generation overruns its own deadline.
+        fail_job(
+            job_id=job_id,
+            attempt=attempt,
+            code=generation.GenerationTimeout.code,
+            message=generation.GenerationTimeout.message,
+        )
         return
     except Exception:
         logger.exception("generation crashed", extra={"job_id": job.public_id})
@@ -268,12 +284,15 @@ def recover_jobs() -> dict[str, int]:
             job_id=job_id, attempt=None, code="GENERATION_TIMEOUT", message=_NOT_STARTED_MESSAGE
         )
 
-    lost = GenerationJob.objects.filter(status=Status.PENDING, enqueued_at__lt=now - LOST_MESSAGE_AFTER)
-    for job_id in lost.values_list("pk", flat=True):
-        # Sending twice is harmless: only one worker can claim a pending job.
-        GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
-        queue.enqueue(tasks.run_generation, job_id=job_id)
-        counts["resent"] += 1
+    # A pending job's message counts as lost only while no messages wait in the queue: under a
+    # backlog the job is simply waiting its turn, and sending it again would only pile up duplicates.
+    if queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
+        lost = GenerationJob.objects.filter(status=Status.PENDING, enqueued_at__lt=now - LOST_MESSAGE_AFTER)
+        for job_id in lost.values_list("pk", flat=True):
+            # Sending twice is harmless: only one worker can claim a pending job.
+            GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+            queue.enqueue(tasks.run_generation, job_id=job_id)
+            counts["resent"] += 1
 
     dead = GenerationJob.objects.filter(status=Status.RUNNING, started_at__lt=now - _lease())
     for job_id, attempts in dead.values_list("pk", "attempts"):

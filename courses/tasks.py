@@ -6,8 +6,8 @@ from courses import services
 
 @shared_task(
     acks_late=True,
-    # A hung generation is killed, and the job recovered by recover_jobs, rather than holding a
-    # worker forever.
+    # Backstops for a generation that overruns its own deadline: the soft limit fails the job with
+    # GENERATION_TIMEOUT; the hard limit kills the worker process, and recover_jobs takes it from there.
     soft_time_limit=settings.GENERATION_TIMEOUT_S + 60,
     time_limit=settings.GENERATION_TIMEOUT_S + 120,
 )
@@ -18,3 +18,8 @@ def run_generation(*, job_id: int, **_newer_kwargs) -> None:
 @shared_task
 def recover_jobs() -> dict[str, int]:
     return services.recover_jobs()
+
+
+@shared_task
+def purge_expired_idempotency_records() -> int:
+    return services.purge_expired_idempotency_records()

@@ -37,6 +37,18 @@ def _celery_runs_eagerly():
 
 
 @pytest.fixture
+def empty_task_queue():
+    """No task messages waiting in the test broker (Redis database of the tests only)."""
+    celery_app.control.purge()
+
+
+@pytest.fixture(autouse=True)
+def _files_in_a_temporary_folder(settings, tmp_path):
+    # Exports and other stored files never land in the checkout's media folder.
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+@pytest.fixture
 def account(db):
     return AccountFactory(plan=PlanFactory(slug="pro"))
 

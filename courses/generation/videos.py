@@ -5,6 +5,7 @@ YouTube results page. Looking up videos never fails a course.
 """
 
 import html
+import http.client
 import json
 import logging
 import re
@@ -121,7 +122,7 @@ def _candidates(
             for item in answer.get("items", [])
             if _VIDEO_ID.match(str(item.get("id", {}).get("videoId", "")))
         ]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError, AttributeError) as exc:
         # A quota, key or outage problem fails every search alike: stop asking for this course
         # (the URL holds the key, so it is never logged).
         giving_up.set()

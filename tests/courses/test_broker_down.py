@@ -1,3 +1,5 @@
+import contextlib
+
 import pytest
 
 from accounts import services as account_services
@@ -6,32 +8,56 @@ from courses import services
 from courses.models import GenerationJob
 
 
-@pytest.fixture
+@contextlib.contextmanager
 def broker_down():
     """Tasks are really sent (not run in-process), to a broker address where nothing listens."""
     saved = celery_app.conf.broker_url, celery_app.conf.task_always_eager
     celery_app.conf.broker_url, celery_app.conf.task_always_eager = "redis://127.0.0.1:1/0", False
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
-    yield
-    celery_app.conf.broker_url, celery_app.conf.task_always_eager = saved
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    try:
+        yield
+    finally:
+        celery_app.conf.broker_url, celery_app.conf.task_always_eager = saved
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
 
 
-def test_a_create_accepted_while_the_broker_is_down_is_kept_and_sent_later(
-    api_client, account, broker_down, django_capture_on_commit_callbacks, time_machine
+def test_a_create_accepted_while_the_broker_is_down_is_kept_and_sent_once_it_is_back(
+    api_client, account, django_capture_on_commit_callbacks, time_machine, empty_task_queue
 ):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json")
+    with broker_down():
+        with django_capture_on_commit_callbacks(execute=True):
+            response = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json")
+        time_machine.move_to("2026-05-01T10:02:01Z", tick=False)
+        while_down = services.recover_jobs()
     job = GenerationJob.objects.get(public_id=response.json()["jobId"])
+    pending_while_down = job.status
 
+    time_machine.move_to("2026-05-01T10:03:01Z", tick=False)
+    once_back = services.recover_jobs()
+
+    job.refresh_from_db()
     assert response.status_code == 202
-    assert job.status == GenerationJob.Status.PENDING
     assert account_services.usage_for(account=account).used == 1
+    assert (pending_while_down, while_down["resent"]) == (GenerationJob.Status.PENDING, 0)
+    assert once_back["resent"] == 1
+    assert job.status == GenerationJob.Status.COMPLETED
 
-    time_machine.move_to("2026-05-01T10:02:01Z", tick=False)
-    counts = services.recover_jobs()  # the broker is still down: nothing breaks, it tries again later
 
-    assert counts["resent"] == 1
+@pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
+def test_a_job_waiting_behind_a_backlog_is_not_sent_twice(api_key, time_machine, empty_task_queue):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = services.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    )
+    celery_app.send_task("courses.tasks.run_generation", kwargs={"job_id": 0})  # someone else's job waits
+    time_machine.move_to("2026-05-01T10:05:00Z", tick=False)
+
+    counts = services.recover_jobs()
+    celery_app.control.purge()
+
+    job.refresh_from_db()
+    assert counts["resent"] == 0
+    assert job.status == GenerationJob.Status.PENDING

@@ -3,7 +3,8 @@ import re
 import pytest
 
 from accounts import services as account_services
-from courses.models import GenerationJob
+from courses import services
+from courses.models import GenerationJob, IdempotencyRecord
 
 VALID = {"subject": "Intro to SQL"}
 
@@ -181,6 +182,19 @@ def test_idempotency_key_expires_after_24_hours(api_client, time_machine):
     later = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42").json()
 
     assert later["jobId"] != first["jobId"]
+
+
+def test_expired_idempotency_keys_are_purged(api_client, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="old")
+    time_machine.move_to("2026-05-02T09:00:00Z", tick=False)
+    post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="recent")
+
+    time_machine.move_to("2026-05-02T10:00:01Z", tick=False)
+    purged = services.purge_expired_idempotency_records()
+
+    assert purged == 1
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["recent"]
 
 
 def test_idempotency_keys_of_different_api_keys_do_not_meet(api_client, stranger_client):

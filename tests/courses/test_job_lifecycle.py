@@ -43,7 +43,7 @@ def test_a_finished_job_is_never_run_again(api_key, django_capture_on_commit_cal
     assert (job.status, job.attempts) == (Status.COMPLETED, 1)
 
 
-def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine):
+def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine, empty_task_queue):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     # The job row committed but its message never reached the broker (on_commit never ran here).
     job = services.create_job(
