@@ -156,27 +156,16 @@ def run_job(*, job_id: int) -> None:
             deadline=deadline,
         )
     except generation.GenerationError as exc:
-        fail_job(job_id=job_id, attempt=attempt, code=exc.code, message=exc.message)
-        return
-    except SoftTimeLimitExceeded:
-        # Celery's backstop when a generation overruns its own deadline.
-        fail_job(
-            job_id=job_id,
-            attempt=attempt,
-            code=generation.GenerationTimeout.code,
-            message=generation.GenerationTimeout.message,
-        )
-        return
+        failure = exc
+    except SoftTimeLimitExceeded:  # Celery's backstop when a generation overruns its own deadline
+        failure = generation.GenerationTimeout()
     except Exception:
         logger.exception("generation crashed", extra={"job_id": job.public_id})
-        fail_job(
-            job_id=job_id,
-            attempt=attempt,
-            code=generation.GenerationFailed.code,
-            message=generation.GenerationFailed.message,
-        )
+        failure = generation.GenerationFailed()
+    else:
+        complete_job(job_id=job_id, attempt=attempt, content=content)
         return
-    complete_job(job_id=job_id, attempt=attempt, content=content)
+    fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
 
 
 def _lease() -> datetime.timedelta:
