@@ -1,5 +1,5 @@
 from django.core.exceptions import ImproperlyConfigured
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, MethodNotAllowed
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiKeyAuthentication
@@ -17,6 +17,9 @@ class ApiView(APIView):
 
     Requests without a valid key count per client address. While an address is over that limit,
     all its requests are refused with 429, valid key or not, before the key's plan is looked at.
+
+    A method the view does not handle is answered 405 before all of that, neither counted nor
+    looked up in the limiter, so without RateLimit headers.
     """
 
     authentication_classes = [ApiKeyAuthentication]
@@ -35,7 +38,16 @@ class ApiView(APIView):
         if self.rate_limit_scope is None:
             raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope")
         self.rate_limit = None
+        # A method the view has no handler for is answered before the key and the limiter: such a
+        # request does no work, so it costs no slot (and, no bucket looked at, carries no RateLimit
+        # headers). DRF itself would look for the handler only after both.
+        if not self._has_handler(request.method):
+            raise MethodNotAllowed(request.method)
         super().initial(request, *args, **kwargs)
+
+    def _has_handler(self, method: str) -> bool:
+        name = method.lower()
+        return name in self.http_method_names and hasattr(self, name)
 
     def perform_authentication(self, request):
         try:

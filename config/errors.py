@@ -5,10 +5,15 @@ A client-actionable failure is an `AppError` subclass raised anywhere below a vi
 is a bug and becomes a 500 `INTERNAL_ERROR` that shows no internals.
 """
 
+import logging
+
 from django.http import JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger("cgs.request")
 
 
 class AppError(Exception):
@@ -29,6 +34,10 @@ class NotFound(AppError):
 
 class Conflict(AppError):
     status, code, message = 409, "CONFLICT", "The request conflicts with the current state."
+
+
+class Forbidden(AppError):
+    status, code, message = 403, "FORBIDDEN", "You do not have permission to perform this action."
 
 
 class InternalError(AppError):
@@ -61,11 +70,22 @@ _DRF_CODES = {
 
 
 def api_exception_handler(exc, context):
+    """
+    DRF's EXCEPTION_HANDLER: answer any exception raised in a DRF view with the error body. An
+    exception that is neither an AppError nor one of DRF's is a bug: it is logged with its
+    traceback and answered 500 INTERNAL_ERROR without internals. Answering here rather than in
+    ApiErrorMiddleware lets the view finish the response, so even a 500 carries the RateLimit
+    headers.
+    """
     if isinstance(exc, AppError):
         return Response(error_body(message=exc.message, code=exc.code), status=exc.status)
-    response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Allow, Retry-After
+    response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
     if response is None:
-        return None  # a genuine bug: ApiErrorMiddleware logs it and answers 500
+        request = context.get("request")
+        logger.exception("unhandled error", extra={"path": getattr(request, "path", "")})
+        set_rollback()  # what Django's ATOMIC_REQUESTS would do had the exception propagated
+        error = InternalError()
+        return Response(error_body(message=error.message, code=error.code), status=error.status)
     status, code, message = next(
         (entry for cls, entry in _DRF_CODES.items() if isinstance(exc, cls)),
         (response.status_code, "VALIDATION_ERROR" if response.status_code == 400 else "ERROR", None),

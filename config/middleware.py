@@ -4,6 +4,9 @@ import time
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
 
 from config import errors
 from config.logs import request_id_var
@@ -48,7 +51,10 @@ class RequestIdMiddleware:
 class ApiErrorMiddleware:
     """
     Keep the error contract for everything under /api/, including what happens outside DRF:
-    oversized bodies (413) and unexpected exceptions (500 without internals, logged).
+    oversized bodies (413, answered before any view, so without RateLimit headers) and unexpected
+    exceptions (500 without internals, logged). An exception inside a DRF view never gets here:
+    config.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
+    This is the safety net for the rest (plain Django views, rendering, the handler itself).
     """
 
     def __init__(self, get_response):
@@ -60,10 +66,15 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not is_api_request(request):
+        if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):
             return None
         logger.exception("unhandled error", extra={"path": request.path})
         return errors.json_error(errors.InternalError())
+
+
+# Exceptions Django itself answers 404, 403 or 400 through the handlers of config.views, which keep
+# the error body under /api/: not bugs, so not 500s.
+_ANSWERED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 class PayloadTooLarge(errors.AppError):

@@ -8,6 +8,10 @@ bucket accept more than its limit, however many web processes race for the last 
 requests are not recorded. One Redis round trip per request.
 
 If Redis is unreachable the limiter fails open: the request is served and an error is logged.
+
+Per-address limits outside the API (the admin login, the preview page's sign-off) use
+django-ratelimit's fixed windows in the cache through `too_many_from_address`, with the same client
+address rule and the same failing open.
 """
 
 import functools
@@ -21,6 +25,8 @@ from dataclasses import dataclass
 
 import redis
 from django.conf import settings
+from django_ratelimit.core import is_ratelimited
+from django_ratelimit.exceptions import Ratelimited
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -185,6 +191,49 @@ def client_address(request) -> str:
         if len(forwarded) >= hops:
             address = forwarded[-hops]
     return _normalized_address(address)
+
+
+def too_many_from_address(request, *, group: str, rate: str, method: str = "POST") -> bool:
+    """
+    Count the request in django-ratelimit's fixed window `group` for its client address (the one
+    `client_address` rule) and return whether it is over `rate` (such as "10/m"). Requests of
+    other methods are neither counted nor refused. For per-address limits outside the API, where
+    fixed windows are fine.
+
+    Fails open like the API limiter: if the cache cannot be reached, log an error and return False.
+    """
+    try:
+        return is_ratelimited(
+            request,
+            group=group,
+            key=lambda _group, req: client_address(req),
+            rate=rate,
+            method=method,
+            increment=True,
+        )
+    except redis.RedisError:
+        logger.error(
+            "per-address rate limit unavailable, request allowed", extra={"group": group}, exc_info=True
+        )
+        return False
+
+
+def limited_per_address(*, group: str, rate: str, method: str = "POST"):
+    """
+    Decorate a Django view so that requests over `rate` from one client address (see
+    `too_many_from_address`) are refused with django-ratelimit's `Ratelimited` (a 403).
+    """
+
+    def decorate(view):
+        @functools.wraps(view)
+        def limited_view(request, *args, **kwargs):
+            if too_many_from_address(request, group=group, rate=rate, method=method):
+                raise Ratelimited()
+            return view(request, *args, **kwargs)
+
+        return limited_view
+
+    return decorate
 
 
 def _normalized_address(raw: str) -> str:

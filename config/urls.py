@@ -3,17 +3,16 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 from csp.decorators import csp_update
-from django_ratelimit.decorators import ratelimit
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from config import health, views
+from config import health, ratelimit, views
 
 urlpatterns = [
     path("healthz", health.healthz),
     path("readyz", health.readyz),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),
-    # Password guessing on the staff login is slowed per client IP.
-    path("admin/login/", ratelimit(key="ip", rate="10/m", method="POST", block=True)(admin.site.login)),
+    # Password guessing on the staff login is slowed per client address (403 when over).
+    path("admin/login/", ratelimit.limited_per_address(group="admin.login", rate="10/m")(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # Swagger UI adds one fixed inline <style> as it renders: allowed by its hash, on this page only.
@@ -29,5 +28,7 @@ urlpatterns = [
     path("", include("courses.page_urls")),
 ]
 
+handler400 = views.bad_request
+handler403 = views.permission_denied
 handler404 = views.not_found
 handler500 = views.server_error

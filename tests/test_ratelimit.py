@@ -209,13 +209,11 @@ def test_headers_are_on_success_and_on_errors_after_the_limiter(api_client, froz
     accepted = create(api_client)
     invalid = api_client.post(CREATE, {"subject": ""}, format="json")
     malformed = api_client.post(CREATE, "{not json", content_type="application/json")
-    wrong_method = api_client.get(CREATE)
     missing = api_client.get(POLL_UNKNOWN)
 
     assert (accepted.status_code, limit_headers(accepted)) == (202, ("30", "29", "60"))
     assert (invalid.status_code, limit_headers(invalid)) == (400, ("30", "28", "60"))
     assert (malformed.status_code, limit_headers(malformed)) == (400, ("30", "27", "60"))
-    assert (wrong_method.status_code, limit_headers(wrong_method)) == (405, ("30", "26", "60"))
     assert missing.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
     assert (missing.status_code, limit_headers(missing)) == (404, ("120", "119", "60"))
     assert "Retry-After" not in accepted
@@ -253,6 +251,17 @@ def test_plan_refusal_comes_before_a_full_window(api_client, account, frozen_clo
 
     assert response.status_code == 403
     assert limit_headers(response) == ("30", "0", "60")
+
+
+def test_wrong_method_is_answered_before_the_limiter_and_costs_no_slot(api_client, frozen_clock):
+    wrong_method = [api_client.get(CREATE) for _ in range(3)]
+
+    accepted = create(api_client)
+
+    assert [response.status_code for response in wrong_method] == [405] * 3
+    assert wrong_method[0]["Allow"] == "POST, OPTIONS"
+    assert not {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} & set(wrong_method[0].headers)
+    assert (accepted.status_code, limit_headers(accepted)) == (202, ("30", "29", "60"))
 
 
 # Requests without a valid key, per client address ---------------------------------------------
@@ -418,6 +427,49 @@ def test_redis_that_never_answers_costs_one_timeout_without_retries(
     assert caplog.records[0].exc_info[0] is redis.exceptions.TimeoutError
     for connection in connections:
         connection.close()
+
+
+# The admin login: django-ratelimit, per client address -----------------------------------------
+
+
+def log_in_to_admin(client, **extra):
+    return client.post("/admin/login/", {"username": "x", "password": "wrong"}, **extra)
+
+
+@pytest.mark.urls("config.urls")
+def test_admin_login_limits_clients_behind_a_trusted_proxy_apart(client, settings, frozen_clock):
+    settings.TRUSTED_PROXY_COUNT = 1
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    busy = [
+        log_in_to_admin(client, HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, {CLIENT}", **proxy).status_code
+        for n in range(11)
+    ]
+
+    other_client = log_in_to_admin(client, HTTP_X_FORWARDED_FOR=OTHER_CLIENT, **proxy)
+
+    assert busy == [200] * 10 + [403]
+    assert other_client.status_code == 200
+
+
+@pytest.mark.urls("config.urls")
+def test_admin_login_answers_while_the_cache_is_down(client, settings, caplog):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port}/3",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+
+    with caplog.at_level(logging.ERROR, logger="config.ratelimit"):
+        response = log_in_to_admin(client, REMOTE_ADDR=CLIENT)
+
+    assert response.status_code == 200
+    [error] = caplog.records
+    assert error.message == "per-address rate limit unavailable, request allowed"
 
 
 # Declaring views ------------------------------------------------------------------------------

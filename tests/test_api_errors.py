@@ -1,0 +1,155 @@
+"""
+The error contract under /api/ where DRF's usual path does not reach: unexpected exceptions, wrong
+methods, Django's own 400 and 403 answers, and CSRF. Test-only routes are in tests/urls_api_errors.py.
+"""
+
+import logging
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+pytestmark = [pytest.mark.urls("tests.urls_api_errors"), pytest.mark.django_db]
+
+EXPLODE = "/api/v1/test-errors/explode"
+CREATE = "/api/v1/test-errors/create"
+FORBIDDEN = {"message": "You do not have permission to perform this action.", "code": "FORBIDDEN"}
+INTERNAL_ERROR = {"message": "Internal server error.", "code": "INTERNAL_ERROR"}
+CLIENT = "203.0.113.7"
+
+
+def limit_headers(response) -> tuple[str, str, str]:
+    return (response["RateLimit-Limit"], response["RateLimit-Remaining"], response["RateLimit-Reset"])
+
+
+# 500 ------------------------------------------------------------------------------------------
+
+
+def test_unexpected_exception_in_an_api_view_is_a_logged_500_with_rate_limit_headers(api_client, caplog):
+    with caplog.at_level(logging.ERROR, logger="cgs.request"):
+        response = api_client.get(EXPLODE, HTTP_X_REQUEST_ID="req-500")
+
+    assert response.status_code == 500
+    assert response.json() == INTERNAL_ERROR
+    assert "hunter2" not in response.content.decode()
+    assert limit_headers(response) == ("120", "119", "60")
+    assert response["X-Request-ID"] == "req-500"
+    [error] = [record for record in caplog.records if record.message == "unhandled error"]
+    assert (error.request_id, error.path, error.exc_info[0]) == ("req-500", EXPLODE, RuntimeError)
+    assert "hunter2" not in error.getMessage()
+
+
+def test_unexpected_exception_outside_drf_under_api_is_still_a_logged_json_500(client, caplog):
+    with caplog.at_level(logging.ERROR, logger="cgs.request"):
+        response = client.get("/api/v1/test-errors/plain-explode", HTTP_X_REQUEST_ID="req-plain")
+
+    assert response.status_code == 500
+    assert response.json() == INTERNAL_ERROR
+    assert "hunter2" not in response.content.decode()
+    assert response["X-Request-ID"] == "req-plain"
+    [error] = [record for record in caplog.records if record.message == "unhandled error"]
+    assert error.request_id == "req-plain"
+
+
+# 405 ------------------------------------------------------------------------------------------
+
+
+def test_wrong_method_is_405_before_the_key_and_costs_no_slot(api_client):
+    wrong = [api_client.get(CREATE) for _ in range(3)]
+
+    right = api_client.post(CREATE, {}, format="json")
+
+    assert [response.status_code for response in wrong] == [405] * 3
+    assert wrong[0].json() == {"message": 'Method "GET" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert wrong[0]["Allow"] == "POST, OPTIONS"
+    assert "RateLimit-Remaining" not in wrong[0]
+    assert right.status_code == 202
+    assert limit_headers(right) == ("30", "29", "60")
+
+
+def test_wrong_method_without_a_key_is_405_and_not_counted_against_the_address(client):
+    wrong = [client.get(CREATE, REMOTE_ADDR=CLIENT) for _ in range(3)]
+
+    keyless = client.post(CREATE, {}, content_type="application/json", REMOTE_ADDR=CLIENT)
+
+    assert [response.status_code for response in wrong] == [405] * 3
+    assert keyless.status_code == 401
+    assert limit_headers(keyless) == ("30", "29", "60")
+
+
+def test_wrong_method_on_the_create_endpoint_leaves_its_window_alone(api_client):
+    wrong = api_client.get("/api/v1/courses")
+
+    invalid = api_client.post("/api/v1/courses", {"subject": ""}, format="json")
+
+    assert wrong.status_code == 405
+    assert wrong.json() == {"message": 'Method "GET" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert wrong["Allow"] == "POST, OPTIONS"
+    assert invalid.status_code == 400
+    assert limit_headers(invalid) == ("30", "29", "60")
+
+
+# Django's own 400 and 403 ---------------------------------------------------------------------
+
+
+def test_host_not_allowed_is_json_400_under_api(client):
+    response = client.post(
+        "/api/v1/courses", {"subject": "SQL"}, content_type="application/json", HTTP_HOST="evil.example"
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {"message": "Bad request.", "code": "VALIDATION_ERROR"}
+    assert response["X-Request-ID"]
+
+
+def test_host_not_allowed_outside_api_gets_djangos_page(client):
+    response = client.get("/healthz", HTTP_HOST="evil.example")
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("raised", "status", "body"),
+    [
+        ("missing", 404, {"message": "Not found.", "code": "NOT_FOUND"}),
+        ("forbidden", 403, FORBIDDEN),
+        ("bad", 400, {"message": "Bad request.", "code": "VALIDATION_ERROR"}),
+        ("suspicious", 400, {"message": "Bad request.", "code": "VALIDATION_ERROR"}),
+    ],
+)
+def test_what_django_answers_outside_drf_is_json_under_api_not_a_500(client, raised, status, body):
+    response = client.get(f"/api/v1/test-errors/plain-raise/{raised}")
+
+    assert response.status_code == status
+    assert response.json() == body
+
+
+@pytest.mark.parametrize(("raised", "status"), [("forbidden", 403), ("bad", 400)])
+def test_what_django_answers_outside_api_is_djangos_page(client, raised, status):
+    response = client.get(f"/test-errors/plain-raise/{raised}")
+
+    assert response.status_code == status
+    assert response["Content-Type"].startswith("text/html")
+    assert "secret internals" not in response.content.decode()
+
+
+# CSRF -----------------------------------------------------------------------------------------
+
+
+def test_api_never_answers_with_a_csrf_failure_even_with_a_session(plain_key):
+    User.objects.create_user("staff", "staff@example.com", "a-long-password")
+    browser = Client(enforce_csrf_checks=True)
+    browser.login(username="staff", password="a-long-password")
+
+    keyless = browser.post("/api/v1/courses", {"subject": "SQL"}, content_type="application/json")
+    with_key = browser.post(
+        CREATE, {}, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {plain_key}"
+    )
+    unknown = browser.post("/api/v1/nothing-here", {}, content_type="application/json")
+
+    assert keyless.status_code == 401
+    assert keyless.json() == {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
+    assert with_key.status_code == 202
+    assert unknown.status_code == 404
+    assert unknown.json() == {"message": "Not found.", "code": "NOT_FOUND"}
