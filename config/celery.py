@@ -1,5 +1,5 @@
 """
-The Celery app. Start tasks from services with `task.delay_on_commit(...)`, so the worker only ever
+The Celery app. Services start tasks with `config.queue.enqueue_on_commit(task, ...)`, so the worker only ever
 sees rows that are committed, and pass ids, never model instances.
 """
 
