@@ -7,11 +7,16 @@ export PORT
 
 .PHONY: run test bootstrap venv services stop-services browser superuser
 
+# honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
+# the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
+# in the environment, on the make command line or in .env, else http://localhost:$(PORT)), and the
+# links a worker writes (shareUrl, downloadUrl) point at the web server.
 run: bootstrap
 	$(PY) manage.py seed_demo --port $(PORT)
 	@if (exec 3<>/dev/tcp/127.0.0.1/$(PORT)) 2>/dev/null; then \
 		echo "Port $(PORT) is already in use (another make run?). Try: make run PORT=8001"; exit 1; fi
-	$(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
+	base_url=$$(PORT=$(PORT) $(PY) -c 'from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)') && \
+		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
 test: bootstrap browser
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
@@ -26,6 +31,8 @@ venv: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || scripts/system-packages.sh python3-venv
+	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11 or newer is needed; python3 is $$(python3 -V)" >&2; exit 1; }
 	@flock .venv.lock bash -c 'test -x $(PY) || python3 -m venv $(VENV); \
 		$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt'
 	@touch $@
@@ -42,7 +49,7 @@ stop-services:
 # Headless Chromium from Debian for the browser tests (no tool may download its own browser), and
 # the JavaScript the tests load into pages (axe-core, scorm-again).
 browser: node_modules/.installed
-	@scripts/system-packages.sh chromium
+	@command -v chromium >/dev/null || scripts/system-packages.sh chromium
 
 node_modules/.installed: package.json package-lock.json
 	@command -v npm >/dev/null || scripts/system-packages.sh nodejs npm

@@ -4,8 +4,7 @@
 # Safe to run concurrently: a lock file serialises the start-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-data=$root/.data
+data=$PWD/.data
 pg_port=${CGS_PG_PORT:-54329}
 redis_port=${CGS_REDIS_PORT:-63799}
 mkdir -p "$data"
@@ -13,22 +12,14 @@ exec 9>"$data/services.lock"
 flock 9
 
 scripts/system-packages.sh postgresql redis-server
-
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+source scripts/postgres-paths.sh
 [ -x "$pg_bin/pg_ctl" ] || { echo "PostgreSQL server binaries not found under /usr/lib/postgresql" >&2; exit 1; }
 
-# PostgreSQL refuses to run as root: then the cluster belongs to the `postgres` system user.
-as_pg() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-  as_pg() { runuser -u postgres -- "$@"; }
-  if ! runuser -u postgres -- test -x "$root"; then
-    echo "The postgres user cannot reach $root; run as a normal user or move the checkout." >&2
-    exit 1
-  fi
-fi
-
-pg_data=$data/postgres
 if ! "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; then
+  if [ "$pg_home" != "$data" ]; then
+    echo "The postgres user cannot reach $PWD: PostgreSQL keeps this checkout's data in $pg_home"
+    as_pg mkdir -p "$pg_home"
+  fi
   if [ ! -s "$pg_data/PG_VERSION" ]; then
     mkdir -p "$pg_data"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$pg_data"
@@ -36,13 +27,17 @@ if ! "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; then
     # trust is safe here: the instance listens on loopback only and has no socket file.
     as_pg "$pg_bin/initdb" -D "$pg_data" -U cgs --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
   fi
-  [ "$(id -u)" -eq 0 ] && touch "$data/postgres.log" && chown postgres: "$data/postgres.log"
-  as_pg "$pg_bin/pg_ctl" -D "$pg_data" -l "$data/postgres.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories= -c max_connections=200" start >/dev/null 2>&1 </dev/null 9>&-
+  [ "$(id -u)" -eq 0 ] && touch "$pg_log" && chown postgres: "$pg_log"
+  if ! as_pg "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories= -c max_connections=200" \
+    start >/dev/null 2>&1 </dev/null 9>&-; then
+    echo "PostgreSQL did not start; see $pg_log" >&2
+    exit 1
+  fi
   echo "PostgreSQL started on 127.0.0.1:$pg_port"
 fi
 if ! psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -tAc "select 1 from pg_database where datname='cgs'" | grep -q 1; then
-  psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -qc "create database cgs" 
+  psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -qc "create database cgs"
 fi
 
 if ! redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1; then

@@ -10,20 +10,31 @@ for pkg in "$@"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -eq 0 ]; then
-  apt_get=(apt-get)
-elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-  apt_get=(sudo apt-get)
-else
-  echo "Missing system packages: ${missing[*]}" >&2
-  echo "Install them once with:  sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+# `env` inside sudo: sudo drops variables such as DEBIAN_FRONTEND from the caller's environment.
+apt_get=(env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get -o DPkg::Lock::Timeout=300)
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    apt_get=(sudo "${apt_get[@]}")
+  else
+    echo "Missing system packages: ${missing[*]}" >&2
+    echo "Install them once with:  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
 fi
 
 echo "Installing system packages: ${missing[*]}"
-# Serialise with any other make run/make test doing the same on this machine.
-exec 8>/tmp/.cgs-apt.lock
-flock 8
-export DEBIAN_FRONTEND=noninteractive
-"${apt_get[@]}" update -qq
+# Another make run/make test (or unattended-upgrades) may be using apt at the same time. apt waits
+# for dpkg's lock by itself (DPkg::Lock::Timeout), but `apt-get update` gives up at once when the
+# package lists are locked: try it again for up to five minutes then.
+for attempt in $(seq 60); do
+  if output=$("${apt_get[@]}" update -qq 2>&1); then
+    [ -z "$output" ] || echo "$output" >&2
+    break
+  fi
+  if [ "$attempt" -eq 60 ] || ! grep -q "Could not get lock" <<<"$output"; then
+    echo "$output" >&2
+    exit 1
+  fi
+  sleep 5
+done
 "${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,6 +1,7 @@
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -222,18 +223,77 @@ def test_every_task_logs_one_line_with_outcome_and_duration(caplog):
     assert line.duration_ms >= 0 and line.task_id
 
 
-def test_environment_given_to_make_run_reaches_every_process(tmp_path):
-    makefile = (ROOT / "Makefile").read_text()
-    [command] = [line.strip() for line in makefile.splitlines() if "honcho" in line and " start" in line]
+def _make_run_processes_print(variable: str, *, port: int, tmp_path: Path, **env: str) -> dict[str, str]:
+    """
+    Run the honcho command of `make run PORT=<port>`, exactly as make would (`make -n` prints it),
+    with the processes of Procfile.dev replaced by ones that print `variable`: what each was given.
+    """
+    dry_run = subprocess.run(
+        ["make", "--no-print-directory", "-n", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=_environment(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    [command] = [line for line in dry_run.stdout.replace("\\\n", " ").splitlines() if "honcho" in line]
     names = [line.split(":")[0] for line in (ROOT / "Procfile.dev").read_text().splitlines() if line]
     probe = tmp_path / "Procfile"
-    probe.write_text("".join(f"{name}: echo {name}=$CGS_PROBE\n" for name in names))
-    # The same honcho invocation as `make run`, with processes that print what they were given.
-    argv = command.replace("$(VENV)", str(ROOT / ".venv")).replace("Procfile.dev", str(probe))
-    argv = argv.replace("$(PORT)", "8765").split()
+    probe.write_text("".join(f"{name}: echo {name}=${variable}\n" for name in names))
 
-    result = subprocess.run(argv, env=_environment(CGS_PROBE="given"), capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["bash", "-c", command.replace("Procfile.dev", str(probe))],
+        cwd=ROOT,
+        env=_environment(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
-    assert names == ["web", "worker", "webhooks", "beat"]
-    for name in names:
-        assert f"{name}=given" in result.stdout
+    # honcho prefixes what a process prints: "12:00:00 web.1 | web=..."
+    printed = dict(re.findall(r"^\S+ (\w+)\.1 +\| \1=(.*)$", result.stdout, flags=re.MULTILINE))
+    assert set(printed) == set(names) == {"web", "worker", "webhooks", "beat"}, result.stdout + result.stderr
+    return printed
+
+
+def test_environment_given_to_make_run_reaches_every_process(tmp_path):
+    printed = _make_run_processes_print("CGS_PROBE", port=8765, tmp_path=tmp_path, CGS_PROBE="given")
+
+    assert set(printed.values()) == {"given"}
+
+
+def test_make_run_gives_every_process_the_web_servers_public_base_url(tmp_path):
+    # What the web process itself (honcho gives it PORT=8766) makes of its settings.
+    web_sees = _run_python(
+        "from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)", PORT="8766"
+    ).stdout.strip()
+
+    printed = _make_run_processes_print("PUBLIC_BASE_URL", port=8766, tmp_path=tmp_path)
+
+    assert set(printed.values()) == {web_sees}
+
+
+def test_make_run_keeps_a_public_base_url_it_is_given(tmp_path):
+    printed = _make_run_processes_print(
+        "PUBLIC_BASE_URL", port=8767, tmp_path=tmp_path, PUBLIC_BASE_URL="https://courses.example.com"
+    )
+
+    assert set(printed.values()) == {"https://courses.example.com"}
+
+
+def test_every_setting_read_from_the_environment_is_documented():
+    # env("NAME"), env.int("NAME", ...), env.db('NAME') and the like in the settings, and $NAME or
+    # ${NAME:-default} in the Procfile.
+    settings_source = (ROOT / "config" / "settings.py").read_text()
+    procfile = (ROOT / "Procfile").read_text()
+    names = set(re.findall(r"\benv(?:\.\w+)?\(\s*[\"'](\w+)[\"']", settings_source))
+    names |= set(re.findall(r"\$\{?([A-Z_]+)", procfile))
+    env_example = (ROOT / ".env.example").read_text()
+    readme = (ROOT / "README.md").read_text()
+
+    missing_from_env_example = {name for name in names if not re.search(rf"^#? ?{name}=", env_example, re.M)}
+    missing_from_readme = {name for name in names if f"| `{name}` |" not in readme}
+
+    assert {"SECRET_KEY", "PORT", "TRUSTED_PROXY_COUNT", "WEBHOOK_CONCURRENCY"} <= names
+    assert missing_from_env_example == set()
+    assert missing_from_readme == set()
