@@ -32,10 +32,6 @@ class NotFound(AppError):
     status, code, message = 404, "NOT_FOUND", "Not found."
 
 
-class Conflict(AppError):
-    status, code, message = 409, "CONFLICT", "The request conflicts with the current state."
-
-
 class Forbidden(AppError):
     status, code, message = 403, "FORBIDDEN", "You do not have permission to perform this action."
 
