@@ -44,6 +44,17 @@ ATTEMPTS_PER_STEP = 2
 # How much of each lesson the assessment request sees, so questions test what the lessons teach.
 LESSON_EXCERPT_CHARS = 300
 
+# What every plan reply holds, whether the chapters are given or chosen by the model.
+_PLAN_FIELDS = """\
+Return:
+- can_teach: false only if the subject cannot be taught at all (meaningless text, or teaching it \
+would cause serious harm); otherwise true.
+- name: the course title, at most 80 characters.
+- headline: one sentence, at most 160 characters, saying what the learner will be able to do.
+- introduction: 2 to 4 short Markdown paragraphs: who the course is for, what it covers, what the \
+learner will be able to do afterwards.
+"""
+
 
 class _Reply(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -184,14 +195,7 @@ Subject: {subject}
 Chapters, in this order:
 {chapters}
 
-Return:
-- can_teach: false only if the subject cannot be taught at all (meaningless text, or teaching it \
-would cause serious harm); otherwise true.
-- name: the course title, at most 80 characters.
-- headline: one sentence, at most 160 characters, saying what the learner will be able to do.
-- introduction: 2 to 4 short Markdown paragraphs: who the course is for, what it covers, what the \
-learner will be able to do afterwards.
-- chapter_summaries: exactly {len(request.outline)} one-sentence summaries, one per chapter, in the \
+{_PLAN_FIELDS}- chapter_summaries: exactly {len(request.outline)} one-sentence summaries, one per chapter, in the \
 same order.""",
             )
             if len(reply.chapter_summaries) != len(request.outline):
@@ -211,14 +215,7 @@ Subject: {subject}
 
 Decide how many chapters the subject needs, between 3 and 9: each chapter a coherent step in a \
 progression from the fundamentals to confident practice, without overlap between chapters.
-Return:
-- can_teach: false only if the subject cannot be taught at all (meaningless text, or teaching it \
-would cause serious harm); otherwise true.
-- name: the course title, at most 80 characters.
-- headline: one sentence, at most 160 characters, saying what the learner will be able to do.
-- introduction: 2 to 4 short Markdown paragraphs: who the course is for, what it covers, what the \
-learner will be able to do afterwards.
-- chapters: each chapter's title and a one-sentence summary, in teaching order.""",
+{_PLAN_FIELDS}- chapters: each chapter's title and a one-sentence summary, in teaching order.""",
             )
             planned = [
                 ChapterPlan(title=chapter.title, summary=chapter.summary) for chapter in reply.chapters

@@ -107,17 +107,7 @@ def _manifest_12(*, content: CourseContent, course_id: str, files: list[str]) ->
         # The LMS hands this to the SCO as cmi.student_data.mastery_score.
         _sub(item, adlcp + "masteryscore", str(content.assessment.passing_score_percent))
 
-    resources = _sub(root, cp + "resources")
-    resource = _sub(
-        resources,
-        cp + "resource",
-        identifier=IDS["resource"],
-        type="webcontent",
-        href=files[0],
-        **{f"{{{ADLCP12}}}scormtype": "sco"},
-    )
-    for path in files:
-        _sub(resource, cp + "file", href=path)
+    _add_sco_resource(root, cp=cp, files=files, scorm_type=f"{{{ADLCP12}}}scormtype")
     return root
 
 
@@ -200,6 +190,12 @@ def _manifest_2004(*, version: Version, content: CourseContent, course_id: str, 
         _sub(interface, adlnav + "hideLMSUI", control)
     _sub(_sub(organization, imsss + "sequencing"), imsss + "controlMode", choice="true", flow="true")
 
+    _add_sco_resource(root, cp=cp, files=files, scorm_type=f"{{{ADLCP}}}scormType")
+    return root
+
+
+def _add_sco_resource(root, *, cp: str, files: list[str], scorm_type: str) -> None:
+    """The one resource: the SCO, launched by the first file, listing every file of the package."""
     resources = _sub(root, cp + "resources")
     resource = _sub(
         resources,
@@ -207,11 +203,10 @@ def _manifest_2004(*, version: Version, content: CourseContent, course_id: str, 
         identifier=IDS["resource"],
         type="webcontent",
         href=files[0],
-        **{f"{{{ADLCP}}}scormType": "sco"},
+        **{scorm_type: "sco"},
     )
     for path in files:
         _sub(resource, cp + "file", href=path)
-    return root
 
 
 def _decimal(value: float) -> str:
