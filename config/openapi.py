@@ -62,6 +62,12 @@ NOT_FOUND = ("NOT_FOUND", "Unknown id, or it belongs to a different key.")
 TOO_LARGE = ("PAYLOAD_TOO_LARGE", "The body is larger than 1 MiB.")
 IDEMPOTENCY_REUSED = ("IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was used with a different request.")
 
+def id_in_path(name: str, *, prefix: str, description: str) -> OpenApiParameter:
+    """A path parameter holding one of our ids (`job_…`, `cou_…`): 22 base62 characters after the prefix."""
+    schema = {"type": "string", "pattern": f"^{prefix}[A-Za-z0-9]{{22}}$"}
+    return OpenApiParameter(name, schema, OpenApiParameter.PATH, description=description)
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,

@@ -5,7 +5,7 @@ import urllib.parse
 from django.http import FileResponse, Http404
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from config import openapi
@@ -58,14 +58,7 @@ class PollJobView(ApiView):
         operation_id="pollJob",
         summary="Poll a job",
         description="Poll at most once every 5 seconds; unfinished jobs answer with `Retry-After: 5`.",
-        parameters=[
-            OpenApiParameter(
-                "job_id",
-                {"type": "string", "pattern": "^job_[A-Za-z0-9]{22}$"},
-                OpenApiParameter.PATH,
-                description="The `jobId`.",
-            )
-        ],
+        parameters=[openapi.id_in_path("job_id", prefix="job_", description="The `jobId`.")],
         responses=openapi.responses({200: serializers.JobOutput}, e404=[openapi.NOT_FOUND]),
     )
     def get(self, request, job_id: str):
@@ -93,12 +86,7 @@ class ExportCourseView(ApiView):
         summary="Export a course as a SCORM package",
         description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
         parameters=[
-            OpenApiParameter(
-                "course_id",
-                {"type": "string", "pattern": "^cou_[A-Za-z0-9]{22}$"},
-                OpenApiParameter.PATH,
-                description="The course `id`.",
-            ),
+            openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
             openapi.IDEMPOTENCY_KEY,
         ],
         request=serializers.ExportCourseInput,
