@@ -45,8 +45,11 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
-    """A fresh page that records console errors and failed requests in `page.problems`."""
+def page(browser, unhashed_static):
+    """
+    A fresh page that records console errors and failed requests in `page.problems`; pages of the
+    live server link static files it can serve.
+    """
     context = browser.new_context()
     page = context.new_page()
     page.problems = []

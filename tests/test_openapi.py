@@ -86,7 +86,7 @@ def test_interactive_docs_are_served_without_a_cdn(client):
 
 
 @pytest.mark.browser
-def test_interactive_docs_render_in_a_browser_without_errors(live_server, page, unhashed_static):
+def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
     violations = []
     page.on("console", lambda msg: "Content Security Policy" in msg.text and violations.append(msg.text))
 

@@ -25,7 +25,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 @pytest.fixture
-def learner(page, unhashed_static):
+def learner(page):
     """The page fixture, watching for CSP violations and dialogs, with instant scrolling."""
     page.add_init_script(WATCH_CSP)
     page.dialogs = []
