@@ -297,3 +297,48 @@ def test_every_setting_read_from_the_environment_is_documented():
     assert {"SECRET_KEY", "PORT", "TRUSTED_PROXY_COUNT", "WEBHOOK_CONCURRENCY"} <= names
     assert missing_from_env_example == set()
     assert missing_from_readme == set()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.worker
+def test_make_run_brings_the_service_up_until_ready():
+    import signal
+    import time
+    import urllib.request
+
+    port = _free_port()
+    # `make run` as a newcomer types it: the local services, not the test database or Redis.
+    env = {k: v for k, v in _environment().items() if k not in ("DATABASE_URL", "REDIS_URL", "PUBLIC_BASE_URL")}
+    service = subprocess.Popen(
+        ["make", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        status, deadline = None, time.monotonic() + 300
+        while time.monotonic() < deadline and service.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as answer:
+                    status = answer.status
+                    break
+            except OSError:
+                time.sleep(0.5)
+    finally:
+        os.killpg(service.pid, signal.SIGINT)  # Ctrl-C: honcho stops every process
+        try:
+            service.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(service.pid, signal.SIGKILL)
+            service.wait()
+
+    assert status == 200
