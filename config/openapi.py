@@ -7,12 +7,11 @@ headers — the webhook events, and the links that let a client (or a fuzzer) go
 export.
 """
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
-from courses.serializers import CourseOutput, ExportOutput
+from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.authentication.ApiKeyAuthentication"
@@ -24,6 +23,16 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "description": "`Authorization: Bearer <API key>`; keys look like `cgs_` + 40 characters.",
         }
+
+
+class StrictTextField(OpenApiSerializerFieldExtension):
+    """Text fields state the characters they accept, as the server checks them."""
+
+    target_class = "courses.serializers.StrictCharField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "pattern": TEXT_PATTERN}
 
 
 # Codes every authenticated operation can answer with, beyond its own.
@@ -68,9 +77,12 @@ def id_in_path(name: str, *, prefix: str, description: str) -> OpenApiParameter:
     return OpenApiParameter(name, schema, OpenApiParameter.PATH, description=description)
 
 
+# What the server accepts, exactly: 1 to 255 printable ASCII characters (spaces included, as long as the
+# value does not start with one: HTTP drops leading and trailing spaces of a header value).
+IDEMPOTENCY_KEY_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~][ -~]*$"}
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    IDEMPOTENCY_KEY_SCHEMA,
     OpenApiParameter.HEADER,
     description=(
         "Optional, 1–255 printable ASCII characters. The same key with the same body within 24 hours "
@@ -190,8 +202,12 @@ def postprocess(result, generator, request, public):
                     "name": "X-Request-ID",
                     "in": "header",
                     "required": False,
-                    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"},
-                    "description": "Optional request id, echoed in the answer and in our logs.",
+                    # Any value is accepted: a malformed one is ignored, not refused.
+                    "schema": {"type": "string"},
+                    "description": (
+                        "Optional request id, echoed in the answer and in our logs when it is 1-128 of "
+                        "`A-Z a-z 0-9 . _ : -`; any other value is ignored and the service makes its own."
+                    ),
                 }
             )
             for status, answer in operation.get("responses", {}).items():

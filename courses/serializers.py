@@ -7,16 +7,37 @@ from config.formats import iso_utc_ms
 from courses.models import AddOn, Course, Export, Format, GenerationJob, Language
 from webhooks import destinations
 
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# What a text field accepts, said once for the server and the API document alike: no control
+# characters (C0, DEL, C1), and at least one visible character. The blank characters are spelled
+# out, so that JSON Schema (JavaScript) and Python read the pattern the same way.
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+# Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls).
+_BLANK_CODES = [
+    0x20, 0xA0, 0xAD, 0x1680, 0x180E, *range(0x2000, 0x2010), 0x2028, 0x2029, *range(0x202A, 0x2030),
+    0x205F, *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0x3000, 0xFEFF,
+]
+_BLANKS = "".join(map(chr, _BLANK_CODES))
+_BLANK_CLASS = "".join(f"\\u{code:04x}" for code in _BLANK_CODES)
+TEXT_PATTERN = rf"^[^{_CONTROL}]*[^{_CONTROL}{_BLANK_CLASS}][^{_CONTROL}]*$"
+_CONTROL_CHARACTERS = re.compile(rf"[{_CONTROL}]")
 
 
 class StrictCharField(serializers.CharField):
-    """A string and nothing else: DRF's CharField would turn 42 or true into text."""
+    """
+    A string and nothing else (DRF's CharField would turn 42 or true into text). The value is
+    checked as sent, so the length the API document states is the length checked (TEXT_PATTERN, in
+    linear time), and stored without leading and trailing spaces.
+    """
 
     default_error_messages = {
         "not_a_string": "Must be a string.",
         "control_characters": "Must not contain control characters.",
+        "blank": "Must not be blank.",
     }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -24,7 +45,13 @@ class StrictCharField(serializers.CharField):
         value = super().to_internal_value(data)
         if _CONTROL_CHARACTERS.search(value):
             self.fail("control_characters")
+        if not value.strip(_BLANKS):
+            self.fail("blank")
         return value
+
+    def run_validation(self, data=serializers.empty):
+        value = super().run_validation(data)  # every check, on the value as sent
+        return value.strip() if isinstance(value, str) else value
 
 
 class StrictChoiceField(serializers.ChoiceField):
@@ -49,13 +76,19 @@ class StrictListField(serializers.ListField):
     {
         "type": "string",
         "format": "uri",
-        "maxLength": 2048,
-        "description": "HTTPS (or HTTP) URL that receives the event; it must resolve to a public address.",
+        "maxLength": destinations.MAX_URL_LENGTH,
+        "pattern": destinations.CALLBACK_URL_PATTERN,
+        "description": (
+            "HTTPS (or HTTP) URL that receives the event: a host name (not an IP address), an optional "
+            "port, and a path and query in ASCII (percent-encode anything else); no user name or "
+            "password. Leave it out for no event. The host must resolve to public addresses only: it "
+            "is looked up at each delivery, and a private address is never contacted."
+        ),
     }
 )
 class CallbackUrlField(StrictCharField):
     def __init__(self, **kwargs):
-        super().__init__(max_length=2048, **kwargs)
+        super().__init__(max_length=destinations.MAX_URL_LENGTH, trim_whitespace=False, **kwargs)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
@@ -80,7 +113,7 @@ class CreateJobInput(serializers.Serializer):
         child=StrictCharField(min_length=1, max_length=200), max_length=9, default=list
     )
     addOns = StrictListField(source="add_ons", child=StrictChoiceField(choices=AddOn.choices), default=list)
-    callbackUrl = CallbackUrlField(source="callback_url", default="")
+    callbackUrl = CallbackUrlField(source="callback_url", required=False)
 
     def validate_addOns(self, value):
         return list(dict.fromkeys(value))  # a repeated add-on counts once; order kept
@@ -150,7 +183,7 @@ def job_error(job: GenerationJob) -> dict:
 
 class ExportCourseInput(serializers.Serializer):
     format = StrictChoiceField(choices=Export.ExportFormat.choices, default=Export.ExportFormat.SCORM12)
-    callbackUrl = CallbackUrlField(source="callback_url", default="")
+    callbackUrl = CallbackUrlField(source="callback_url", required=False)
 
 
 class ExportOutput(serializers.Serializer):

@@ -5,7 +5,7 @@ import urllib.parse
 from django.http import FileResponse, Http404
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
 from config import openapi
@@ -26,6 +26,21 @@ class CreateJobView(ApiView):
         description="Returns at once with the job to poll. One course credit is charged when accepted.",
         parameters=[openapi.IDEMPOTENCY_KEY],
         request=serializers.CreateJobInput,
+        examples=[
+            OpenApiExample("Subject only", value={"subject": "Intro to SQL"}, request_only=True),
+            OpenApiExample(
+                "Every option",
+                value={
+                    "subject": "Food safety for kitchen staff",
+                    "format": "classic",
+                    "languageId": "pt-BR",
+                    "outline": ["Why food safety matters", "Hand washing", "Storing food"],
+                    "addOns": ["practical-exercises", "assessment", "agreement"],
+                    "callbackUrl": "https://hooks.example.com/courses/7f3a9c2e",
+                },
+                request_only=True,
+            ),
+        ],
         responses=openapi.responses(
             {
                 202: OpenApiResponse(
@@ -90,6 +105,14 @@ class ExportCourseView(ApiView):
             openapi.IDEMPOTENCY_KEY,
         ],
         request=serializers.ExportCourseInput,
+        examples=[
+            OpenApiExample("SCORM 1.2", value={"format": "scorm12"}, request_only=True),
+            OpenApiExample(
+                "SCORM 2004 with an event",
+                value={"format": "scorm2004_4", "callbackUrl": "https://hooks.example.com/exports/7f3a9c2e"},
+                request_only=True,
+            ),
+        ],
         responses=openapi.responses(
             {200: serializers.ExportOutput},
             e400=[openapi.VALIDATION],

@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from openapi_spec_validator import validate
 
 from config.openapi import error_codes_in
 
@@ -29,6 +30,10 @@ def document():
     response = Client().get("/api/v1/openapi.json")
     assert response.status_code == 200
     return json.loads(response.content)
+
+
+def test_document_is_valid_openapi(document):
+    validate(document)  # raises, naming the first error
 
 
 def test_document_is_openapi_3_1_with_the_three_operations(document):

@@ -6,6 +6,9 @@ from django.utils.html import format_html
 from webhooks import services
 from webhooks.models import WebhookAttempt, WebhookEvent
 
+# How much of a receiver's answer the list of attempts shows; an attempt's page shows the stored excerpt.
+ANSWER_START_CHARS = 120
+
 ATTEMPT_FIELDS = [
     "number",
     "started_at",
@@ -65,6 +68,11 @@ class WebhookEventAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    @admin.display(description="answer")
+    def answer_start(self, attempt):
+        excerpt = attempt.response_excerpt
+        return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"
+
     @admin.display(description="body")
     def pretty_body(self, event):
         return format_html("<pre>{}</pre>", json.dumps(event.payload, indent=2, ensure_ascii=False))
@@ -78,7 +86,9 @@ class WebhookEventAdmin(admin.ModelAdmin):
 
 @admin.register(WebhookAttempt)
 class WebhookAttemptAdmin(admin.ModelAdmin):
-    list_display = ["event", "number", "started_at", "status_code", "duration_ms", "succeeded", "error"]
+    list_display = [
+        "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "error", "answer_start",
+    ]
     list_filter = ["succeeded", "started_at"]
     search_fields = ["event__message_id", "event__url", "error"]
     list_select_related = ["event"]
@@ -87,3 +97,8 @@ class WebhookAttemptAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+    @admin.display(description="answer")
+    def answer_start(self, attempt):
+        excerpt = attempt.response_excerpt
+        return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"

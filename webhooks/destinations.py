@@ -15,6 +15,7 @@ Two checks guard every destination (interface 6.1.4: only public addresses):
 from __future__ import annotations
 
 import dataclasses
+import http.client
 import ipaddress
 import re
 import socket
@@ -25,6 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from urllib.parse import quote, urlsplit
 
+import urllib3.connection
+import urllib3.exceptions
 from django.conf import settings
 
 MAX_URL_LENGTH = 2048
@@ -160,13 +163,35 @@ def _inet_aton_number(part: str) -> int:
 # Request time -----------------------------------------------------------------------------------
 
 
+# The syntax of a callback URL, exactly as the API document states it (the `callbackUrl` pattern):
+# http or https; a host name in ASCII (a DNS name whose last label starts with a letter, so never an
+# IP address, and never `localhost`); an optional port from 1 to 65535; a path, query and fragment
+# of RFC 3986 characters. No user name or password. Written in the part of regular expressions that
+# JavaScript (JSON Schema) and Python read alike, so clients can check a URL the way we do.
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+_LAST_LABEL = r"(?![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt](?:[.:/?#]|$))[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PORT = r"(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+_URL_CHARACTER = r"(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
+CALLBACK_URL_PATTERN = (
+    rf"^[Hh][Tt][Tt][Pp][Ss]?://(?:{_LABEL}\.)*{_LAST_LABEL}\.?{_PORT}"
+    rf"(?:/(?:{_URL_CHARACTER}|/)*)?(?:\?(?:{_URL_CHARACTER}|[/?])*)?(?:#(?:{_URL_CHARACTER}|[/?])*)?$"
+)
+_CALLBACK_URL = re.compile(CALLBACK_URL_PATTERN)
+
+
 def check_callback_url(url: str) -> str:
     """
     Check a `callbackUrl` a client sent and return it unchanged. Names are not resolved here;
-    delivery resolves them and checks again.
+    delivery resolves them and checks again. With WEBHOOK_ALLOW_PRIVATE_NETWORKS, IP addresses and
+    `localhost` are accepted too.
     :raises UnsafeDestination: with a message safe to show the client
     """
-    _parse(url)
+    _parse(url)  # says what is wrong, for the mistakes clients make
+    if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not _CALLBACK_URL.fullmatch(url):
+        raise UnsafeDestination(
+            "The callback URL must be an http or https URL with a host name, made of the characters "
+            "RFC 3986 allows (percent-encode any other)."
+        )
     return url
 
 
@@ -190,7 +215,8 @@ class _Target:
         return str(self.literal) if self.literal is not None else self.host
 
 
-_REFUSED_NAME = "The callback URL must point to a public IP address."
+_REFUSED_NAME = "The callback URL must point to a public address."
+_ADDRESS_NOT_NAME = "The callback URL must name its host; IP addresses are not accepted."
 
 
 def _parse(url: str) -> _Target:
@@ -200,6 +226,13 @@ def _parse(url: str) -> _Target:
         raise UnsafeDestination(f"The callback URL must be at most {MAX_URL_LENGTH} characters long.")
     if any(char.isspace() or ord(char) < 0x20 or ord(char) == 0x7F for char in url):
         raise UnsafeDestination("The callback URL must not contain spaces or control characters.")
+    if not url.isascii():
+        # Also closes the door on names that only become an address once Unicode is normalised
+        # (full-width digits).
+        raise UnsafeDestination(
+            "The callback URL must be ASCII: percent-encode other characters, and write an "
+            "international host name in its xn-- form."
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -223,8 +256,8 @@ def _parse(url: str) -> _Target:
         raise UnsafeDestination("The callback URL has an invalid host.")
     host = hostname if literal is not None else _ascii_host(hostname)
     if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS:
-        if literal is not None and not is_public(literal):
-            raise UnsafeDestination(_REFUSED_NAME)
+        if literal is not None:
+            raise UnsafeDestination(_ADDRESS_NOT_NAME)
         if host == "localhost" or host.endswith(".localhost"):
             raise UnsafeDestination(_REFUSED_NAME)
     path = parts.path or "/"
@@ -241,12 +274,9 @@ def _parse(url: str) -> _Target:
 
 
 def _ascii_host(hostname: str) -> str:
-    hostname = hostname.rstrip(".") if hostname != "." else hostname
-    try:
-        host = hostname.encode("idna").decode("ascii").lower()
-    except UnicodeError:
-        raise UnsafeDestination("The callback URL has an invalid host.") from None
-    if not host or any(not label or len(label) > 63 for label in host.split(".")) or len(host) > 253:
+    # A name longer than DNS allows (253 characters) is still a name: it just never resolves.
+    host = (hostname.rstrip(".") if hostname != "." else hostname).lower()
+    if not host or any(not label or len(label) > 63 for label in host.split(".")):
         raise UnsafeDestination("The callback URL has an invalid host.")
     if not re.fullmatch(r"[a-z0-9_.-]+", host):
         raise UnsafeDestination("The callback URL has an invalid host.")
@@ -331,145 +361,123 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
     """
     timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     deadline = _Deadline(timeout)
+    watchdog = _Watchdog(deadline)
     try:
         target = _parse(url)
+        return _exchange(
+            target=target,
+            addresses=_addresses_to_contact(target=target, deadline=deadline),
+            request_headers=_request_headers(target=target, headers=headers, user_agent=user_agent),
+            body=body,
+            deadline=deadline,
+            watchdog=watchdog,
+        )
     except UnsafeDestination as exc:
         return Answer(error=f"destination refused: {exc}", refused=True)
-    sock = None
-    try:
-        if target.literal is not None:
-            if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not is_public(target.literal):
-                raise UnsafeDestination(f"{target.literal} is not a public address")
-            if target.literal.version == 6:
-                addresses = [(socket.AF_INET6, (str(target.literal), target.port, 0, 0))]
-            else:
-                addresses = [(socket.AF_INET, (str(target.literal), target.port))]
-        else:
-            infos = _resolve(host=target.host, port=target.port, deadline=deadline)
-            addresses = [(info[0], info[4]) for info in infos]
-        sock = _connect(addresses, deadline)
-        if target.scheme == "https":
-            context = ssl.create_default_context()
-            sock.settimeout(deadline.remaining())
-            # The handshake verifies the certificate against the URL's host name, not the address.
-            sock = context.wrap_socket(sock, server_hostname=target.tls_hostname)
-        request = _request_bytes(target=target, body=body, headers=headers, user_agent=user_agent)
-        _send_all(sock, request, deadline)
-        return _read_answer(sock, deadline)
-    except UnsafeDestination as exc:
-        return Answer(error=f"destination refused: {exc}", refused=True)
-    except _DeadlineExceeded:
-        return Answer(error=f"timed out after {timeout:g} s")
-    except TimeoutError:
-        return Answer(error=f"timed out after {timeout:g} s")
     except _ResolutionFailed as exc:
         return Answer(error=str(exc))
-    except ssl.SSLCertVerificationError as exc:
-        return Answer(error=f"TLS certificate verification failed: {exc.verify_message or exc}")
-    except ssl.SSLError as exc:
-        return Answer(error=f"TLS error: {exc.reason or exc}")
-    except OSError as exc:
-        return Answer(error=f"connection failed: {exc.strerror or exc}")
+    except (_DeadlineExceeded, OSError, http.client.HTTPException, urllib3.exceptions.HTTPError) as exc:
+        # urllib3 counts a refused connection as a kind of connect timeout: it is not one.
+        timed_out = isinstance(exc, (_DeadlineExceeded, TimeoutError, urllib3.exceptions.TimeoutError))
+        if watchdog.fired or (timed_out and not isinstance(exc, urllib3.exceptions.NewConnectionError)):
+            return Answer(error=f"timed out after {timeout:g} s")
+        return Answer(error=_describe_failure(exc))
     finally:
-        if sock is not None:
-            sock.close()
+        watchdog.stop()
 
 
-def _connect(addresses: list[tuple[int, tuple]], deadline: _Deadline) -> socket.socket:
-    # Only the addresses that were checked are ever tried, in the resolver's order: no second
-    # lookup, so a name cannot switch to a private address between the check and the connect.
-    error: OSError | None = None
-    for family, sockaddr in addresses:
-        sock = socket.socket(family, socket.SOCK_STREAM)
+def _addresses_to_contact(*, target: _Target, deadline: _Deadline) -> list[str]:
+    """The addresses to try, every one of them checked; a name is resolved exactly once."""
+    if target.literal is not None:
+        if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not is_public(target.literal):
+            raise UnsafeDestination(f"{target.literal} is not a public address")
+        return [str(target.literal)]
+    infos = _resolve(host=target.host, port=target.port, deadline=deadline)
+    return list(dict.fromkeys(info[4][0] for info in infos))
+
+
+def _request_headers(*, target: _Target, headers: dict[str, str], user_agent: str) -> dict[str, str]:
+    return {
+        # The URL's host name, although the connection goes to an address: virtual hosts need it.
+        "Host": target.host_header,
+        "User-Agent": user_agent,
+        "Content-Type": "application/json",
+        "Accept": "*/*",
+        "Connection": "close",
+        **headers,
+    }
+
+
+def _exchange(
+    *,
+    target: _Target,
+    addresses: list[str],
+    request_headers: dict[str, str],
+    body: bytes,
+    deadline: _Deadline,
+    watchdog: "_Watchdog",
+) -> Answer:
+    # urllib3 speaks HTTP (chunked answers, header parsing, TLS); we choose where it connects. Each
+    # checked address is tried in the resolver's order and nothing is looked up again, so a name
+    # cannot switch to a private address between the check and the connect (DNS rebinding). SNI and
+    # the certificate check use the URL's host name, not the address. No proxy is ever used:
+    # urllib3's connections do not read proxy variables from the environment.
+    connection = _connect(target=target, addresses=addresses, deadline=deadline)
+    try:
+        watchdog.watch(connection)
+        connection.request(
+            "POST",
+            target.request_target,
+            body=body,
+            headers=request_headers,
+            preload_content=False,
+            decode_content=False,
+        )
+        response = connection.getresponse()
         try:
-            sock.settimeout(deadline.remaining())
-            sock.connect(sockaddr)
-            return sock
-        except TimeoutError:
-            sock.close()
-            raise
-        except OSError as exc:
-            sock.close()
-            error = exc
+            content = response.read(MAX_ANSWER_BYTES, decode_content=False)
+            complete = len(content) >= MAX_ANSWER_BYTES or response.read(1, decode_content=False) == b""
+        except (urllib3.exceptions.ProtocolError, http.client.HTTPException, OSError):
+            if watchdog.fired:
+                raise
+            content, complete = b"", False
+        return _answer(status_code=response.status, location=response.headers.get("Location", ""),
+                       content=content, complete=complete)
+    finally:
+        connection.close()
+
+
+def _connect(*, target: _Target, addresses: list[str], deadline: _Deadline) -> urllib3.connection.HTTPConnection:
+    failure: Exception | None = None
+    for address in addresses:
+        if target.scheme == "https":
+            connection = urllib3.connection.HTTPSConnection(
+                address,
+                target.port,
+                timeout=deadline.remaining(),
+                ssl_context=ssl.create_default_context(),
+                server_hostname=target.tls_hostname,
+            )
+        else:
+            connection = urllib3.connection.HTTPConnection(address, target.port, timeout=deadline.remaining())
+        try:
+            connection.connect()
+            return connection
+        except urllib3.exceptions.NewConnectionError as exc:  # refused, unreachable: try the next one
+            connection.close()
+            failure = exc
         except BaseException:
-            sock.close()
+            connection.close()
             raise
-    assert error is not None
-    raise error
+    assert failure is not None
+    raise failure
 
 
-def _request_bytes(*, target: _Target, body: bytes, headers: dict[str, str], user_agent: str) -> bytes:
-    lines = [
-        f"POST {target.request_target} HTTP/1.1",
-        f"Host: {target.host_header}",
-        f"User-Agent: {user_agent}",
-        "Content-Type: application/json",
-        f"Content-Length: {len(body)}",
-        "Accept: */*",
-        "Connection: close",
-        *(f"{name}: {value}" for name, value in headers.items()),
-    ]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-
-
-def _send_all(sock: socket.socket, data: bytes, deadline: _Deadline) -> None:
-    view = memoryview(data)
-    while view:
-        sock.settimeout(deadline.remaining())
-        sent = sock.send(view)
-        view = view[sent:]
-
-
-_STATUS_LINE = re.compile(rb"^HTTP/\d(?:\.\d)? (\d{3})(?: |\r|$)")
-
-
-def _read_answer(sock: socket.socket, deadline: _Deadline) -> Answer:
-    # Our own reader: socket timeouts limit each read, so a receiver trickling one byte at a time
-    # would never trip them; the deadline is checked before every read instead. At most 64 KiB of
-    # the answer, headers included, is ever read.
-    buffer = bytearray()
-    start = 0  # where the final (non-1xx) answer starts
-    while True:
-        head_end = buffer.find(b"\r\n\r\n", start)
-        if head_end >= 0:
-            match = _STATUS_LINE.match(bytes(buffer[start : start + 64]))
-            if not match:
-                return Answer(error="the answer is not HTTP")
-            status_code = int(match.group(1))
-            if 100 <= status_code < 200:  # an interim answer: the real one follows
-                start = head_end + 4
-                continue
-            break
-        if len(buffer) >= MAX_ANSWER_BYTES:
-            return Answer(error="answer headers larger than 64 KiB")
-        chunk = _receive(sock, deadline, MAX_ANSWER_BYTES - len(buffer))
-        if not chunk:
-            match = _STATUS_LINE.match(bytes(buffer[start : start + 64]))
-            status_code = int(match.group(1)) if match else None
-            reason = "in the middle of the answer" if buffer else "without an answer"
-            return Answer(status_code=status_code, error=f"connection closed {reason}")
-        buffer += chunk
-    fields = _header_fields(bytes(buffer[start:head_end]).decode("latin-1"))
-    body = bytearray(buffer[head_end + 4 :])
-    length = fields.get("content-length", "")
-    expected = int(length) if length.isdigit() else None
-    chunked = "chunked" in fields.get("transfer-encoding", "").lower()
-    if status_code in (204, 304):
-        expected = 0
-    # Read the body to its end (or to the 64 KiB limit), so an answer that trickles is cut too.
-    while len(buffer) < MAX_ANSWER_BYTES:
-        if expected is not None and len(body) >= expected:
-            break
-        if chunked and body.endswith(b"0\r\n\r\n"):
-            break
-        chunk = _receive(sock, deadline, MAX_ANSWER_BYTES - len(buffer))
-        if not chunk:
-            break
-        buffer += chunk
-        body += chunk
-    excerpt = bytes(body[: EXCERPT_CHARS * 4]).decode("utf-8", errors="replace")[:EXCERPT_CHARS]
+def _answer(*, status_code: int, location: str, content: bytes, complete: bool) -> Answer:
+    excerpt = content[: EXCERPT_CHARS * 4].decode("utf-8", errors="replace")[:EXCERPT_CHARS]
+    if not complete and status_code < 300:
+        return Answer(status_code=status_code, error="connection closed in the middle of the answer", excerpt=excerpt)
     if 300 <= status_code < 400:
-        location = fields.get("location", "")
         where = f" to {location[:200]}" if location else ""
         return Answer(status_code=status_code, error=f"redirect{where} not followed", excerpt=excerpt)
     if not 200 <= status_code < 300:
@@ -477,15 +485,57 @@ def _read_answer(sock: socket.socket, deadline: _Deadline) -> Answer:
     return Answer(status_code=status_code, excerpt=excerpt)
 
 
-def _receive(sock: socket.socket, deadline: _Deadline, limit: int) -> bytes:
-    sock.settimeout(deadline.remaining())
-    return sock.recv(max(1, min(limit, 16 * 1024)))
+def _describe_failure(exc: Exception) -> str:
+    """One line on what went wrong before a whole answer arrived."""
+    cause = exc
+    while isinstance(cause, urllib3.exceptions.HTTPError) and cause.__context__ is not None:
+        cause = cause.__context__
+    if isinstance(cause, ssl.SSLCertVerificationError):
+        return f"TLS certificate verification failed: {cause.verify_message or cause}"
+    if isinstance(cause, ssl.SSLError):
+        return f"TLS error: {cause.reason or cause}"
+    if isinstance(cause, (http.client.RemoteDisconnected, urllib3.exceptions.ProtocolError)):
+        return "connection closed without an answer"
+    if isinstance(cause, http.client.HTTPException):
+        return f"the answer is not valid HTTP ({type(cause).__name__})"
+    if isinstance(cause, OSError):
+        return f"connection failed: {cause.strerror or cause}"
+    return f"delivery failed: {type(cause).__name__}"
 
 
-def _header_fields(head: str) -> dict[str, str]:
-    fields = {}
-    for line in head.split("\r\n")[1:]:
-        name, sep, value = line.partition(":")
-        if sep:
-            fields[name.strip().lower()] = value.strip()
-    return fields
+class _Watchdog:
+    """
+    Cuts the connection when the deadline passes, whatever it is waiting on. Socket timeouts
+    limit each read, so a receiver trickling one byte at a time would never trip them.
+    """
+
+    def __init__(self, deadline: _Deadline):
+        self.fired = False
+        self._connection = None
+        self._lock = threading.Lock()
+        try:
+            seconds = deadline.remaining()
+        except _DeadlineExceeded:
+            seconds = 0
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def watch(self, connection) -> None:
+        with self._lock:
+            self._connection = connection
+        if self.fired:
+            self._cut()
+
+    def stop(self) -> None:
+        self._timer.cancel()
+
+    def _cut(self) -> None:
+        with self._lock:
+            self.fired = True
+            sock = getattr(self._connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass

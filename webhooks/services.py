@@ -29,8 +29,10 @@ logger = logging.getLogger("cgs.webhooks")
 USER_AGENT_PRODUCT = "CourseGenerationService-Webhooks/1.0"
 JITTER = 0.2
 SWEEP_BATCH = 1000
-# Status codes that say "try again later"; any other 4xx, and every 3xx, will not change on retry.
-RETRYABLE_STATUS_CODES = {408, 425, 429}
+# The one answer that ends delivery early: the receiver says the endpoint is gone for good. Every
+# other answer that is not 2xx is tried again, as Stripe and Svix do: a receiver answering 404 or 401
+# for a minute during its own deploy must not lose the events sent in that minute.
+GONE = 410
 
 
 def record_event(*, account: Account, url: str, payload: dict) -> WebhookEvent:
@@ -136,12 +138,14 @@ def retry_delay(*, attempt_number: int) -> datetime.timedelta:
 
 
 def is_retryable(answer: destinations.Answer) -> bool:
-    """Tell whether a failed attempt may succeed when tried again."""
+    """
+    Tell whether a failed attempt is to be tried again: every answer that is not 2xx (redirects
+    included, never followed), every network, DNS and TLS error and the time limit, except 410
+    Gone and a destination we refuse to contact (not public: the same on every attempt).
+    """
     if answer.succeeded or answer.refused:
         return False
-    code = answer.status_code
-    # No code: network, DNS or TLS failure, or the time limit. A 2xx with an error: cut mid-answer.
-    return code is None or code >= 500 or code in RETRYABLE_STATUS_CODES or 200 <= code < 300
+    return answer.status_code != GONE
 
 
 # Internals ------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import ipaddress
 import socket
 import sys
 import threading
@@ -35,6 +36,8 @@ class FakeResolver:
     def __call__(self, host, port, family=0, type=0, proto=0, flags=0):
         if isinstance(host, bytes):
             host = host.decode()
+        if _is_address(host):  # read as a number, as the real resolver does, without asking DNS
+            return self._real(host, port, family, type, proto, flags | socket.AI_NUMERICHOST)
         self.lookups.append(host)
         if host not in self.answers:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
@@ -45,6 +48,14 @@ class FakeResolver:
             else:
                 results.append((socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port)))
         return results
+
+
+def _is_address(host) -> bool:
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return False
 
 
 @pytest.fixture

@@ -188,38 +188,56 @@ def test_default_retries_span_about_an_hour(settings):
     assert len(set(spans)) > 1  # jittered
 
 
-@pytest.mark.parametrize("status", [408, 429, 500, 503])
-def test_answers_that_mean_try_later_are_retried(receiver, status, record_and_deliver):
-    receiver.script(answer(status))
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504, 599])
+def test_every_answer_that_is_not_2xx_is_retried(receiver, status, record_and_deliver):
+    # A receiver answering 404 or 401 during its own deploy must not lose the events of that minute.
+    receiver.script(answer(status, b"not now"))
 
     event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
+    attempt = event.attempts.get()
+    assert (attempt.status_code, attempt.error, attempt.response_excerpt) == (status, f"HTTP {status}", "not now")
     assert event.status == WebhookEvent.Status.PENDING
     assert event.next_attempt_at is not None
 
 
-@pytest.mark.parametrize("status", [400, 401, 404, 410, 422])
-def test_client_errors_are_not_retried(receiver, status, record_and_deliver):
-    receiver.script(answer(status))
+def test_a_receiver_that_fails_for_a_while_gets_the_event_once_it_is_back(receiver, record_and_deliver):
+    receiver.script(answer(404), answer(401), answer(503), answer(200))
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
+
+    while event.status == WebhookEvent.Status.PENDING:
+        with time_machine.travel(event.next_attempt_at, tick=True):
+            tasks.deliver_event.delay(event_id=event.id)
+        event.refresh_from_db()
+
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert [attempt.status_code for attempt in event.attempts.all()] == [404, 401, 503, 200]
+    assert len({request.headers["webhook-id"] for request in receiver.requests}) == 1
+
+
+def test_410_gone_ends_delivery_at_once(receiver, record_and_deliver):
+    receiver.script(answer(410, b"endpoint removed"))
 
     event = record_and_deliver(receiver.url(), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert event.status == WebhookEvent.Status.FAILED
-    assert (attempt.status_code, attempt.error) == (status, f"HTTP {status}")
+    assert event.next_attempt_at is None
+    assert (attempt.status_code, attempt.error, attempt.response_excerpt) == (410, "HTTP 410", "endpoint removed")
 
 
-def test_redirect_is_a_failure_and_is_not_followed(receiver, record_and_deliver):
-    receiver.script(answer(302, b"", headers=(("Location", receiver.url("/elsewhere")),)))
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_redirect_is_a_failure_to_retry_and_is_never_followed(receiver, status, record_and_deliver):
+    receiver.script(answer(status, b"", headers=(("Location", receiver.url("/elsewhere")),)))
 
     event = record_and_deliver(receiver.url("/hook"), COURSE_CREATED)
 
     attempt = event.attempts.get()
     assert [request.path for request in receiver.requests] == ["/hook"]
-    assert attempt.status_code == 302
+    assert attempt.status_code == status
     assert attempt.succeeded is False
     assert attempt.error == f"redirect to {receiver.url('/elsewhere')} not followed"
-    assert event.status == WebhookEvent.Status.FAILED
+    assert event.status == WebhookEvent.Status.PENDING
 
 
 def test_at_most_64_kib_of_the_answer_is_read(receiver, settings, record_and_deliver):
@@ -364,3 +382,51 @@ def test_https_delivery_refuses_a_certificate_for_another_name(tls_receiver, hos
     assert tls_receiver.log == []
     assert attempt.error.startswith("TLS certificate verification failed: ")
     assert "mismatch" in attempt.error
+
+
+# The protocol, spoken by urllib3 --------------------------------------------------------------
+
+
+def test_a_chunked_answer_is_read_to_its_end(receiver, record_and_deliver):
+    chunked = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        b"5\r\nthank\r\n4\r\n you\r\n0\r\n\r\n"
+    )
+    receiver.script(lambda receiver, handler: handler.request.sendall(chunked))
+
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
+
+    attempt = event.attempts.get()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert (attempt.status_code, attempt.response_excerpt) == (200, "thank you")
+
+
+def test_an_answer_cut_short_is_a_failure_to_retry(receiver, record_and_deliver):
+    cut = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\nonly this"
+    receiver.script(lambda receiver, handler: handler.request.sendall(cut))
+
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
+
+    attempt = event.attempts.get()
+    assert (attempt.status_code, attempt.succeeded) == (200, False)
+    assert attempt.error == "connection closed in the middle of the answer"
+    assert event.status == WebhookEvent.Status.PENDING
+
+
+def test_proxy_variables_in_the_environment_are_never_used(receiver, monkeypatch, record_and_deliver):
+    # A proxy would be a second party deciding where the request goes (and could reach what the
+    # address check refused). Point every proxy variable at a listener that records connections.
+    proxy = Receiver().start()
+    try:
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, proxy.url(path=""))
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+
+        event = record_and_deliver(receiver.url(), COURSE_CREATED)
+    finally:
+        proxy.stop()
+
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert len(receiver.requests) == 1
+    assert proxy.requests == []

@@ -1,5 +1,7 @@
 """Only public destinations are ever contacted (interface 6.1.4), at request time and at delivery."""
 
+import re
+
 import pytest
 
 from webhooks import destinations, services
@@ -7,8 +9,17 @@ from webhooks.destinations import UnsafeDestination
 from webhooks.models import WebhookEvent
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
-REFUSED = "The callback URL must point to a public IP address."
+REFUSED = "The callback URL must point to a public address."
+ADDRESS = "The callback URL must name its host; IP addresses are not accepted."
 SPACES = "The callback URL must not contain spaces or control characters."
+ASCII = (
+    "The callback URL must be ASCII: percent-encode other characters, and write an international host "
+    "name in its xn-- form."
+)
+PATTERN = (
+    "The callback URL must be an http or https URL with a host name, made of the characters RFC 3986 "
+    "allows (percent-encode any other)."
+)
 
 # IP literals outside public address space, in every spelling a resolver would accept.
 NON_PUBLIC_LITERALS = [
@@ -55,12 +66,26 @@ NON_PUBLIC_LITERALS = [
 ]
 
 
-@pytest.mark.parametrize("host", NON_PUBLIC_LITERALS)
-def test_callback_url_with_a_non_public_ip_literal_is_refused(private_networks_refused, host):
+@pytest.mark.parametrize("host", [*NON_PUBLIC_LITERALS, "8.8.8.8", "[2606:4700:4700::1111]", "134744072"])
+def test_callback_url_with_an_ip_literal_is_refused_in_any_spelling(private_networks_refused, host):
     with pytest.raises(UnsafeDestination) as refusal:
         destinations.check_callback_url(f"https://{host}/hook")
 
-    assert str(refusal.value) == REFUSED
+    assert str(refusal.value) in (ADDRESS, "The callback URL has an invalid host.", REFUSED)
+
+
+@pytest.mark.parametrize("host", [host for host in NON_PUBLIC_LITERALS if "%" not in host])
+def test_every_non_public_address_is_told_apart_from_a_public_one(host):
+    # Delivery checks every address a name resolves to with this.
+    address = destinations.parse_ip_literal(host)
+
+    assert address is not None
+    assert destinations.is_public(address) is False
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "93.184.215.14", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+def test_public_addresses_are_public(address):
+    assert destinations.is_public(destinations.parse_ip_literal(address)) is True
 
 
 @pytest.mark.parametrize(
@@ -84,6 +109,14 @@ def test_callback_url_with_a_non_public_ip_literal_is_refused(private_networks_r
         ("https://08.1.1.1/", "The callback URL has an invalid host."),
         ("https://localhost/hook", REFUSED),
         ("https://api.localhost:8443/hook", REFUSED),
+        ("https://LocalHost./hook", REFUSED),
+        ("https://bücher.example/hook", ASCII),
+        ("https://１２７.０.０.１/hook", ASCII),
+        ("https://hooks.example.com/caf\u00e9", ASCII),
+        ("https://hooks.example.com/a%zz", PATTERN),
+        ("https://hooks.example.com/a<b>", PATTERN),
+        ("https://hooks.example.com:080/", PATTERN),
+        ("https://hooks.example.123/", "The callback URL has an invalid host."),
         ("https://hooks.example.com/" + "a" * 2048, "The callback URL must be at most 2048 characters long."),
     ],
 )
@@ -100,9 +133,9 @@ def test_malformed_callback_url_is_refused(private_networks_refused, url, messag
         "https://hooks.example.com/webhooks/course?token=s3cret",
         "http://hooks.example.com:8080/hook",
         "HTTPS://Hooks.Example.com/hook",
-        "https://bücher.example/hook",
-        "https://8.8.8.8/hook",
-        "https://[2606:4700:4700::1111]/hook",
+        "https://xn--bcher-kva.example/hook",
+        "https://hooks.example.com./hook?a=1&b=%C3%A9#frag",
+        "https://a" + ".b" * 200 + "/hook",  # too long for DNS: it will not resolve, but it is a name
         "https://internal.example/hook",  # names are resolved and checked at delivery, not here
         "https://hooks.example.com/" + "a" * (2048 - len("https://hooks.example.com/")),
     ],
@@ -111,8 +144,35 @@ def test_callback_url_naming_a_public_destination_is_accepted(private_networks_r
     assert destinations.check_callback_url(url) == url
 
 
-def test_private_callback_url_is_accepted_when_private_networks_are_allowed(private_networks_allowed):
-    assert destinations.check_callback_url("http://127.0.0.1:8000/hook") == "http://127.0.0.1:8000/hook"
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/hook", "http://localhost:8000/hook", "http://[::1]/hook"])
+def test_private_callback_url_is_accepted_when_private_networks_are_allowed(private_networks_allowed, url):
+    assert destinations.check_callback_url(url) == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://hooks.example.com/webhooks/course?token=s3cret",
+        "https://localhost/hook",
+        "https://8.8.8.8/hook",
+        "https://hooks.example.com/a b",
+        "https://hooks.example.com:0/",
+        "https://user@hooks.example.com/",
+        "ftp://hooks.example.com/",
+        "https://hooks.example.com/%",
+        "https://a.b\n",
+        "https://-a.example/",
+    ],
+)
+def test_the_pattern_in_the_api_document_is_the_rule_the_server_applies(private_networks_refused, url):
+    in_document = re.fullmatch(destinations.CALLBACK_URL_PATTERN, url) is not None
+    try:
+        destinations.check_callback_url(url)
+        accepted = True
+    except UnsafeDestination:
+        accepted = False
+
+    assert accepted == in_document
 
 
 def test_refusal_is_a_value_error():
@@ -203,16 +263,32 @@ def test_a_name_is_looked_up_once_so_a_rebinding_answer_is_never_used(
     assert connections.addresses == [("93.184.215.14", 443)]
 
 
-def test_public_ipv6_literal_is_contacted(private_networks_refused, resolver, connections, account):
+def test_a_name_with_a_public_ipv6_address_is_contacted_there(
+    private_networks_refused, resolver, connections, account
+):
+    resolver.answers["hooks6.example"] = ["2606:4700:4700::1111"]
     connections.block_beyond_loopback = True
-    event = services.record_event(
-        account=account, url="https://[2606:4700:4700::1111]/hook", payload=PAYLOAD
-    )
+    event = services.record_event(account=account, url="https://hooks6.example/hook", payload=PAYLOAD)
 
     services.deliver(event_id=event.id)
 
-    assert resolver.lookups == []
+    assert resolver.lookups == ["hooks6.example"]
     assert connections.addresses == [("2606:4700:4700::1111", 443, 0, 0)]
+
+
+def test_every_address_of_a_name_is_tried_in_turn(private_networks_refused, resolver, connections, account):
+    resolver.answers["hooks.example.com"] = ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]
+    connections.block_beyond_loopback = True
+    event = services.record_event(account=account, url="http://hooks.example.com/hook", payload=PAYLOAD)
+
+    attempt = services.deliver(event_id=event.id)
+
+    assert resolver.lookups == ["hooks.example.com"]
+    assert connections.addresses == [
+        ("93.184.215.14", 80),
+        ("2606:2800:21f:cb07:6820:80da:af6b:8b2c", 80, 0, 0),
+    ]
+    assert attempt.error.startswith("connection failed")
 
 
 def test_a_name_that_does_not_resolve_is_a_failed_attempt_to_retry(

@@ -69,7 +69,7 @@ def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, accoun
 def test_sweep_leaves_delivered_and_failed_events_alone(
     receiver, account, django_capture_on_commit_callbacks
 ):
-    receiver.script(answer(200), answer(404))
+    receiver.script(answer(200), answer(410))
     with django_capture_on_commit_callbacks(execute=True):
         delivered = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
         failed = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
@@ -88,7 +88,7 @@ def test_sweep_leaves_delivered_and_failed_events_alone(
 def test_staff_deliver_a_failed_event_again_from_admin(
     receiver, account, admin_client, django_capture_on_commit_callbacks
 ):
-    receiver.script(answer(404), answer(200))
+    receiver.script(answer(410), answer(200))
     with django_capture_on_commit_callbacks(execute=True):
         event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
     event.refresh_from_db()
@@ -105,7 +105,7 @@ def test_staff_deliver_a_failed_event_again_from_admin(
     assert response.status_code == 200
     assert "1 event(s) queued for delivery." in response.content.decode()
     assert event.status == WebhookEvent.Status.DELIVERED
-    assert [(a.number, a.status_code) for a in event.attempts.all()] == [(1, 404), (2, 200)]
+    assert [(a.number, a.status_code) for a in event.attempts.all()] == [(1, 410), (2, 200)]
     assert receiver.requests[0].headers["webhook-id"] == receiver.requests[1].headers["webhook-id"]
 
 
@@ -128,13 +128,15 @@ def test_redelivery_gets_a_fresh_allowance_of_attempts(
     assert event.attempt_limit == 2
 
 
-def test_admin_lists_events_filtered_by_status_and_shows_attempts(
+def test_admin_lists_events_filtered_by_status_and_shows_every_attempt(
     receiver, account, admin_client, django_capture_on_commit_callbacks
 ):
-    receiver.script(answer(200), answer(410, b"gone"))
+    receiver.script(answer(200), answer(404, b"no such hook yet"), answer(410, b"gone for good"))
     with django_capture_on_commit_callbacks(execute=True):
         delivered = services.record_event(account=account, url=receiver.url("/ok"), payload=PAYLOAD)
         failed = services.record_event(account=account, url=receiver.url("/gone"), payload=PAYLOAD)
+    with time_machine.travel(WebhookEvent.objects.get(pk=failed.pk).next_attempt_at, tick=True):
+        services.deliver(event_id=failed.pk)
 
     listing = admin_client.get("/admin/webhooks/webhookevent/", {"status__exact": "failed"})
     detail = admin_client.get(f"/admin/webhooks/webhookevent/{failed.pk}/change/")
@@ -143,9 +145,11 @@ def test_admin_lists_events_filtered_by_status_and_shows_attempts(
     assert listing.status_code == detail.status_code == attempts.status_code == 200
     assert failed.message_id in listing.content.decode()
     assert delivered.message_id not in listing.content.decode()
-    assert "HTTP 410" in detail.content.decode()
-    assert "gone" in detail.content.decode()
-    assert "HTTP 410" in attempts.content.decode()
+    for status, excerpt in [(404, "no such hook yet"), (410, "gone for good")]:
+        assert f"HTTP {status}" in detail.content.decode()
+        assert excerpt in detail.content.decode()
+        assert f"HTTP {status}" in attempts.content.decode()
+        assert excerpt in attempts.content.decode()
 
 
 def test_webhook_secret_command_prints_the_secret_on_its_last_line(account, capsys):

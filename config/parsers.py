@@ -1,0 +1,50 @@
+"""The API's JSON parser: DRF's, plus limits on what a body may hold (RFC 7493, I-JSON)."""
+
+from rest_framework.parsers import JSONParser
+
+from config import errors  # the module, not its names: errors imports DRF, which imports this
+
+# Our bodies are at most three levels deep; anything much deeper is not a request to us.
+MAX_DEPTH = 32
+
+
+class StrictJSONParser(JSONParser):
+    """
+    JSON as DRF reads it (no NaN or Infinity), refusing with 400 what would otherwise reach the
+    code as a surprise: nesting deeper than MAX_DEPTH (Python's parser recurses, so a deep enough
+    body would end in a RecursionError) and strings with unpaired surrogates (no valid UTF-8 text
+    holds them, and PostgreSQL would refuse them).
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise errors.ValidationError(f"The JSON body is nested more than {MAX_DEPTH} levels deep.") from None
+        _check(data)
+        return data
+
+
+def _check(data) -> None:
+    # Iterative, so a deep body cannot exhaust the stack here either.
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise errors.ValidationError(f"The JSON body is nested more than {MAX_DEPTH} levels deep.")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    _check_text(key)
+                    pending.append((item, depth + 1))
+            else:
+                pending.extend((item, depth + 1) for item in value)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise errors.ValidationError("The JSON body holds a string that is not valid Unicode (an unpaired surrogate).") from None
