@@ -3,6 +3,7 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import Account, ApiKey, Plan
+from webhooks import services as webhook_services
 
 
 @admin.register(Plan)
@@ -34,8 +35,26 @@ class AccountAdmin(admin.ModelAdmin):
     list_filter = ["plan"]
     search_fields = ["email", "name"]
     list_select_related = ["plan"]
-    readonly_fields = ["credits_used", "credits_left", "webhook_secret", "created_at"]
+    readonly_fields = ["credits_used", "credits_left", "webhook_signing_secret", "created_at"]
+    exclude = ["webhook_secret"]
     inlines = [ApiKeyInline]
+    actions = ["rotate_webhook_secret"]
+
+    @admin.display(description="webhook signing secret")
+    def webhook_signing_secret(self, account):
+        # Never shown: it signs every webhook of the account. Staff rotate it (the action on the
+        # list of accounts, or `manage.py webhook_secret EMAIL --rotate`) and see the new one once.
+        return "set (hidden); rotate it to issue a new one" if account.webhook_secret else "not set"
+
+    @admin.action(description="Rotate the webhook signing secret", permissions=["change"])
+    def rotate_webhook_secret(self, request, queryset):
+        for account in queryset:
+            secret = webhook_services.rotate_secret(account=account)
+            messages.warning(
+                request,
+                f"New webhook signing secret for {account.email}: {secret} — copy it now; it is not shown "
+                "again. The old one no longer verifies.",
+            )
 
     @admin.display(description="credits used this month")
     def credits_used(self, account):

@@ -207,6 +207,9 @@ CELERY_BEAT_SCHEDULE["courses-purge-idempotency-records"] = {
 # OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp) for structured JSON.
 COURSE_GENERATOR = env.str("COURSE_GENERATOR", default="offline")
 GENERATION_TIMEOUT_S = env.int("GENERATION_TIMEOUT_S", default=600)
+# Requests per step (the plan, a chapter, an add-on) for an answer that keeps breaking our rules; each
+# request after the first tells the model which rules its last answer broke.
+GENERATION_MAX_ATTEMPTS = env.int("GENERATION_MAX_ATTEMPTS", default=3)
 # Model requests in flight at once for one course (chapters, then add-ons).
 GENERATION_CONCURRENCY = env.int("GENERATION_CONCURRENCY", default=4)
 OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="https://api.openai.com/v1")

@@ -12,8 +12,26 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 SCHEMA_VERSION = 1
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
-Markdown = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20_000)]
+# The limits of every text, said once: the database columns that hold a copy (a course's name and
+# headline) take their lengths from here.
+TEXT_MAX = 500
+NAME_MAX = 300
+MARKDOWN_MAX = 20_000
+
+# Control characters have no place in a course (PostgreSQL refuses NUL outright); tabs and line
+# breaks are text.
+CONTROL_CHARACTERS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+_PLAIN = rf"^[^{CONTROL_CHARACTERS}]*$"
+
+Text = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX, pattern=_PLAIN)
+]
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX, pattern=_PLAIN)
+]
+Markdown = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MARKDOWN_MAX, pattern=_PLAIN)
+]
 
 
 class _Strict(BaseModel):
@@ -71,11 +89,18 @@ class Question(_Strict):
     def _correct_option_exists(self):
         if self.correct_index >= len(self.options):
             raise ValueError("correct_index points past the options")
+        if len({option_key(option) for option in self.options}) < len(self.options):
+            raise ValueError("two options say the same")
         return self
 
 
+def option_key(option: str) -> str:
+    """What makes two options the same option: their words, whatever the case and spacing."""
+    return " ".join(option.casefold().split())
+
+
 class Assessment(_Strict):
-    questions: list[Question] = Field(min_length=5, max_length=20)
+    questions: list[Question] = Field(min_length=3, max_length=20)
     # The share of correct answers a learner needs to pass (SCORM mastery score).
     passing_score_percent: int = Field(default=80, ge=1, le=100)
 
@@ -94,7 +119,7 @@ AddOnCode = Literal["practical-exercises", "wrapup", "assessment", "articles", "
 
 class CourseContent(_Strict):
     schema_version: Literal[1] = SCHEMA_VERSION
-    name: Text
+    name: Name
     headline: Text
     language_id: Literal["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
     format: Literal["onepage", "classic"]

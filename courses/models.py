@@ -3,6 +3,7 @@ from django.db import models
 from django.utils import timezone
 
 from accounts.models import ApiKey
+from courses import content
 from config.ids import new_public_id
 
 
@@ -93,8 +94,8 @@ class Course(models.Model):
     # One course per job at most (unique): a job retried after a worker died cannot make a second.
     job = models.OneToOneField(GenerationJob, on_delete=models.PROTECT, related_name="course")
     api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="courses")
-    name = models.CharField(max_length=300)
-    headline = models.CharField(max_length=500)
+    name = models.CharField(max_length=content.NAME_MAX)
+    headline = models.CharField(max_length=content.TEXT_MAX)
     format = models.CharField(max_length=10, choices=Format.choices)
     language_id = models.CharField(max_length=5, choices=Language.choices)
     # The whole course as one JSON document, validated by courses.content.CourseContent.

@@ -163,8 +163,14 @@ def run_job(*, job_id: int) -> None:
         logger.exception("generation crashed", extra={"job_id": job.public_id})
         failure = generation.GenerationFailed()
     else:
-        complete_job(job_id=job_id, attempt=attempt, content=content)
-        return
+        try:
+            complete_job(job_id=job_id, attempt=attempt, content=content)
+            return
+        except Exception:
+            # Whatever goes wrong while storing the course ends the job now, credit back, rather
+            # than leaving it running until recovery takes it for dead.
+            logger.exception("storing the course failed", extra={"job_id": job.public_id})
+            failure = generation.GenerationFailed()
     fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
 
 

@@ -1,5 +1,6 @@
 import logging
 import re
+import unicodedata
 import urllib.parse
 
 from django.http import FileResponse, Http404
@@ -154,16 +155,18 @@ def download_export(request, export_id: str):
     return response
 
 
-_UNSAFE_IN_FILENAME = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
+_UNSAFE_IN_FILENAME = re.compile(r'[\x00-\x1f\x7f-\x9f"\\/:*?<>|]+')
 
 
 def attachment_disposition(*, name: str, suffix: str) -> str:
     """
     `attachment` for `<name>-<suffix>.zip`: an ASCII-safe `filename` (slugified) for old clients,
     and the real name as RFC 6266 / RFC 5987 `filename*` (UTF-8, percent-encoded) without the
-    characters file systems refuse.
+    characters file systems refuse, and without invisible formatting characters: a right-to-left
+    override would let `Invoice<RLO>piz.exe` show as `Invoiceexe.zip`.
     """
     ascii_stem = slugify(name)[:100].strip("-") or "course"
-    readable = " ".join(_UNSAFE_IN_FILENAME.sub(" ", name).split())[:150].strip(" .") or ascii_stem
+    visible = "".join(char for char in name if unicodedata.category(char) != "Cf")
+    readable = " ".join(_UNSAFE_IN_FILENAME.sub(" ", visible).split())[:150].strip(" .") or ascii_stem
     encoded = urllib.parse.quote(f"{readable}-{suffix}.zip", safe="")
     return f'attachment; filename="{ascii_stem}-{suffix}.zip"; ' + f"filename*=UTF-8''{encoded}"

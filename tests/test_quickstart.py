@@ -325,8 +325,8 @@ def test_receiver_refuses_a_signature_made_with_another_secret(receiver, account
 
     event = deliver(url=receiver.url, payload={"event": "course.failed", "jobId": "job_x", "error": {}})
 
-    assert event.status == WebhookEvent.Status.FAILED
     assert answers(event) == [400]
+    assert event.status == WebhookEvent.Status.PENDING  # tried again later: the receiver may be fixed
     assert receiver.stop() == []
 
 

@@ -9,7 +9,6 @@ from typing import Protocol
 
 from courses import content
 
-TEXT_MAX = 500  # courses.content.Text
 
 LANGUAGE_NAMES = {
     "en-US": "English (United States)",
@@ -76,10 +75,23 @@ def one_line(text: str) -> str:
     return _BREAKING_SPACE.sub(" ", text).strip()
 
 
-def clip(text: str, limit: int = TEXT_MAX) -> str:
-    """Shorten text to at most `limit` characters, ending with an ellipsis when cut."""
-    text = one_line(text)
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+def clip(text: str, limit: int = content.TEXT_MAX) -> str:
+    """Make text one line of at most `limit` characters, cut at a word boundary with an ellipsis."""
+    return clip_words(one_line(text), limit)
+
+
+def clip_words(text: str, limit: int) -> str:
+    """
+    Shorten text to at most `limit` characters, cutting at the last space before the limit (or
+    mid-word when a single word is that long) and ending with an ellipsis. Line breaks are kept.
+    """
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")

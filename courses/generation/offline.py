@@ -70,7 +70,7 @@ class OfflineGenerator:
             ]
         )
         return CoursePlan(
-            name=clip(request.subject),
+            name=clip(request.subject, content.NAME_MAX),
             headline=clip(words.plain(texts["headline"])),
             introduction=introduction,
             chapters=chapters,

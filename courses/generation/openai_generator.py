@@ -7,11 +7,16 @@ One request plans the course, one per chapter writes it (the pipeline runs them 
 one per course-level add-on writes the wrap-up, the assessment and the agreement (also concurrently):
 a nine-chapter course takes about three model round trips.
 
+Model output: the JSON schema each request sends states every rule the answer is validated by that
+JSON Schema can say (required fields, counts, lengths). An answer that still breaks a rule is
+mended where that changes no meaning (courses.generation.repair), and otherwise asked for again
+with the rules it broke, up to settings.GENERATION_MAX_ATTEMPTS requests per step; then the step
+fails with GenerationFailed. A server that refuses the length keywords of a strict schema is asked
+again, for the rest of the course, with the subset every server takes.
+
 Failures: the SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff
 (settings.OPENAI_MAX_RETRIES, per-attempt timeout settings.OPENAI_TIMEOUT_S); a server still failing
-after that is ProviderUnavailable. An answer that cannot be used (cut off at the token limit, not
-JSON, not matching the schema) is asked for once more, then it is GenerationFailed. Past the
-deadline it is GenerationTimeout.
+after that is ProviderUnavailable. Past the deadline it is GenerationTimeout.
 """
 
 import functools
@@ -26,6 +31,7 @@ from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from courses import content
+from courses.generation import repair
 from courses.generation.base import (
     LANGUAGE_NAMES,
     ChapterDraft,
@@ -39,8 +45,8 @@ from courses.generation.errors import GenerationFailed, GenerationTimeout, Provi
 
 log = logging.getLogger(__name__)
 
-# An answer that cannot be used is asked for this many times in all.
-ATTEMPTS_PER_STEP = 2
+# How much of an unusable answer goes back to the model with the rules it broke.
+PREVIOUS_ANSWER_CHARS = 30_000
 # How much of each lesson the assessment request sees, so questions test what the lessons teach.
 LESSON_EXCERPT_CHARS = 300
 
@@ -67,20 +73,24 @@ class PlannedChapter(_Reply):
 
 class PlanReply(_Reply):
     can_teach: bool
-    name: content.Text
+    name: content.Name
     headline: content.Text
     introduction: content.Markdown
     chapters: list[PlannedChapter] = Field(min_length=3, max_length=9)
 
 
-class FixedPlanReply(_Reply):
-    """The plan of a course whose chapters the client gave: one summary per given chapter."""
-
-    can_teach: bool
-    name: content.Text
-    headline: content.Text
-    introduction: content.Markdown
-    chapter_summaries: list[content.Text] = Field(min_length=1, max_length=9)
+@functools.cache
+def fixed_plan_reply_model(*, chapters: int) -> type[BaseModel]:
+    """The plan of a course whose chapters the client gave: exactly one summary per given chapter."""
+    return create_model(
+        "FixedPlanReply",
+        __base__=_Reply,
+        can_teach=(bool, ...),
+        name=(content.Name, ...),
+        headline=(content.Text, ...),
+        introduction=(content.Markdown, ...),
+        chapter_summaries=(list[content.Text], Field(min_length=chapters, max_length=chapters)),
+    )
 
 
 class WrapupReply(_Reply):
@@ -89,7 +99,7 @@ class WrapupReply(_Reply):
 
 
 class AssessmentReply(_Reply):
-    questions: list[content.Question] = Field(min_length=5, max_length=20)
+    questions: list[content.Question] = Field(min_length=3, max_length=20)
 
 
 class AgreementReply(_Reply):
@@ -114,23 +124,24 @@ def chapter_reply_model(*, exercises: bool, videos: bool, article: bool) -> type
     return create_model("ChapterReply", __base__=_Reply, **chapter_fields)
 
 
-def strict_schema(model: type[BaseModel]) -> dict:
+# Keywords some servers refuse in a strict schema; without them the rules still hold (validation).
+_LENGTH_KEYWORDS = ("minLength", "maxLength", "pattern")
+
+
+def strict_schema(model: type[BaseModel], *, lengths: bool = True) -> dict:
     """
-    The model's JSON schema in the subset that strict structured outputs accept: references
-    inlined, every property required, no additional properties, no string length limits (pydantic
-    checks those afterwards).
+    The model's JSON schema as strict structured outputs take it: references inlined, every
+    property required, no additional properties, and every rule the validator enforces that JSON
+    Schema can say (counts, lengths). Without `lengths`, the subset every server accepts.
     """
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
+    dropped = ("title", "default", "description", *(() if lengths else _LENGTH_KEYWORDS))
 
     def tidy(node: dict) -> dict:
         if "$ref" in node:
             node = dict(definitions[node["$ref"].rsplit("/", 1)[-1]])
-        node = {
-            key: value
-            for key, value in node.items()
-            if key not in ("title", "default", "description", "minLength", "maxLength", "pattern")
-        }
+        node = {key: value for key, value in node.items() if key not in dropped}
         if "properties" in node:
             node["properties"] = {name: tidy(sub) for name, sub in node["properties"].items()}
             node["required"] = list(node["properties"])
@@ -165,6 +176,9 @@ class OpenAIGenerator:
     def __init__(self, *, deadline: float):
         self.concurrency = max(1, settings.GENERATION_CONCURRENCY)
         self._deadline = deadline
+        self._attempts = max(1, settings.GENERATION_MAX_ATTEMPTS)
+        # Set once a server refuses the length keywords of a strict schema (see strict_schema).
+        self._schema_lengths = True
         self._model = settings.OPENAI_MODEL
         self._timeout = settings.OPENAI_TIMEOUT_S
         self._client = openai.OpenAI(
@@ -187,8 +201,7 @@ class OpenAIGenerator:
             reply = self._ask(
                 request=request,
                 step="course_plan",
-                reply_model=FixedPlanReply,
-                schema_changes={"chapter_summaries": len(request.outline)},
+                reply_model=fixed_plan_reply_model(chapters=len(request.outline)),
                 prompt=f"""\
 Plan a course whose chapters are fixed.
 Subject: {subject}
@@ -198,8 +211,6 @@ Chapters, in this order:
 {_PLAN_FIELDS}- chapter_summaries: exactly {len(request.outline)} one-sentence summaries, one per chapter, in the \
 same order.""",
             )
-            if len(reply.chapter_summaries) != len(request.outline):
-                raise GenerationFailed()
             planned = [
                 ChapterPlan(title=title, summary=summary)
                 for title, summary in zip(request.outline, reply.chapter_summaries, strict=True)
@@ -343,16 +354,14 @@ or compliance duties the subject implies. No placeholders for names or dates."""
 
     # --- one request --------------------------------------------------------------------------
 
-    def _ask(self, *, request, step: str, reply_model: type[BaseModel], prompt: str, schema_changes=None):
+    def _ask(self, *, request, step: str, reply_model: type[BaseModel], prompt: str):
         """
-        Ask the model for one JSON answer and return it validated.
-        :raises GenerationFailed: the answer was unusable twice
+        Ask the model for one JSON answer and return it mended and validated; an answer that breaks
+        a rule is asked for again with the rules it broke, up to GENERATION_MAX_ATTEMPTS requests.
+        :raises GenerationFailed: no usable answer within the attempts
         :raises ProviderUnavailable: the server could not be reached or kept failing
         :raises GenerationTimeout: the deadline passed
         """
-        schema = strict_schema(reply_model)
-        for name, count in (schema_changes or {}).items():
-            schema["properties"][name].update(minItems=count, maxItems=count)
         messages = [
             {
                 "role": "system",
@@ -362,12 +371,27 @@ or compliance duties the subject implies. No placeholders for names or dates."""
             },
             {"role": "user", "content": prompt},
         ]
-        for attempt in range(1, ATTEMPTS_PER_STEP + 1):
+        for attempt in range(1, self._attempts + 1):
+            completion = self._complete(step=step, reply_model=reply_model, messages=messages)
+            reply, text, rules_broken = _read_reply(completion, reply_model)
+            if reply is not None:
+                return reply
+            log.warning(
+                "generation.unusable_output",
+                extra={"step": step, "attempt": attempt, "problems": rules_broken[:5]},
+            )
+            messages = [*messages[:2], *_feedback(text, rules_broken)]
+        raise GenerationFailed()
+
+    def _complete(self, *, step: str, reply_model: type[BaseModel], messages: list[dict]):
+        """One chat completion (the SDK retries transient failures); None if the SDK found it malformed."""
+        while True:
             remaining = self._deadline - time.monotonic()
             if remaining <= 0:
                 raise GenerationTimeout()
+            schema = strict_schema(reply_model, lengths=self._schema_lengths)
             try:
-                completion = self._client.chat.completions.create(
+                return self._client.chat.completions.create(
                     model=self._model,
                     messages=messages,
                     response_format={
@@ -383,41 +407,68 @@ or compliance duties the subject implies. No placeholders for names or dates."""
                     "generation.provider_unreachable", extra={"step": step, "error": type(exc).__name__}
                 )
                 raise ProviderUnavailable() from exc
+            except openai.BadRequestError as exc:
+                if self._schema_lengths and _refuses_schema(exc):
+                    log.warning("generation.schema_lengths_refused", extra={"step": step})
+                    self._schema_lengths = False
+                    continue
+                log.warning("generation.provider_error", extra={"step": step, "status": exc.status_code})
+                raise ProviderUnavailable() from exc
             except openai.APIStatusError as exc:
                 log.warning("generation.provider_error", extra={"step": step, "status": exc.status_code})
                 raise ProviderUnavailable() from exc
             except openai.APIResponseValidationError:
-                completion = None
-            reply, problem = _read_reply(completion, reply_model)
-            if reply is not None:
-                return reply
-            log.warning(
-                "generation.unusable_output", extra={"step": step, "attempt": attempt, "problem": problem}
-            )
-        raise GenerationFailed()
+                return None
 
 
-def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | None, str]:
-    """The validated answer in a completion, or None and what is wrong with it."""
+def _refuses_schema(exc: openai.BadRequestError) -> bool:
+    """Whether a 400 names the response format's schema (a server that takes only part of JSON Schema)."""
+    text = str(exc).lower()
+    return "schema" in text or "response_format" in text
+
+
+def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | None, str, list[str]]:
+    """The mended, validated answer in a completion, or None with its text and the rules it broke."""
     choices = getattr(completion, "choices", None)
     if not choices:
-        return None, "no choices"
+        return None, "", ["The answer was empty. Answer with one JSON object."]
     choice = choices[0]
+    text = choice.message.content if isinstance(choice.message.content, str) else ""
     if choice.finish_reason == "length":
-        return None, "truncated"
+        return None, "", ["The answer was cut off at the length limit. Write shorter texts, within the limits."]
     if choice.finish_reason == "content_filter" or getattr(choice.message, "refusal", None):
-        return None, "refused"
-    text = choice.message.content
-    if not isinstance(text, str) or not text.strip():
-        return None, "empty"
+        return None, "", ["The answer was refused. Write the course content asked for."]
     # Reasoning models on some servers put their thinking first; others wrap the JSON in a Markdown
     # code fence despite the response format.
     text = re.sub(r"^\s*<think>.*?</think>", "", text, count=1, flags=re.DOTALL)
     fenced = re.fullmatch(r"\s*```(?:json)?\s*(.*?)\s*```\s*", text, flags=re.DOTALL)
+    text = fenced.group(1) if fenced else text
     try:
-        return reply_model.model_validate_json(fenced.group(1) if fenced else text), ""
+        data = json.loads(text)
+    except ValueError:
+        return None, text, ["The answer is not one JSON object. Answer with JSON only."]
+    try:
+        # Mended against the whole rule set, lengths included, whatever the server was told.
+        return reply_model.model_validate(repair.mend(data, strict_schema(reply_model))), text, []
     except pydantic.ValidationError as exc:
-        return None, f"invalid: {exc.error_count()} errors, first {exc.errors()[0]['type']}"
+        return None, text, repair.problems(exc)
+
+
+def _feedback(previous_answer: str, rules_broken: list[str]) -> list[dict]:
+    """The turns that show the model its unusable answer and what to change."""
+    turns = []
+    if previous_answer:
+        turns.append({"role": "assistant", "content": previous_answer[:PREVIOUS_ANSWER_CHARS]})
+    rules = "\n".join(f"- {line}" for line in rules_broken[:20])
+    turns.append(
+        {
+            "role": "user",
+            "content": "That answer cannot be used. It breaks these rules:\n"
+            f"{rules}\n\nAnswer again with the whole JSON object, following every rule of the schema "
+            "and of the instructions above.",
+        }
+    )
+    return turns
 
 
 def _digest(chapters: list[content.Chapter], *, excerpts: bool) -> str:

@@ -8,6 +8,7 @@ course's chapters (and then its add-ons) are written at the same time; progress 
 the calling thread only, so the callback may use the database.
 """
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from courses import content
 from courses.generation import videos
 from courses.generation.base import ChapterDraft, CoursePlan, Generator, clip, one_line
 from courses.generation.errors import GenerationFailed, GenerationTimeout
+from courses.generation.offline import OfflineGenerator
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +93,6 @@ def normalized(request):
 
 def make_generator(name: str, *, deadline: float) -> Generator:
     if name == "offline":
-        from courses.generation.offline import OfflineGenerator
-
         return OfflineGenerator()
     if name == "openai":
         from courses.generation.openai_generator import OpenAIGenerator
@@ -144,12 +144,28 @@ def write_add_ons(
     runner: "Runner",
     progress: "Progress",
 ) -> dict:
-    """Write the course-level add-ons asked for (wrap-up, assessment, agreement), concurrently."""
-    steps = {
-        "wrapup": lambda: generator.wrapup(request=request, plan=plan, chapters=chapters),
-        "assessment": lambda: generator.assessment(request=request, plan=plan, chapters=chapters),
-        "agreement": lambda: generator.agreement(request=request, plan=plan),
-    }
+    """
+    Write the course-level add-ons asked for (wrap-up, assessment, agreement), concurrently. An
+    add-on the generator cannot write usably (GenerationFailed) does not fail the course: the
+    offline generator's version, in the course's language, takes its place.
+    """
+
+    def written_by(writer: Generator, add_on: str):
+        if add_on == "wrapup":
+            return writer.wrapup(request=request, plan=plan, chapters=chapters)
+        if add_on == "assessment":
+            return writer.assessment(request=request, plan=plan, chapters=chapters)
+        return writer.agreement(request=request, plan=plan)
+
+    def step(add_on: str):
+        try:
+            return written_by(generator, add_on)
+        except GenerationFailed:
+            if isinstance(generator, OfflineGenerator):
+                raise
+            log.warning("generation.add_on_fallback", extra={"add_on": add_on})
+            return written_by(OfflineGenerator(), add_on)
+
     wanted = [add_on for add_on in COURSE_LEVEL_ADD_ONS if add_on in request.add_ons]
     done = 0
 
@@ -160,7 +176,7 @@ def write_add_ons(
             PROGRESS_CHAPTERS_DONE + (PROGRESS_ADD_ONS_DONE - PROGRESS_CHAPTERS_DONE) * done // len(wanted)
         )
 
-    results = runner.run_all([steps[add_on] for add_on in wanted], on_done=add_on_done)
+    results = runner.run_all([functools.partial(step, add_on) for add_on in wanted], on_done=add_on_done)
     return dict(zip(wanted, results, strict=True))
 
 

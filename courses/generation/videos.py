@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 
 from courses import content
-from courses.generation.base import TEXT_MAX, clip
+from courses.generation.base import clip
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def search_video(*, query: str, language_id: str) -> content.Video:
     """A suggested search: the query and a link to YouTube's results for it."""
     query = clip(query, QUERY_MAX)
     # Non-Latin text grows up to 12-fold when percent-encoded: shorten until the link fits.
-    while len(search_url(query)) > TEXT_MAX:
+    while len(search_url(query)) > content.TEXT_MAX:
         query = clip(query, len(query) - 5)
     return content.Video(
         kind="search",

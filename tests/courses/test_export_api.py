@@ -205,6 +205,26 @@ def test_download_filename_of_a_non_ascii_course_name_is_safe(api_client, client
     )
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Invoice\u202egpj.exe",  # right-to-left override: shows as "Invoiceexe.jpg"
+        "Invoice\u2066\u2067\u2068gpj\u2069.exe",  # isolates
+        "Invoice\u200b\u200c\u200d\u2060\ufeff\u00adgpj.exe",  # zero-width and invisible
+        "Invoice\u200e\u200f\u061cgpj.exe",  # direction marks
+    ],
+)
+def test_download_filename_has_no_invisible_or_bidi_characters(api_client, client, api_key, name):
+    course = CourseFactory(api_key=api_key, content=samples.course_document(name=name))
+    download_url = export(api_client, course.public_id).json()["downloadUrl"]
+
+    response = client.get(download_path(download_url))
+
+    assert response["Content-Disposition"] == (
+        "attachment; filename=\"invoicegpjexe-scorm12.zip\"; filename*=UTF-8''Invoicegpj.exe-scorm12.zip"
+    )
+
+
 def test_download_link_is_absolute_and_permanent(api_client, client, course, settings):
     download_url = export(api_client, course.public_id).json()["downloadUrl"]
     settings.PUBLIC_BASE_URL = "https://elsewhere.example.com"

@@ -35,8 +35,9 @@ class FakeOpenAI:
     def __init__(self):
         self.requests: list[dict] = []
         self.authorizations: list[str | None] = []
-        # step → behaviours for its next requests, used up in order; then "ok".
-        self.script: dict[str, list[str]] = collections.defaultdict(list)
+        # step → behaviours for its next requests, used up in order; then "ok". A behaviour is a name
+        # (below) or a function that takes the answer's JSON document and returns the one to send.
+        self.script: dict[str, list] = collections.defaultdict(list)
         # group (a step, or "add_ons") → barrier its requests wait at while counted in flight.
         self.barriers: dict[str, threading.Barrier] = {}
         self.max_in_flight: collections.Counter = collections.Counter()
@@ -117,8 +118,14 @@ class FakeOpenAI:
         if behaviour == "stall":
             self.release.wait(timeout=20)
             return 500, {}, b"{}"
+        if behaviour == "refuse_lengths" and "minLength" in json.dumps(body["response_format"]):
+            # What a server that takes only part of JSON Schema in strict mode answers.
+            message = "Invalid schema for response_format: 'minLength' is not permitted."
+            return 400, {}, json.dumps({"error": {"message": message, "type": "invalid_request_error"}}).encode()
         language = re.search(r"locale ([a-z]{2}-[A-Z]{2})", body["messages"][0]["content"]).group(1)
-        document = self.fill(body["response_format"]["json_schema"]["schema"], PHRASES[language])
+        document = self.document_for(body, language)
+        if callable(behaviour):  # the test changes the answer: breaks a rule, say
+            document = behaviour(document)
         finish_reason = "stop"
         if behaviour == "cannot_teach":
             document["can_teach"] = False
@@ -148,6 +155,10 @@ class FakeOpenAI:
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
         return 200, {}, json.dumps(completion).encode()
+
+    def document_for(self, body: dict, language: str) -> dict:
+        """The answer to a request, before any scripted behaviour changes it."""
+        return self.fill(body["response_format"]["json_schema"]["schema"], PHRASES[language])
 
     def fill(self, schema: dict, phrase: str):
         """A value that fits the (strict, inlined) JSON schema."""

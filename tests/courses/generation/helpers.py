@@ -2,6 +2,8 @@
 
 import time
 
+from django.test import override_settings
+
 from courses import generation
 from tests.samples import ALL_ADD_ONS
 
@@ -15,9 +17,16 @@ def generate(
     add_ons=ALL_ADD_ONS,
     seconds=30.0,
     progress=None,
+    generator=None,
 ):
-    """Run the public entry point the job pipeline calls."""
+    """Run the public entry point the job pipeline calls (with another generator than the settings' if given)."""
     reported = [] if progress is None else progress
+    if generator is not None:
+        with override_settings(COURSE_GENERATOR=generator):
+            return generate(
+                subject=subject, format=format, language_id=language_id, outline=outline, add_ons=add_ons,
+                seconds=seconds, progress=reported,
+            )
     return generation.generate_course(
         request=generation.CourseRequest(
             subject=subject,

@@ -96,27 +96,92 @@ def test_progress_rises_as_chapters_finish(openai_generator):
 
 
 @pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated"])
-def test_unusable_output_is_asked_for_again_once(openai_generator, unusable):
-    openai_generator.script["course_plan"] = [unusable]
+def test_unusable_output_is_asked_for_again(openai_generator, unusable):
+    openai_generator.script["course_plan"] = [unusable, unusable]
 
     course = generate(add_ons=[])
 
-    assert openai_generator.steps()[:2] == ["course_plan", "course_plan"]
+    assert openai_generator.steps()[:3] == ["course_plan"] * 3
     assert len(course.chapters) == 4
 
 
+def test_a_retry_tells_the_model_which_rules_its_last_answer_broke(openai_generator):
+    def one_lesson(document):
+        document["lessons"] = document["lessons"][:1]
+        return document
+
+    openai_generator.script["course_chapter"] = [one_lesson]
+
+    generate(add_ons=[], outline=["Joins"])
+
+    first, retry = [body for body in openai_generator.requests if body["messages"][1]["content"].startswith("Write")]
+    assert len(first["messages"]) == 2
+    assert retry["messages"][:2] == first["messages"]
+    assert retry["messages"][2]["role"] == "assistant"
+    assert len(json.loads(retry["messages"][2]["content"])["lessons"]) == 1  # its own answer, shown back
+    feedback = retry["messages"][3]
+    assert feedback["role"] == "user"
+    assert "- lessons: List should have at least 2 items after validation, not 1" in feedback["content"]
+
+
 @pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated"])
-def test_output_unusable_twice_fails_the_generation(openai_generator, unusable):
+def test_a_chapter_unusable_at_every_attempt_fails_the_generation(openai_generator, settings, unusable):
+    assert settings.GENERATION_MAX_ATTEMPTS == 3
     openai_generator.script["course_chapter"] = [unusable] * 20
 
     with pytest.raises(GenerationFailed) as failure:
-        generate(add_ons=[])
+        generate(add_ons=[], outline=["Only chapter"])
 
     assert failure.value.code == "GENERATION_FAILED"
     assert failure.value.message == (
         "The course could not be generated from this subject. Please try again or rephrase it."
     )
-    assert openai_generator.steps().count("course_chapter") >= 2
+    assert openai_generator.steps().count("course_chapter") == 3
+
+
+@pytest.mark.parametrize("add_on, step", [("wrapup", "course_wrapup"), ("assessment", "course_assessment"),
+                                          ("agreement", "course_agreement")])
+def test_an_add_on_unusable_at_every_attempt_comes_from_the_offline_generator(openai_generator, add_on, step):
+    openai_generator.script[step] = ["garbage"] * 3
+
+    course = generate(add_ons=[add_on])
+    offline = generate(add_ons=[add_on], generator="offline")
+
+    assert openai_generator.steps().count(step) == 3
+    assert getattr(course, add_on) == getattr(offline, add_on)
+    assert course.chapters[0].lessons[0].body.startswith(PHRASES["en-US"])  # the rest is the model's
+
+
+def test_a_server_refusing_length_keywords_gets_the_schema_without_them(openai_generator):
+    openai_generator.script["course_plan"] = ["refuse_lengths"]
+
+    course = generate(add_ons=["wrapup"])
+
+    schemas = [json.dumps(body["response_format"]) for body in openai_generator.requests]
+    assert "minLength" in schemas[0] and "maxLength" in schemas[0]
+    assert all("minLength" not in schema and "maxLength" not in schema for schema in schemas[1:])
+    assert "minItems" in schemas[1]  # counts stay: every server takes them
+    assert len(course.chapters) == 4
+
+
+def test_what_changes_no_meaning_is_mended_without_asking_again(openai_generator):
+    def sloppy_quiz(document):
+        first, second, third = document["questions"][:3]
+        first["options"][2] = "  " + first["options"][first["correct_index"]].upper() + " "  # said twice
+        second["correct_index"] = 9  # not among the options: the question cannot be asked
+        third["prompt"] = "  " + "Which of these words is the best answer here " * 20  # over 500 characters
+        return document
+
+    openai_generator.script["course_assessment"] = [sloppy_quiz]
+
+    course = generate(add_ons=["assessment"])
+
+    questions = course.assessment.questions
+    assert openai_generator.steps().count("course_assessment") == 1
+    assert len(questions) == 3  # four asked for, the one that cannot be asked dropped
+    assert len(questions[0].options) == 3
+    clipped = questions[1].prompt
+    assert len(clipped) <= 500 and clipped.endswith("here…") and clipped.startswith("Which")
 
 
 @pytest.mark.parametrize("wrapping", ["fenced", "reasoning"])
@@ -233,7 +298,7 @@ def test_with_concurrency_one_a_hanging_request_still_ends_at_the_deadline(opena
     "reply_model",
     [
         openai_generator_module.PlanReply,
-        openai_generator_module.FixedPlanReply,
+        openai_generator_module.fixed_plan_reply_model(chapters=3),
         openai_generator_module.WrapupReply,
         openai_generator_module.AssessmentReply,
         openai_generator_module.AgreementReply,
@@ -242,8 +307,9 @@ def test_with_concurrency_one_a_hanging_request_still_ends_at_the_deadline(opena
     ],
     ids=lambda model: model.__name__,
 )
-def test_reply_schemas_are_in_the_strict_structured_output_subset(reply_model):
+def test_reply_schemas_are_strict_and_state_the_rules_json_schema_can_say(reply_model):
     schema = openai_generator_module.strict_schema(reply_model)
+    portable = openai_generator_module.strict_schema(reply_model, lengths=False)
 
     def objects(node):
         if node.get("type") == "object":
@@ -256,5 +322,18 @@ def test_reply_schemas_are_in_the_strict_structured_output_subset(reply_model):
         assert node["additionalProperties"] is False
         assert node["required"] == list(node["properties"])
     text = json.dumps(schema)
-    assert "$ref" not in text and "minLength" not in text and "maxLength" not in text
+    assert "$ref" not in text
     assert '"title": "' not in text and '"default"' not in text  # schema titles, not properties named title
+    assert '"minLength": 1' in text and '"maxLength": ' in text
+    assert "minLength" not in json.dumps(portable) and "maxLength" not in json.dumps(portable)
+
+
+def test_the_schema_states_counts_and_lengths_the_validator_enforces():
+    schema = openai_generator_module.strict_schema(openai_generator_module.AssessmentReply)
+
+    questions = schema["properties"]["questions"]
+    question = questions["items"]["properties"]
+    assert (questions["minItems"], questions["maxItems"]) == (3, 20)
+    assert (question["options"]["minItems"], question["options"]["maxItems"]) == (2, 6)
+    assert question["options"]["items"] == {"type": "string", "minLength": 1, "maxLength": 500}
+    assert question["correct_index"] == {"type": "integer", "minimum": 0}

@@ -1,0 +1,199 @@
+"""
+A model server that follows the JSON schema it is sent, and breaks the course's other rules at
+random, as real models do: an answer index outside the options, repeated options, too few or too
+many lessons, questions or chapter summaries, empty texts, texts over their limit, spaces around
+texts. Servers that do not enforce every keyword of a schema send such answers too.
+
+Each answer is drawn from the exact schema of the request (and checked against it with the
+jsonschema library before anything is broken), from a random generator seeded with the request
+itself, so the same request always gets the same answer whatever order concurrent requests
+arrive in. Told what its last answer broke, it breaks rules half as often, as models do.
+"""
+
+import collections
+import copy
+import hashlib
+import json
+import random
+
+import jsonschema
+
+from tests.courses.generation.fake_openai import PHRASES, FakeOpenAI
+
+WORDS = {language: phrase.rstrip(".").split() for language, phrase in PHRASES.items()}
+
+
+class SloppyModel(FakeOpenAI):
+    def __init__(self, *, break_probability: float):
+        super().__init__()
+        self.break_probability = break_probability
+        self.breaks: collections.Counter = collections.Counter()
+        self.broken_answers = 0
+        self.retries = 0  # requests that carry our description of an earlier answer's problems
+
+    def document_for(self, body: dict, language: str) -> dict:
+        schema = body["response_format"]["json_schema"]["schema"]
+        seed = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest()
+        rng = random.Random(seed + json.dumps(schema, sort_keys=True).encode())
+        document = _draw(schema, rng, WORDS[language])
+        jsonschema.Draft202012Validator(schema).validate(document)  # schema-valid, before the breaks
+        told_what_broke = len(body["messages"]) > 2
+        if told_what_broke:
+            with self._lock:
+                self.retries += 1
+        if rng.random() < self.break_probability / (2 if told_what_broke else 1):
+            applied = [_break(document, schema, rng) for _ in range(rng.choice([1, 1, 2]))]
+            with self._lock:
+                self.broken_answers += 1
+                self.breaks.update(name for name in applied if name)
+        return document
+
+
+def _draw(schema: dict, rng: random.Random, words: list[str]):
+    kind = schema.get("type")
+    if kind == "object":
+        document = {name: _draw(sub, rng, words) for name, sub in schema["properties"].items()}
+        if "options" in document and "correct_index" in document:
+            document["correct_index"] = rng.randrange(len(document["options"]))
+            document["options"] = [f"{option} {number}" for number, option in enumerate(document["options"])]
+        if "can_teach" in document:
+            document["can_teach"] = True
+        return document
+    if kind == "array":
+        low = schema.get("minItems", 0)
+        high = min(schema.get("maxItems", low + 4), low + 4)
+        return [_draw(schema["items"], rng, words) for _ in range(rng.randint(max(low, 1), max(high, 1)))]
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind == "integer":
+        return schema.get("minimum", 0) + rng.randrange(3)
+    low, high = schema.get("minLength", 1), min(schema.get("maxLength", 600), 600)
+    text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+    return (text * (1 + low // max(len(text), 1)))[: rng.randint(max(low, 1), max(high, low, 1))].strip() or "x"
+
+
+# The breaks: each takes the document and a random generator, changes the document in place and
+# returns its name, or None when the document has nothing it applies to.
+
+
+def _break(document: dict, schema: dict, rng: random.Random) -> str | None:
+    breaks = [
+        _answer_index_outside_the_options,
+        _repeated_option,
+        _too_few_items,
+        _too_many_items,
+        _empty_text,
+        _text_over_its_limit,
+        _spaces_around_a_text,
+    ]
+    return rng.choice(breaks)(document, schema, rng)
+
+
+def _answer_index_outside_the_options(document, schema, rng):
+    questions = _questions(document)
+    if not questions:
+        return None
+    question = rng.choice(questions)
+    question["correct_index"] = len(question["options"]) + rng.randrange(3)
+    return "answer index outside the options"
+
+
+def _repeated_option(document, schema, rng):
+    questions = _questions(document)
+    if not questions:
+        return None
+    question = rng.choice(questions)
+    options = question["options"]
+    source, target = rng.sample(range(len(options)), 2)
+    options[target] = f"  {options[source].upper()} "
+    return "repeated option"
+
+
+def _too_few_items(document, schema, rng):
+    arrays = [(node, sub) for node, sub in _arrays(document, schema) if sub.get("minItems", 0) >= 1]
+    if not arrays:
+        return None
+    items, sub = rng.choice(arrays)
+    del items[max(0, sub["minItems"] - 1 - rng.randrange(2)) :]
+    return "too few items"
+
+
+def _too_many_items(document, schema, rng):
+    arrays = [(node, sub) for node, sub in _arrays(document, schema) if "maxItems" in sub]
+    if not arrays:
+        return None
+    items, sub = rng.choice(arrays)
+    while len(items) <= sub["maxItems"]:
+        items.append(copy.deepcopy(items[-1]) if items else "more")
+    return "too many items"
+
+
+def _empty_text(document, schema, rng):
+    texts = list(_texts(document, schema))
+    if not texts:
+        return None
+    parent, key, _ = rng.choice(texts)
+    parent[key] = rng.choice(["", "   ", "\n"])
+    return "empty text"
+
+
+def _text_over_its_limit(document, schema, rng):
+    texts = [text for text in _texts(document, schema) if text[2].get("maxLength", 10**9) <= 1000]
+    if not texts:
+        return None
+    parent, key, sub = rng.choice(texts)
+    parent[key] = ("an overly long title that keeps going " * 40)[: sub["maxLength"] + 1 + rng.randrange(200)]
+    return "text over its limit"
+
+
+def _spaces_around_a_text(document, schema, rng):
+    texts = list(_texts(document, schema))
+    if not texts:
+        return None
+    parent, key, sub = rng.choice(texts)
+    if len(parent[key]) + 4 > sub.get("maxLength", 10**9):
+        return None
+    parent[key] = f"  {parent[key]}\n "
+    return "spaces around a text"
+
+
+def _questions(document) -> list[dict]:
+    return [node for node in _objects(document) if "options" in node and "correct_index" in node]
+
+
+def _objects(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _objects(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _objects(value)
+
+
+def _arrays(node, schema):
+    """(list, its schema) for every array in the document."""
+    if isinstance(node, dict):
+        for name, value in node.items():
+            yield from _arrays(value, schema["properties"][name])
+    elif isinstance(node, list):
+        yield node, schema
+        for value in node:
+            yield from _arrays(value, schema["items"])
+
+
+def _texts(node, schema):
+    """(parent, key, schema) for every string in the document."""
+    if isinstance(node, dict):
+        for name, value in node.items():
+            sub = schema["properties"][name]
+            if isinstance(value, str):
+                yield node, name, sub
+            else:
+                yield from _texts(value, sub)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            if isinstance(value, str):
+                yield node, index, schema["items"]
+            else:
+                yield from _texts(value, schema["items"])

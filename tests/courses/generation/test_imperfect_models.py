@@ -1,0 +1,67 @@
+"""
+Generation survives a model that follows the JSON schema but breaks the course's other rules at
+random: what changes no meaning is mended, the rest is asked for again with the reasons, and a
+course fails only when its plan or a chapter cannot be had.
+"""
+
+import random
+
+import pytest
+
+from courses import services
+from courses.content import CourseContent
+from courses.models import GenerationJob
+from tests.courses.generation.sloppy_model import SloppyModel
+from tests.samples import ALL_ADD_ONS
+
+COURSES = 30
+LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
+
+
+@pytest.fixture
+def sloppy_model(settings):
+    server = SloppyModel(break_probability=0.4).start()
+    settings.COURSE_GENERATOR = "openai"
+    settings.OPENAI_BASE_URL = server.base_url
+    settings.OPENAI_API_KEY = "sk-test"
+    settings.OPENAI_MAX_RETRIES = 0
+    yield server
+    server.stop()
+
+
+def test_at_least_29_of_30_courses_complete_from_a_model_that_breaks_rules_at_random(
+    sloppy_model, api_key, django_capture_on_commit_callbacks
+):
+    choices = random.Random(30)
+    jobs = []
+    for number in range(COURSES):
+        with django_capture_on_commit_callbacks(execute=True):
+            jobs.append(
+                services.create_job(
+                    api_key=api_key,
+                    subject=f"Course number {number} on workplace safety",
+                    format=choices.choice(["onepage", "classic"]),
+                    language_id=LANGUAGES[number % len(LANGUAGES)],
+                    outline=[f"Part {part}" for part in range(1, choices.randint(1, 6))] if number % 3 == 0 else [],
+                    add_ons=choices.sample(ALL_ADD_ONS, choices.randint(3, len(ALL_ADD_ONS))),
+                )
+            )
+
+    finished = GenerationJob.objects.filter(pk__in=[job.pk for job in jobs]).select_related("course")
+    completed = [job for job in finished if job.status == GenerationJob.Status.COMPLETED]
+    assert len(completed) >= 29, [(job.status, job.error_code) for job in finished]
+    for job in completed:
+        CourseContent.model_validate(job.course.content)  # raises if any rule is broken
+    # The model really was sloppy, in every way, and both remedies were used: answers mended in
+    # place (more broken answers than retries) and answers asked for again with the reasons.
+    assert sloppy_model.broken_answers >= 60
+    assert set(sloppy_model.breaks) == {
+        "answer index outside the options",
+        "repeated option",
+        "too few items",
+        "too many items",
+        "empty text",
+        "text over its limit",
+        "spaces around a text",
+    }
+    assert 10 <= sloppy_model.retries < sloppy_model.broken_answers

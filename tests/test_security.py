@@ -1,0 +1,161 @@
+"""
+The service as an attacker would try it, for what other modules do not already cover (README:
+Security lists every guard and where it is tested): bodies no parser should choke on, secrets that
+must never show in logs or in the admin, and how keys are looked up.
+"""
+
+import json
+import logging
+
+import hypothesis
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import strategies as st
+
+from accounts import services as account_services
+from accounts.models import ApiKey
+from config.logs import JsonFormatter
+from courses.models import GenerationJob
+from tests.factories import CourseFactory
+from tests.webhooks.receivers import Receiver, answer
+
+CREATE = "/api/v1/courses"
+
+
+def export_path(course) -> str:
+    return f"/api/v1/courses/{course.public_id}/export"
+
+
+@pytest.fixture
+def course(api_key):
+    return CourseFactory(api_key=api_key)
+
+
+# Bodies -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [33, 1_000, 100_000])
+def test_a_deeply_nested_body_is_a_400_on_every_endpoint(api_client, course, depth):
+    body = '{"subject": "SQL", "outline": ' + "[" * depth + "]" * depth + "}"
+    jobs_before = GenerationJob.objects.count()
+
+    for path in (CREATE, export_path(course)):
+        response = api_client.post(path, body, content_type="application/json")
+
+        assert response.status_code == 400, path
+        assert response.json() == {
+            "message": "The JSON body is nested more than 32 levels deep.",
+            "code": "VALIDATION_ERROR",
+        }
+    assert GenerationJob.objects.count() == jobs_before
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\udc00\\ud800", "a\\ud83d"])
+def test_an_unpaired_surrogate_is_a_400_not_a_database_error(api_client, course, escape):
+    for path, body in [
+        (CREATE, f'{{"subject": "SQL {escape}"}}'),
+        (CREATE, f'{{"subject": "SQL", "outline": ["{escape}"]}}'),
+        (CREATE, f'{{"subject": "SQL", "{escape}": 1}}'),
+        (export_path(course), f'{{"format": "scorm12", "callbackUrl": "https://a.example/{escape}"}}'),
+    ]:
+        response = api_client.post(path, body, content_type="application/json")
+
+        assert response.json() == {
+            "message": "The JSON body holds a string that is not valid Unicode (an unpaired surrogate).",
+            "code": "VALIDATION_ERROR",
+        }
+
+
+def test_a_paired_surrogate_escape_is_the_character_it_spells(api_client):
+    response = api_client.post(CREATE, '{"subject": "SQL \\ud83d\\ude00"}', content_type="application/json")
+
+    assert response.status_code == 202
+    assert GenerationJob.objects.get().subject == "SQL 😀"
+
+
+@hypothesis.settings(max_examples=150, deadline=None, derandomize=True,
+                     suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+@hypothesis.given(
+    subject=st.text(max_size=210),
+    outline=st.lists(st.text(max_size=30), max_size=3),
+)
+def test_any_unicode_in_a_body_is_accepted_or_refused_never_a_500(api_client, settings, subject, outline):
+    settings.RATE_LIMIT_CREATE = 1_000_000
+    response = api_client.post(CREATE, {"subject": subject, "outline": outline}, format="json")
+
+    assert response.status_code in (202, 400), response.content
+    body = response.json()
+    if response.status_code == 400:
+        assert body["code"] == "VALIDATION_ERROR" and body["message"]
+
+
+# Secrets ----------------------------------------------------------------------------------------
+
+
+def test_no_secret_ever_reaches_the_logs(
+    api_client, plain_key, account, course, settings, caplog, django_capture_on_commit_callbacks
+):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    settings.OPENAI_API_KEY = "sk-never-in-a-log-0123456789"
+    receiver = Receiver().start()
+    receiver.script(answer(500, b"try later"), answer(200))
+    caplog.set_level(logging.DEBUG)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            job = api_client.post(
+                CREATE, {"subject": "SQL", "callbackUrl": receiver.url("/hooks/s3cret-token")}, format="json"
+            ).json()
+        api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
+        api_client.post(export_path(course), {"format": "scorm12"}, format="json")
+        api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain_key[:-1]}x")  # a wrong key
+        api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
+    finally:
+        receiver.stop()
+
+    formatter = JsonFormatter()
+    lines = "\n".join(formatter.format(record) for record in caplog.records)
+    key = ApiKey.objects.get(account=account)
+    assert "webhook attempt" in lines and '"status": 202' in lines  # the log was really captured
+    for secret in [plain_key, plain_key[:-1] + "x", key.key_hash, account.webhook_secret,
+                   settings.OPENAI_API_KEY, settings.SECRET_KEY]:
+        assert secret not in lines
+
+
+@pytest.fixture
+def staff_client(client, db):
+    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
+    client.login(username="staff", password="a-long-admin-password")
+    return client
+
+
+def test_the_admin_never_shows_a_webhook_signing_secret_and_rotating_shows_the_new_one_once(
+    staff_client, account
+):
+    old_secret = account.webhook_secret
+
+    page = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+    rotated = staff_client.post(
+        "/admin/accounts/account/",
+        {"action": "rotate_webhook_secret", "_selected_action": [account.pk]},
+        follow=True,
+    ).content.decode()
+    later = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+
+    account.refresh_from_db()
+    assert old_secret not in page and "set (hidden)" in page
+    assert account.webhook_secret != old_secret and account.webhook_secret in rotated
+    assert account.webhook_secret not in later and old_secret not in later
+
+
+def test_a_key_is_looked_up_by_its_hash_alone(api_client, plain_key, account):
+    # The database compares SHA-256 digests, never the key: a guess that shares a prefix with a real
+    # key matches no more of its digest than any other guess, so timing tells nothing.
+    with CaptureQueriesContext(connection) as queries:
+        response = api_client.get("/api/v1/courses/jobs/job_0000000000000000000000")
+
+    sql = json.dumps([query["sql"] for query in queries.captured_queries])
+    assert response.status_code == 404
+    assert plain_key not in sql
+    assert account_services.hash_key(plain_key) in sql
