@@ -335,5 +335,7 @@ def test_the_schema_states_counts_and_lengths_the_validator_enforces():
     question = questions["items"]["properties"]
     assert (questions["minItems"], questions["maxItems"]) == (3, 20)
     assert (question["options"]["minItems"], question["options"]["maxItems"]) == (2, 6)
-    assert question["options"]["items"] == {"type": "string", "minLength": 1, "maxLength": 500}
+    assert question["options"]["items"] == {
+        "type": "string", "minLength": 1, "maxLength": 500, "pattern": "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]*$",
+    }
     assert question["correct_index"] == {"type": "integer", "minimum": 0}
