@@ -100,6 +100,8 @@ class Course(models.Model):
     language_id = models.CharField(max_length=5, choices=Language.choices)
     # The whole course as one JSON document, validated by courses.content.CourseContent.
     content = models.JSONField()
+    # content.digest(content), kept with it: pages know whether the content changed without reading it.
+    content_digest = models.CharField(max_length=64)
     schema_version = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 

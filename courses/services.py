@@ -4,6 +4,7 @@ import datetime
 import hashlib
 import json
 import logging
+import math
 import time
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -18,6 +19,7 @@ from django.utils.crypto import salted_hmac
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config import errors, queue
+from courses import content as course_content
 from courses import generation, queries, tasks
 from courses.content import CourseContent
 from courses.models import Course, Export, GenerationJob, IdempotencyRecord
@@ -152,7 +154,7 @@ def run_job(*, job_id: int) -> None:
                 outline=list(job.outline),
                 add_ons=list(job.add_ons),
             ),
-            on_progress=lambda percent: record_progress(job_id=job_id, attempt=attempt, percent=percent),
+            on_progress=_progress_writer(job_id=job_id, attempt=attempt),
             deadline=deadline,
         )
     except generation.GenerationError as exc:
@@ -194,6 +196,24 @@ def _claim_job(*, job_id: int) -> int | None:
     return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
 
 
+# Clients poll every 5 seconds: progress is written at most once a second, so a fast generator does not
+# commit a dozen times for a course that is done in a tenth of a second.
+PROGRESS_WRITE_INTERVAL_S = 1.0
+
+
+def _progress_writer(*, job_id: int, attempt: int):
+    last_write = -math.inf
+
+    def on_progress(percent: int) -> None:
+        nonlocal last_write
+        now = time.monotonic()
+        if now - last_write >= PROGRESS_WRITE_INTERVAL_S:
+            last_write = now
+            record_progress(job_id=job_id, attempt=attempt, percent=percent)
+
+    return on_progress
+
+
 def record_progress(*, job_id: int, attempt: int, percent: int) -> None:
     # GREATEST: progress never falls, not even when a retried job starts over.
     GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
@@ -212,6 +232,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
     )
     if job is None:
         return None  # another attempt took over or finished: its result stands
+    document = content.model_dump(mode="json")
     course = Course.objects.create(
         job=job,
         api_key=job.api_key,
@@ -219,7 +240,8 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         headline=content.headline,
         format=job.format,
         language_id=job.language_id,
-        content=content.model_dump(mode="json"),
+        content=document,
+        content_digest=course_content.digest(document),
         schema_version=content.schema_version,
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
