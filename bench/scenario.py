@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
-from courses import services
+from courses import jobs
 from courses.models import GenerationJob
 
 ALL_ADD_ONS = ["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]
@@ -41,11 +41,11 @@ def build() -> World:
     account_services.save_plan(slug="bench", name="Bench", monthly_course_credits=10**9, is_paid=True)
     account, plain_key = account_services.create_account(email="bench@example.com", plan_slug="bench")
     api_key = account.api_keys.get()
-    job = services.create_job(
+    job = jobs.create_job(
         api_key=api_key, subject="Data analysis with SQL", format="onepage", language_id="en-US",
         outline=NINE_CHAPTERS, add_ons=ALL_ADD_ONS,
     )
-    services.run_job(job_id=job.pk)  # the offline generator, here and now
+    jobs.run_job(job_id=job.pk)  # the offline generator, here and now
     job.refresh_from_db()
     course_id = job.course.public_id
     etag = Client().get(f"/go/{course_id}", HTTP_HOST="localhost")["ETag"]
@@ -98,7 +98,7 @@ def queue_jobs(count: int) -> list[int]:
 
     api_key = ApiKey.objects.get(account__email="bench@example.com")
     return [
-        services.create_job(
+        jobs.create_job(
             api_key=api_key, subject=f"Course {number} on data analysis", format="onepage",
             language_id="en-US", outline=[], add_ons=ALL_ADD_ONS,
         ).pk
@@ -109,11 +109,11 @@ def queue_jobs(count: int) -> list[int]:
 def wait_for_jobs(job_ids: list[int], *, timeout: float) -> float:
     """Wait until every job finished; return the seconds from the first claim to the last finish."""
     deadline = time.monotonic() + timeout
-    jobs = GenerationJob.objects.filter(pk__in=job_ids)
-    while jobs.exclude(status=GenerationJob.Status.COMPLETED).exists():
-        failed = jobs.filter(status=GenerationJob.Status.FAILED).count()
+    waited_for = GenerationJob.objects.filter(pk__in=job_ids)
+    while waited_for.exclude(status=GenerationJob.Status.COMPLETED).exists():
+        failed = waited_for.filter(status=GenerationJob.Status.FAILED).count()
         if failed or time.monotonic() > deadline:
             raise RuntimeError(f"the pipeline did not complete: {failed} failed")
         time.sleep(0.1)
-    times = list(jobs.values_list("started_at", "finished_at"))
+    times = list(waited_for.values_list("started_at", "finished_at"))
     return (max(finished for _, finished in times) - min(started for started, _ in times)).total_seconds()

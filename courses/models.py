@@ -152,7 +152,7 @@ class Export(models.Model):
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
     file = models.FileField(upload_to="exports/", max_length=300)
     callback_url = models.URLField(max_length=2048, blank=True)
-    # Set by services.export_course: whole milliseconds, later than the course's previous export.
+    # Set by exports.export_course: whole milliseconds, later than the course's previous export.
     exported_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

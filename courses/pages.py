@@ -34,7 +34,7 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses import markdown, services
+from courses import markdown, signoffs
 from courses.content import CourseContent
 from courses.models import Course, Format, Signoff
 
@@ -118,10 +118,10 @@ def sign_agreement(request, course_id: str):
     signoff = None
     if form.is_valid():
         try:
-            signoff = services.record_signoff(
+            signoff = signoffs.record_signoff(
                 course=course, name=form.cleaned_data["name"], client_ip=ratelimit.client_address(request)
             )
-        except services.InvalidSignoffName:
+        except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
     if signoff is None:
         context = {"agreement": _agreement(course, content, form=form)}

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.test import Client
 
-from courses import content, services
+from courses import content, signoffs
 from courses.models import Course, Signoff
 from tests import samples
 from tests.factories import CourseFactory
@@ -239,7 +239,7 @@ def test_hostile_subject_outline_and_model_output_stay_escaped(client, format, p
         safe_starts = ("/", "#", "https://", settings.PUBLIC_BASE_URL)
         links = [value for _, attrs in tags for name, value in attrs.items() if name in ("href", "src", "action")]
         assert [link for link in links if not link.startswith(safe_starts)] == []
-    assert f"<title>Intro to SQL&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(
+    assert "<title>Intro to SQL&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(
         f"/go/{course.public_id}"
     ).content.decode()
 
@@ -611,7 +611,7 @@ def test_a_confirmation_link_cannot_be_forged_or_moved_to_another_course(client)
 def test_record_signoff_tidies_the_name():
     course = CourseFactory()
 
-    signoff = services.record_signoff(course=course, name="\tGrace \n Hopper\x07 ", client_ip="203.0.113.9")
+    signoff = signoffs.record_signoff(course=course, name="\tGrace \n Hopper\x07 ", client_ip="203.0.113.9")
 
     assert signoff.name == "Grace Hopper"
 
@@ -619,13 +619,13 @@ def test_record_signoff_tidies_the_name():
 def test_record_signoff_refuses_a_course_without_agreement():
     course = CourseFactory(add_ons=[])
 
-    with pytest.raises(services.CourseHasNoAgreement):
-        services.record_signoff(course=course, name="Ada", client_ip="203.0.113.9")
+    with pytest.raises(signoffs.CourseHasNoAgreement):
+        signoffs.record_signoff(course=course, name="Ada", client_ip="203.0.113.9")
 
 
 def test_staff_see_signoffs_in_admin(admin_client):
     course = CourseFactory()
-    services.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
+    signoffs.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
 
     response = admin_client.get("/admin/courses/signoff/")
 
