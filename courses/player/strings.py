@@ -1,4 +1,4 @@
-"""The SCO's own words (buttons, headings, messages) in every course language."""
+"""The course player's own words (buttons, headings, messages) in every course language."""
 
 WORDS: dict[str, dict[str, str]] = {
     "en-US": {
