@@ -74,6 +74,8 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
                 "confirmed",
                 "agreement_needed",
                 "no_lms",
+                "lms_failed",
+                "session_ended",
             )
         },
     }
