@@ -1,12 +1,10 @@
 """The zip: imsmanifest.xml, the SCO (the course player with the SCORM runtime) and the version's control
 documents, all at the root."""
 
-import datetime
 import functools
-import io
-import zipfile
 from pathlib import Path
 
+from courses import packaging
 from courses.content import CourseContent
 from courses.player import page
 from courses.scorm.manifest import VERSIONS, build_manifest
@@ -34,12 +32,6 @@ def build_package(*, content: CourseContent, course_id: str, format: str) -> byt
     runtime = page.Runtime(path="assets/scorm-api.js", source=RUNTIME_SCRIPT, version=version.runtime)
     files = page.files(content=content, runtime=runtime)
     manifest = build_manifest(version=version, content=content, course_id=course_id, files=list(files))
-    moment = datetime.datetime.now(datetime.UTC).timetuple()[:6]
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        for name, data in [(MANIFEST, manifest), *files.items(), *control_documents(version.schema_folder).items()]:
-            entry = zipfile.ZipInfo(name, date_time=moment)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            archive.writestr(entry, data)
-    return buffer.getvalue()
+    return packaging.zip_files(
+        [(MANIFEST, manifest), *files.items(), *control_documents(version.schema_folder).items()]
+    )
