@@ -35,6 +35,8 @@ class Runtime:
     path: str  # where the package holds it, loaded before the player's own script
     source: Path  # the file in this repository
     version: str  # handed to it as the page's config.version
+    # Where it may send requests besides the package (the page's CSP connect-src); by default nowhere.
+    connect_src: str = ""
 
 
 @functools.cache
@@ -87,6 +89,7 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
         "pages": pages,
         "config": config,
         "runtime_script": runtime.path,
+        "connect_src": runtime.connect_src,
         "player_script": PLAYER_SCRIPT,
         "stylesheet": STYLESHEET,
     }
