@@ -139,7 +139,8 @@
 
   Runtime.prototype.request = function (method, resource, query, body) {
     var self = this;
-    var url = this.params.endpoint + resource + (query ? "?" + new window.URLSearchParams(query).toString() : "");
+    var url = this.params.endpoint + resource;
+    if (query) { url += "?" + new window.URLSearchParams(query).toString(); }
     var headers = { "X-Experience-API-Version": XAPI_VERSION, Authorization: "Basic " + this.token };
     if (body !== undefined) { headers["Content-Type"] = "application/json"; }
     var sent = window.fetch(url, {
@@ -219,7 +220,8 @@
         throw new Error("LMS.LaunchData is missing or has no contextTemplate");
       }
       self.launchData = launchData;
-      self.mode = launchData.launchMode === "Browse" || launchData.launchMode === "Review" ? launchData.launchMode : "Normal";
+      var mode = launchData.launchMode;
+      self.mode = mode === "Browse" || mode === "Review" ? mode : "Normal";
       self.progress = documents[2] && typeof documents[2] === "object" ? documents[2] : {};
       if (kept) {
         // The page was reloaded within this session: its own record is the newest.
@@ -317,7 +319,8 @@
     var done = this.progress;
     // Passed at most once per registration, one verdict per session, and a failed one only for
     // answers not judged before. A pass after a fail in the same session is sent at the next launch.
-    if (state.score !== null && !done.passed && !this.judged && (state.passed || state.answers !== done.judged)) {
+    var newVerdict = state.passed || state.answers !== done.judged;
+    if (state.score !== null && !done.passed && !this.judged && newVerdict) {
       this.judged = true;
       done.judged = state.answers;
       if (state.passed) { done.passed = true; }
@@ -382,12 +385,16 @@
     if (this.mode === "Normal" && !this.writingState) { this.writeState(); }
   };
 
+  Runtime.prototype.putProgress = function () {
+    return this.request("PUT", "activities/state", this.stateQuery(PROGRESS_STATE), this.progress);
+  };
+
   Runtime.prototype.writeState = function () {
     var self = this;
     var body = JSON.stringify(this.progress);
     if (body === this.savedState) { return; }
     this.writingState = true;
-    this.request("PUT", "activities/state", this.stateQuery(PROGRESS_STATE), this.progress).then(function (response) {
+    this.putProgress().then(function (response) {
       if (response.ok) { self.savedState = body; }
     }, function () { return null; }).then(function () {
       self.writingState = false;
@@ -405,7 +412,7 @@
     this.ended = true;
     this.keep();
     if (this.mode === "Normal" && JSON.stringify(this.progress) !== this.savedState) {
-      this.request("PUT", "activities/state", this.stateQuery(PROGRESS_STATE), this.progress).catch(function () { return null; });
+      this.putProgress().catch(function () { return null; });
     }
     // Whatever is still waiting goes now, with "terminated" last, without waiting for a request in
     // flight: the page may be gone before it answers.
