@@ -8,7 +8,6 @@ moveOn, return URL), hands out an auth token once through a one-time fetch URL (
 a 401), checks that token on every xAPI request, and records statements and state documents.
 """
 
-import functools
 import http.server
 import io
 import json
@@ -24,6 +23,7 @@ from lxml import etree
 from courses.cmi5 import package
 from courses.content import CourseContent
 from tests import samples
+from tests.courses.package_browser import PlayerControls, Site, correct_answers
 
 pytestmark = pytest.mark.browser
 
@@ -212,21 +212,6 @@ class Lrs:
         return self.states.get(self.state_key(launch, "CourseProgress"))
 
 
-class Site(http.server.ThreadingHTTPServer):
-    """The content server: the LMS's host page, its return page and unpacked packages."""
-
-    def __init__(self, root):
-        super().__init__(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
-        self.root = root
-        self.url = f"http://127.0.0.1:{self.server_port}"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("lms")
@@ -234,8 +219,7 @@ def site(tmp_path_factory):
     (root / "returned.html").write_text(RETURN_PAGE)
     running = Site(root)
     yield running
-    running.shutdown()
-    running.server_close()
+    running.stop()
 
 
 @pytest.fixture
@@ -250,8 +234,8 @@ def install(site, name: str, **document) -> tuple[dict, CourseContent]:
     content = CourseContent.model_validate(samples.course_document(**document))
     course_iri = f"https://courses.example.com/go/cou_{name}"
     zip_bytes = package.build_package(content=content, course_iri=course_iri)
+    site.unpack(name, zip_bytes)
     with zipfile.ZipFile(io.BytesIO(zip_bytes)) as archive:
-        archive.extractall(site.root / name)
         au = etree.fromstring(archive.read("cmi5.xml")).find(f"{NS}au")
     mastery = au.get("masteryScore")
     return {
@@ -263,7 +247,7 @@ def install(site, name: str, **document) -> tuple[dict, CourseContent]:
     }, content
 
 
-class Learner:
+class Learner(PlayerControls):
     """Chromium on the LMS's host page, with the AU in its frame; what it sees and what went wrong."""
 
     def __init__(self, page, site, lrs):
@@ -271,7 +255,7 @@ class Learner:
         self.errors: list[tuple[str, str]] = []
         page.on("console", self._console)
         page.goto(f"{site.url}/host.html")
-        self.au = page.frame_locator("#au")
+        self.au = self.player = page.frame_locator("#au")
 
     def _console(self, message) -> None:
         if message.type == "error":
@@ -289,33 +273,11 @@ class Learner:
     def leave(self) -> None:
         self.page.evaluate("() => { document.getElementById('au').src = 'about:blank'; }")
 
-    def page_kind(self) -> str:
-        return self.au.locator(".sco-page:not([hidden])").get_attribute("data-kind")
-
-    def progress(self) -> str:
-        return self.au.locator("#sco-progress").inner_text()
-
     def next(self) -> None:
         self.au.locator("#sco-next").click()
 
-    def next_until(self, kind: str) -> None:
-        for _ in range(30):
-            if self.page_kind() == kind:
-                return
-            self.next()
-        raise AssertionError(f"never reached the {kind} page")
-
-    def answer(self, answers: list[int]) -> None:
-        for number, option in enumerate(answers):
-            self.au.locator(f'input[name="q{number}"][value="{option}"]').check()
-        self.au.locator("#sco-submit").click()
-
     def retry(self) -> None:
         self.au.locator("#sco-retry").click()
-
-    def confirm_agreement(self) -> None:
-        self.au.locator("#sco-agree").check()
-        self.au.locator("#sco-confirm").click()
 
     def problems(self) -> list:
         """Console errors and page errors, but for the 404s an LRS answers for absent documents."""
@@ -347,10 +309,6 @@ def terminated(lrs: Lrs, launch: Launch):
     lrs.wait_for(lambda: "terminated" in verbs(launch), "terminated")
 
 
-def correct_answers(content: CourseContent) -> list[int]:
-    return [question.correct_index for question in content.assessment.questions]
-
-
 def answers_with_right(content: CourseContent, right: int) -> list[int]:
     return [
         question.correct_index if number < right else (question.correct_index + 1) % len(question.options)
@@ -358,18 +316,24 @@ def answers_with_right(content: CourseContent, right: int) -> list[int]:
     ]
 
 
+def leave_on_page(learner: Learner, lrs: Lrs, au: dict, registration: str, pages_on: int) -> Launch:
+    """A Normal session in which the learner moves `pages_on` pages on, then leaves."""
+    launch = lrs.launch(au, registration=registration)
+    learner.open(au, launch)
+    for _ in range(pages_on):
+        learner.next()
+    lrs.wait_for(lambda: (lrs.progress(launch) or {}).get("location") == str(pages_on), "the place saved")
+    learner.leave()
+    terminated(lrs, launch)
+    return launch
+
+
 def test_au_sends_the_cmi5_statements_in_order_and_resumes_in_the_next_session(page, site, lrs):
     au, content = install(site, "full", chapters=3)
     registration = str(uuid.uuid4())
     learner = Learner(page, site, lrs)
 
-    first = lrs.launch(au, registration=registration)
-    learner.open(au, first)
-    learner.next()
-    learner.next()
-    lrs.wait_for(lambda: (lrs.progress(first) or {}).get("location") == "2", "the place saved")
-    learner.leave()
-    terminated(lrs, first)
+    first = leave_on_page(learner, lrs, au, registration, pages_on=2)
 
     assert verbs(first) == ["initialized", "terminated"]
     assert first.fetches == 1
@@ -526,12 +490,7 @@ def test_browse_mode_resumes_but_sends_no_verdict_no_completion_and_no_state(pag
     au, content = install(site, "browse", chapters=2)
     registration = str(uuid.uuid4())
     learner = Learner(page, site, lrs)
-    first = lrs.launch(au, registration=registration)
-    learner.open(au, first)
-    learner.next()
-    lrs.wait_for(lambda: (lrs.progress(first) or {}).get("location") == "1", "the place saved")
-    learner.leave()
-    terminated(lrs, first)
+    leave_on_page(learner, lrs, au, registration, pages_on=1)
     writes_before = len(lrs.state_writes)
 
     browsing = lrs.launch(au, registration=registration, mode="Browse")
