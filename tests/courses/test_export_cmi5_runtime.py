@@ -75,6 +75,7 @@ class Lrs:
         self.states: dict[tuple, dict] = {}
         self.state_writes: list[tuple[Launch, str, dict]] = []
         self.refused: list[str] = []
+        self.preference_reads: list[Launch] = []
         lrs = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -191,6 +192,8 @@ class Lrs:
                 self.state_writes.append((launch, query["stateId"], json.loads(body)))
                 return 204, None
         if path == "/xapi/agents/profile" and method == "GET":
+            assert (query["profileId"], json.loads(query["agent"])) == ("cmi5LearnerPreferences", ACTOR)
+            self.preference_reads.append(launch)
             return 404, {"message": "no preferences"}
         self.refused.append(f"{method} {path}")
         return 400, {"message": "not something an AU does"}
@@ -358,6 +361,7 @@ def test_au_sends_the_cmi5_statements_in_order_and_resumes_in_the_next_session(p
     assert "100%" in final_result
     assert verbs(second) == ["initialized", *["answered"] * 5, "passed", "completed", "terminated"]
     assert second.fetches == 1
+    assert lrs.preference_reads == [first, second]
     assert lrs.refused == []
     assert learner.problems() == []
     timestamps = [s["timestamp"] for s in second.statements]
