@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounts.models import ApiKey
 from config import errors
 from courses import idempotency, queries
+from courses.cmi5 import package as cmi5_package
 from courses.content import CourseContent
 from courses.models import Course, Export
 from courses.scorm import package as scorm_package
@@ -30,7 +31,7 @@ def export_course(
     idempotency_key: str | None = None,
 ) -> Export:
     """
-    Build the course's SCORM package in `format`, store it and record the export, with its
+    Build the course's package in `format` (SCORM or cmi5), store it and record the export, with its
     course.exported event when a callback URL was given. Every call makes a new export, except a
     retry with the same idempotency key and request within 24 hours, which returns the first.
     :raises CourseNotFound: if no course with this id belongs to this key
@@ -39,9 +40,11 @@ def export_course(
     course = queries.course_visible_to(api_key=api_key, public_id=course_public_id)
     if course is None:
         raise CourseNotFound()
-    package = scorm_package.build_package(
-        content=CourseContent.model_validate(course.content), course_id=course.public_id, format=format
-    )
+    content = CourseContent.model_validate(course.content)
+    if format == Export.ExportFormat.CMI5:
+        package = cmi5_package.build_package(content=content, course_iri=course.share_url)
+    else:
+        package = scorm_package.build_package(content=content, course_id=course.public_id, format=format)
     export = Export(course=course, api_key=api_key, format=format, callback_url=callback_url)
     # The file is written before the row (a row must never point at a missing file) and removed
     # again if the row does not commit.

@@ -145,6 +145,7 @@ class Export(models.Model):
         SCORM12 = "scorm12", "SCORM 1.2"
         SCORM2004 = "scorm2004", "SCORM 2004 3rd edition"
         SCORM2004_4 = "scorm2004_4", "SCORM 2004 4th edition"
+        CMI5 = "cmi5", "cmi5 (xAPI)"
 
     public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")

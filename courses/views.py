@@ -99,8 +99,12 @@ class ExportCourseView(ApiView):
 
     @extend_schema(
         operation_id="exportCourse",
-        summary="Export a course as a SCORM package",
-        description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
+        summary="Export a course as a SCORM or cmi5 package",
+        description=(
+            "Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free. "
+            "`scorm12` (the default), `scorm2004` and `scorm2004_4` make SCORM packages; `cmi5` makes a "
+            "cmi5 package (xAPI) for LMSs that speak cmi5."
+        ),
         parameters=[
             openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
             openapi.IDEMPOTENCY_KEY,
@@ -108,6 +112,7 @@ class ExportCourseView(ApiView):
         request=serializers.ExportCourseInput,
         examples=[
             OpenApiExample("SCORM 1.2", value={"format": "scorm12"}, request_only=True),
+            OpenApiExample("cmi5", value={"format": "cmi5"}, request_only=True),
             OpenApiExample(
                 "SCORM 2004 with an event",
                 value={"format": "scorm2004_4", "callbackUrl": "https://hooks.example.com/exports/7f3a9c2e"},
