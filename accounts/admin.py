@@ -14,7 +14,7 @@ class PlanAdmin(admin.ModelAdmin):
         (None, {"fields": ["name", "slug", "is_paid", "monthly_course_credits"]}),
         (
             "Rate limits per key (requests in any 60 seconds; empty: the service-wide setting)",
-            {"fields": ["rate_limit_create", "rate_limit_export", "rate_limit_poll"]},
+            {"fields": ["rate_limit_create", "rate_limit_export", "rate_limit_poll", "rate_limit_read", "rate_limit_edit"]},
         ),
     ]
 

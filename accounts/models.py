@@ -28,6 +28,16 @@ class Plan(models.Model):
         blank=True,
         help_text="GET /api/v1/courses/jobs/:jobId per key per 60 s. Empty: RATE_LIMIT_POLL.",
     )
+    rate_limit_read = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Reading a course and its versions, per key per 60 s. Empty: RATE_LIMIT_READ.",
+    )
+    rate_limit_edit = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Editing a course's content (PUT, PATCH), per key per 60 s. Empty: RATE_LIMIT_EDIT.",
+    )
 
     class Meta:
         ordering = ["monthly_course_credits", "slug"]

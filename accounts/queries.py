@@ -5,12 +5,11 @@ from config.sql import Lookup, Table
 # the account and plan, which the plan check and the rate limiter need straight after.
 _LIVE_KEY = Lookup(
     Table(ApiKey, "k"),
-    Table(Account, "a"),
-    Table(Plan, "p"),
+    Table(Account, "a", parent="k", relation="account"),
+    Table(Plan, "p", parent="a", relation="plan"),
     joins='JOIN "accounts_account" a ON a."id" = k."account_id" '
     'JOIN "accounts_plan" p ON p."id" = a."plan_id" '
     'WHERE k."key_hash" = %s AND k."revoked_at" IS NULL',
-    relations=("account", "plan"),
 )
 
 

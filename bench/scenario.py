@@ -64,6 +64,8 @@ def measures(world: World) -> list[Measure]:
                 target_ratio=0.5, sql_budget=3),
         Measure("preview page, a repeat view: `If-None-Match` answered 304", f"/go/{world.course_id}",
                 target_ratio=0.8, sql_budget=3, headers={"If-None-Match": world.etag}, expect=304),
+        Measure("read course `GET /api/v1/courses/{id}` (9 chapters, every add-on)", f"/api/v1/courses/{world.course_id}",
+                target_ratio=0.4, sql_budget=3, headers=authorized),
     ]
 
 

@@ -11,6 +11,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSe
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
+from courses.content import CourseContent
 from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
@@ -91,6 +92,20 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     ),
 )
 
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    {"type": "string"},
+    OpenApiParameter.HEADER,
+    required=True,
+    description='The version the edit starts from, as the course\'s `ETag` gives it (`"3"`).',
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    {"type": "string"},
+    OpenApiParameter.HEADER,
+    description='The `ETag` of the version you have (`"3"`): `304` while it is still the latest.',
+)
+
 # Headers on every answer of the API, described once and added to every response by the hook below.
 _RESPONSE_HEADERS = {
     "RateLimit-Limit": ("integer", "Requests allowed in the current 60-second sliding window."),
@@ -110,7 +125,18 @@ _ANSWER_HEADERS = {
             "description": "`5` while the job is pending or running: poll at most once every 5 seconds.",
         },
     },
+    ("/api/v1/courses/{course_id}/regenerate", "post", "202"): {
+        "Location": {"schema": {"type": "string"}, "description": "The poll URL, as in `pollUrl`."},
+    },
 }
+_ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The course\'s version, quoted (`"3"`).'}}
+for _answer in [
+    ("/api/v1/courses/{course_id}", "get", "200"),
+    ("/api/v1/courses/{course_id}", "get", "304"),
+    ("/api/v1/courses/{course_id}/content", "put", "200"),
+    ("/api/v1/courses/{course_id}/content", "patch", "200"),
+]:
+    _ANSWER_HEADERS[_answer] = _ETAG
 
 
 def _webhook(name: str, payload: type[serializers.Serializer], description: str) -> OpenApiWebhook:
@@ -146,6 +172,13 @@ class CourseFailedEvent(serializers.Serializer):
     error = FailedJobError()
 
 
+class CourseUpdatedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.updated"])
+    jobId = serializers.CharField(help_text="The regeneration job.")
+    course = CourseOutput()
+    version = serializers.IntegerField(min_value=1, help_text="The course's new version.")
+
+
 class CourseExportedEvent(ExportOutput):
     event = serializers.ChoiceField(choices=["course.exported"])
 
@@ -160,6 +193,11 @@ COURSE_CREATED = _webhook(
 )
 COURSE_FAILED = _webhook(
     "course.failed", CourseFailedEvent, "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY
+)
+COURSE_UPDATED = _webhook(
+    "course.updated",
+    CourseUpdatedEvent,
+    "A regeneration job reached `completed`: the course has a new version. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_EXPORTED = _webhook(
     "course.exported",
@@ -189,7 +227,49 @@ _LINKS = {
             "operationId": "exportCourse",
             "parameters": {"course_id": "$response.body#/course/id"},
             "description": "Export the course of a completed job.",
-        }
+        },
+        "ReadCourse": {
+            "operationId": "readCourse",
+            "parameters": {"course_id": "$response.body#/course/id"},
+            "description": "Read the course of a completed job, with its document.",
+        },
+    },
+    ("/api/v1/courses/{course_id}", "get", "200"): {
+        "ReplaceCourseContent": {
+            "operationId": "replaceCourseContent",
+            "parameters": {"course_id": "$response.body#/id", "header.If-Match": "$response.header.ETag"},
+            "requestBody": "$response.body#/content",
+            "description": "Replace the course's document, from the version just read.",
+        },
+        "PatchCourseContent": {
+            "operationId": "patchCourseContent",
+            "parameters": {"course_id": "$response.body#/id", "header.If-Match": "$response.header.ETag"},
+            "description": "Change part of the course's document, from the version just read.",
+        },
+        "ListCourseVersions": {
+            "operationId": "listCourseVersions",
+            "parameters": {"course_id": "$response.body#/id"},
+            "description": "The course's versions.",
+        },
+        "RegenerateCoursePart": {
+            "operationId": "regenerateCoursePart",
+            "parameters": {"course_id": "$response.body#/id"},
+            "description": "Generate a part of the course again.",
+        },
+    },
+    ("/api/v1/courses/{course_id}/versions", "get", "200"): {
+        "ReadCourseVersion": {
+            "operationId": "readCourseVersion",
+            "parameters": {"course_id": "$response.body#/courseId", "number": "$response.body#/versions/0/version"},
+            "description": "The newest version's document.",
+        },
+    },
+    ("/api/v1/courses/{course_id}/regenerate", "post", "202"): {
+        "PollRegeneration": {
+            "operationId": "pollJob",
+            "parameters": {"job_id": "$response.body#/jobId"},
+            "description": "Poll the regeneration that was just accepted.",
+        },
     },
 }
 
@@ -221,6 +301,9 @@ def postprocess(result, generator, request, public):
                 links = _LINKS.get((path, method, status))
                 if links:
                     answer["links"] = links
+    _add_content_schema(result)
+    for name, condition in _CONDITIONS.items():
+        result["components"]["schemas"][name].update(condition)
     for hook in result.get("webhooks", {}).values():
         for operation in hook.values():
             operation["parameters"] = [
@@ -228,6 +311,27 @@ def postprocess(result, generator, request, public):
                 for name, text in _WEBHOOK_HEADERS
             ]
     return result
+
+
+# What a request must hold beyond what each field says alone, in JSON Schema 2020-12 terms.
+_CONDITIONS = {
+    # A chapter is named exactly when the target is a chapter.
+    "RegenerateInputRequest": {
+        "if": {"properties": {"target": {"const": "chapter"}}, "required": ["target"]},
+        "then": {"required": ["chapter"]},
+        "else": {"not": {"required": ["chapter"]}},
+    },
+}
+
+
+def _add_content_schema(result: dict) -> None:
+    # The course document's schema is pydantic's (courses/content.py, the one place for its rules),
+    # its parts named CourseContent<Part> among the components.
+    schema = CourseContent.model_json_schema(ref_template="#/components/schemas/CourseContent{model}")
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    for name, part in schema.pop("$defs", {}).items():
+        components[f"CourseContent{name}"] = part
+    components["CourseContent"] = schema
 
 
 def error_codes_in(document: dict, path: str, method: str) -> set[str]:

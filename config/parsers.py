@@ -48,3 +48,9 @@ def _check_text(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise errors.ValidationError("The JSON body holds a string that is not valid Unicode (an unpaired surrogate).") from None
+
+
+class MergePatchParser(StrictJSONParser):
+    """JSON Merge Patch bodies (RFC 7386), read like any JSON body."""
+
+    media_type = "application/merge-patch+json"

@@ -1,12 +1,19 @@
-"""The one Redis client of the request path (rate limits, stored pages), pooled for the process."""
+"""
+The one Redis client of the request path (rate limits, stored renderings), pooled for the process,
+and the store of renderings: what is expensive to render and the same for every reader (a
+course's pages, its JSON) is kept under a key that changes whenever the rendering would.
+"""
 
 import functools
+import logging
 
 import redis
 from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+
+logger = logging.getLogger(__name__)
 
 CLIENT_NAME = "cgs-web"  # as `CLIENT LIST` shows its connections
 
@@ -29,3 +36,20 @@ def _client(url: str, timeout: float) -> redis.Redis:
         retry=Retry(NoBackoff(), 0),
         client_name=CLIENT_NAME,
     )
+
+
+def stored(key: str) -> bytes | None:
+    """What `store` kept under `key`, or None: also when Redis is unreachable (the caller computes it)."""
+    try:
+        return client().get(key)
+    except redis.RedisError:
+        logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
+        return None
+
+
+def store(key: str, value: bytes, *, seconds: int) -> None:
+    """Keep `value` under `key` for `seconds`; nothing happens when Redis is unreachable."""
+    try:
+        client().set(key, value, ex=seconds)
+    except redis.RedisError:
+        logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)

@@ -204,6 +204,9 @@ CELERY_BEAT_SCHEDULE["courses-purge-idempotency-records"] = {
     "schedule": 3600.0,
 }
 
+# A course keeps every version of its document, up to this many.
+COURSE_MAX_VERSIONS = env.int("COURSE_MAX_VERSIONS", default=100)
+
 # --- Course generators ----------------------------------------------------------------------------
 # `offline` writes scaffolding from templates (no network, instant); `openai` asks any
 # OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp) for structured JSON.
@@ -250,6 +253,9 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
 RATE_LIMIT_CREATE = env.int("RATE_LIMIT_CREATE", default=30)
 RATE_LIMIT_EXPORT = env.int("RATE_LIMIT_EXPORT", default=30)
 RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
+# Reading a course, its versions (and its other reports); editing its content.
+RATE_LIMIT_READ = env.int("RATE_LIMIT_READ", default=120)
+RATE_LIMIT_EDIT = env.int("RATE_LIMIT_EDIT", default=60)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 
@@ -299,6 +305,7 @@ SPECTACULAR_SETTINGS = {
     "WEBHOOKS": [
         "config.openapi.COURSE_CREATED",
         "config.openapi.COURSE_FAILED",
+        "config.openapi.COURSE_UPDATED",
         "config.openapi.COURSE_EXPORTED",
     ],
     "POSTPROCESSING_HOOKS": [

@@ -15,11 +15,16 @@ from django.db import connection, models
 
 @dataclasses.dataclass(frozen=True)
 class Table:
-    """A model in the FROM clause: its alias, and the fields to load (None: every concrete field)."""
+    """
+    A model in the FROM clause: its alias, the fields to load (None: every concrete field), and
+    for a joined table, the instance it belongs to (`parent`, an alias) under which relation.
+    """
 
     model: type[models.Model]
     alias: str
     only: tuple[str, ...] | None = None
+    parent: str | None = None
+    relation: str | None = None
 
     @functools.cached_property
     def fields(self) -> list[models.Field]:
@@ -30,13 +35,11 @@ class Table:
 class Lookup:
     """
     `SELECT <every field of every table> FROM ... WHERE ...`, compiled once. `joins` is the SQL
-    after the first table (JOIN clauses and WHERE with %s placeholders); `relations` sets each
-    loaded instance on the one before it under the given attribute (None: not set).
+    after the first table (JOIN clauses and WHERE with %s placeholders).
     """
 
-    def __init__(self, *tables: Table, joins: str, relations: tuple[str | None, ...]):
+    def __init__(self, *tables: Table, joins: str):
         self._tables = tables
-        self._relations = relations
         columns = ", ".join(
             f'{table.alias}."{field.column}"' for table in tables for field in table.fields
         )
@@ -62,8 +65,10 @@ class Lookup:
                     connection.alias, [field.attname for field in table.fields], values
                 )
             instances.append(instance)
-        for owner, relation, related in zip(instances, self._relations, instances[1:], strict=False):
-            if owner is not None and relation is not None:
+        by_alias = {table.alias: instance for table, instance in zip(self._tables, instances, strict=True)}
+        for table, instance in zip(self._tables, instances, strict=True):
+            owner = by_alias.get(table.parent)
+            if owner is not None:
                 # What `select_related` does: the related object, or None, cached on the owner.
-                owner._meta.get_field(relation).set_cached_value(owner, related)
+                owner._meta.get_field(table.relation).set_cached_value(owner, instance)
         return instances

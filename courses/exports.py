@@ -45,7 +45,7 @@ def export_course(
         package = cmi5_package.build_package(content=content, course_iri=course.share_url)
     else:
         package = scorm_package.build_package(content=content, course_id=course.public_id, format=format)
-    export = Export(course=course, api_key=api_key, format=format, callback_url=callback_url)
+    export = Export(course=course, api_key=api_key, format=format, version=course.version, callback_url=callback_url)
     # The file is written before the row (a row must never point at a missing file) and removed
     # again if the row does not commit.
     export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)

@@ -16,8 +16,9 @@ from accounts import services as account_services
 from accounts.models import ApiKey
 from config import errors, queue
 from courses import content as course_content
-from courses import generation, idempotency, tasks
-from courses.models import Course, GenerationJob
+from courses import generation, idempotency, tasks, versions
+from courses.content import CourseContent
+from courses.models import Course, CourseVersion, GenerationJob, Part
 from courses.serializers import course_output, job_error
 from webhooks import services as webhook_services
 
@@ -78,6 +79,84 @@ def create_job(
     return job
 
 
+@transaction.atomic(durable=True)
+def create_regeneration_job(
+    *,
+    api_key: ApiKey,
+    course_public_id: str,
+    part: str,
+    chapter: int | None = None,
+    instructions: str = "",
+    callback_url: str = "",
+    idempotency_key: str | None = None,
+) -> GenerationJob:
+    """
+    Accept one part of a course (its chapter `chapter`, 1-based, or the introduction, wrap-up,
+    assessment or agreement) for generating again: charge one credit, create the job and queue it
+    after commit. The course cannot be edited until the job ends.
+    :raises CourseNotFound: unless this key created the course
+    :raises InvalidPart: the course has no such chapter, or not that add-on
+    :raises CourseBusy: a part of the course is being generated again already
+    :raises VersionLimitReached: the course has no version left to make
+    :raises CreditsExhausted, IdempotencyKeyReused: as create_job
+    """
+    course = versions.course_of(api_key=api_key, public_id=course_public_id)
+    request = {
+        "course": course.public_id,
+        "part": part,
+        "chapter": chapter,
+        "instructions": instructions,
+        "callback_url": callback_url,
+    }
+    if idempotency_key is not None:
+        replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request})
+        if replayed is not None:
+            return replayed.job
+    # Regenerations and edits of a course take turns (row lock), so a course is never edited while
+    # a part of it is being written again.
+    course = Course.objects.select_for_update().get(pk=course.pk)
+    _check_part(course=course, part=part, chapter=chapter)
+    if versions.is_busy(course=course):
+        raise versions.CourseBusy()
+    if course.version >= settings.COURSE_MAX_VERSIONS:
+        raise versions.VersionLimitReached()
+    period = account_services.charge_credit(account=api_key.account)
+    original = course.job
+    job = GenerationJob.objects.create(
+        api_key=api_key,
+        charged_period_date=period,
+        enqueued_at=timezone.now(),
+        subject=original.subject,
+        format=course.format,
+        language_id=course.language_id,
+        outline=list(original.outline),
+        add_ons=list(course.content.get("add_ons", [])),
+        callback_url=callback_url,
+        regenerated_course=course,
+        part=part,
+        chapter=chapter if part == Part.CHAPTER else None,
+        instructions=instructions,
+    )
+    if idempotency_key is not None:
+        idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
+    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
+    return job
+
+
+class InvalidPart(errors.ValidationError):
+    pass
+
+
+def _check_part(*, course: Course, part: str, chapter: int | None) -> None:
+    document = course.content
+    if part == Part.CHAPTER:
+        count = len(document.get("chapters", []))
+        if chapter is None or not 1 <= chapter <= count:
+            raise InvalidPart(f"chapter: this course has chapters 1 to {count}.")
+    elif part in (Part.WRAPUP, Part.ASSESSMENT, Part.AGREEMENT) and not document.get(part):
+        raise InvalidPart(f"target: this course has no {part} (the add-on was not asked for).")
+
+
 # Running jobs ---------------------------------------------------------------------------------
 
 
@@ -89,20 +168,23 @@ def run_job(*, job_id: int) -> None:
     attempt = _claim_job(job_id=job_id)
     if attempt is None:
         return
-    job = GenerationJob.objects.get(pk=job_id)
+    job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
+    on_progress = _progress_writer(job_id=job_id, attempt=attempt)
     try:
-        content = generation.generate_course(
-            request=generation.CourseRequest(
-                subject=job.subject,
-                format=job.format,
-                language_id=job.language_id,
-                outline=list(job.outline),
-                add_ons=list(job.add_ons),
-            ),
-            on_progress=_progress_writer(job_id=job_id, attempt=attempt),
-            deadline=deadline,
-        )
+        if job.is_regeneration:
+            content = generation.regenerate_part(
+                request=_course_request(job, variant=_next_variant(job)),
+                document=CourseContent.model_validate(job.regenerated_course.content),
+                part=job.part,
+                chapter=job.chapter,
+                on_progress=on_progress,
+                deadline=deadline,
+            )
+        else:
+            content = generation.generate_course(
+                request=_course_request(job), on_progress=on_progress, deadline=deadline
+            )
     except generation.GenerationError as exc:
         failure = exc
     except SoftTimeLimitExceeded:  # Celery's backstop when a generation overruns its own deadline
@@ -112,7 +194,8 @@ def run_job(*, job_id: int) -> None:
         failure = generation.GenerationFailed()
     else:
         try:
-            complete_job(job_id=job_id, attempt=attempt, content=content)
+            complete = complete_regeneration if job.is_regeneration else complete_job
+            complete(job_id=job_id, attempt=attempt, content=content)
             return
         except Exception:
             # Whatever goes wrong while storing the course ends the job now, credit back, rather
@@ -120,6 +203,26 @@ def run_job(*, job_id: int) -> None:
             logger.exception("storing the course failed", extra={"job_id": job.public_id})
             failure = generation.GenerationFailed()
     fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
+
+
+def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.CourseRequest:
+    return generation.CourseRequest(
+        subject=job.subject,
+        format=job.format,
+        language_id=job.language_id,
+        outline=list(job.outline),
+        add_ons=list(job.add_ons),
+        instructions=job.instructions,
+        variant=variant,
+    )
+
+
+def _next_variant(job: GenerationJob) -> int:
+    # Each time a part is written again, the offline generator writes the next of its variants.
+    done = GenerationJob.objects.filter(
+        regenerated_course_id=job.regenerated_course_id, part=job.part, chapter=job.chapter, status=Status.COMPLETED
+    )
+    return done.count() + 1
 
 
 def _lease() -> datetime.timedelta:
@@ -189,6 +292,10 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         content=document,
         content_digest=course_content.digest(document),
         schema_version=content.schema_version,
+        version=1,
+    )
+    CourseVersion.objects.create(
+        course=course, number=1, content=document, source=CourseVersion.Source.GENERATED, changed="content"
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
@@ -197,6 +304,39 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
             account=job.api_key.account,
             url=job.callback_url,
             payload={"event": "course.created", "jobId": job.public_id, "course": course_output(course)},
+        )
+    return course
+
+
+@transaction.atomic(durable=True)
+def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | None:
+    """Make the course's next version from the regenerated part and finish the job, with its
+    course.updated event; None if fenced off."""
+    job = (
+        GenerationJob.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("api_key__account")
+        .filter(pk=job_id, status=Status.RUNNING, attempts=attempt)
+        .first()
+    )
+    if job is None:
+        return None
+    course = Course.objects.select_for_update().get(pk=job.regenerated_course_id)
+    part = f"chapter {job.chapter}" if job.part == Part.CHAPTER else job.part
+    course = versions.record_version(
+        course=course, document=content.model_dump(mode="json"), source=CourseVersion.Source.REGENERATED, changed=part
+    )
+    job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
+    job.save(update_fields=["status", "progress", "finished_at"])
+    if job.callback_url:
+        webhook_services.record_event(
+            account=job.api_key.account,
+            url=job.callback_url,
+            payload={
+                "event": "course.updated",
+                "jobId": job.public_id,
+                "course": course_output(course),
+                "version": course.version,
+            },
         )
     return course
 

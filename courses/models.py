@@ -41,6 +41,16 @@ class AddOn(models.TextChoices):
     AGREEMENT = "agreement", "Agreement"
 
 
+class Part(models.TextChoices):
+    """The parts of a course that can be generated again on their own."""
+
+    CHAPTER = "chapter", "Chapter"
+    INTRODUCTION = "introduction", "Introduction"
+    WRAPUP = "wrapup", "Wrap-up"
+    ASSESSMENT = "assessment", "Assessment"
+    AGREEMENT = "agreement", "Agreement"
+
+
 class GenerationJob(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -56,6 +66,13 @@ class GenerationJob(models.Model):
     outline = models.JSONField(default=list, blank=True)
     add_ons = models.JSONField(default=list, blank=True)
     callback_url = models.URLField(max_length=2048, blank=True)
+    # A regeneration of one part of an existing course (POST .../regenerate), instead of a new course.
+    regenerated_course = models.ForeignKey(
+        "Course", on_delete=models.CASCADE, null=True, blank=True, related_name="regenerations"
+    )
+    part = models.CharField(max_length=20, choices=Part.choices, blank=True)
+    chapter = models.PositiveSmallIntegerField(null=True, blank=True)  # 1-based, with part "chapter"
+    instructions = models.TextField(blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     progress = models.PositiveSmallIntegerField(default=0)
@@ -83,6 +100,15 @@ class GenerationJob(models.Model):
         return self.status in (self.Status.COMPLETED, self.Status.FAILED)
 
     @property
+    def is_regeneration(self) -> bool:
+        return self.regenerated_course_id is not None
+
+    @property
+    def result(self) -> "Course":
+        """The course the job made, or the one it generated a part of again."""
+        return self.regenerated_course if self.is_regeneration else self.course
+
+    @property
     def reported_progress(self) -> int:
         """Progress as clients see it: 0 while pending and in a failed answer, 100 once completed."""
         fixed = {self.Status.PENDING: 0, self.Status.COMPLETED: 100, self.Status.FAILED: 0}
@@ -103,7 +129,10 @@ class Course(models.Model):
     # content.digest(content), kept with it: pages know whether the content changed without reading it.
     content_digest = models.CharField(max_length=64)
     schema_version = models.PositiveSmallIntegerField()
+    # The number of the latest version (CourseVersion), whose document `content` is.
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -114,6 +143,32 @@ class Course(models.Model):
     @property
     def share_url(self) -> str:
         return f"{settings.PUBLIC_BASE_URL}/go/{self.public_id}"
+
+
+class CourseVersion(models.Model):
+    """One version of a course's document: as generated, edited, or with a part generated again."""
+
+    class Source(models.TextChoices):
+        GENERATED = "generated", "Generated"
+        EDITED = "edited", "Edited"
+        REGENERATED = "regenerated", "Regenerated"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    content = models.JSONField()
+    source = models.CharField(max_length=12, choices=Source.choices)
+    # What changed from the version before: a part ("chapter 3", "assessment") or "content".
+    changed = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["course", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["course", "number"], name="course_version_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.course.public_id} v{self.number}"
 
 
 class IdempotencyRecord(models.Model):
@@ -151,6 +206,8 @@ class Export(models.Model):
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")
     api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="exports")
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
+    # The version of the course the package holds; the file keeps it whatever comes after.
+    version = models.PositiveIntegerField(default=1)
     file = models.FileField(upload_to="exports/", max_length=300)
     callback_url = models.URLField(max_length=2048, blank=True)
     # Set by exports.export_course: whole milliseconds, later than the course's previous export.

@@ -10,13 +10,11 @@ query, two when it renders, two to record a sign-off.
 
 import functools
 import hashlib
-import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-import redis
 from django import forms
 from django.conf import settings
 from django.core import signing
@@ -37,8 +35,6 @@ from config.sql import Lookup, Table
 from courses import markdown, signoffs
 from courses.content import CourseContent
 from courses.models import Course, Format, Signoff
-
-logger = logging.getLogger(__name__)
 
 _SIGNOFF_SALT = "courses.pages.signoff"
 _ROOT = Path(settings.BASE_DIR)
@@ -169,19 +165,12 @@ _CSRF_PLACEHOLDER = "<!--csrf-token-->"  # content is escaped, so only our templ
 
 
 def _stored_page(request, course: Course, *, number: int) -> str | None:
-    try:
-        html = redis_client.client().get(_stored_page_key(request, course, number))
-    except redis.RedisError:
-        logger.warning("stored pages unavailable, rendering", exc_info=True)
-        return None
+    html = redis_client.stored(_stored_page_key(request, course, number))
     return None if html is None else html.decode()
 
 
 def _store_page(request, course: Course, *, number: int, html: str) -> None:
-    try:
-        redis_client.client().set(_stored_page_key(request, course, number), html.encode(), ex=STORED_PAGE_SECONDS)
-    except redis.RedisError:
-        logger.warning("stored pages unavailable, not storing", exc_info=True)
+    redis_client.store(_stored_page_key(request, course, number), html.encode(), seconds=STORED_PAGE_SECONDS)
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
@@ -410,7 +399,6 @@ def _course(request, course_id: str) -> Course:
 _COURSE_WITHOUT_CONTENT = Lookup(
     Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content")),
     joins='WHERE c."public_id" = %s',
-    relations=(),
 )
 
 

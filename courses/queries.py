@@ -6,11 +6,14 @@ from courses.models import Course, GenerationJob
 
 # Every poll: the job with what the answer shows of its course (not the course's content), one
 # query compiled once (config/sql.py).
+_SHOWN = ("public_id", "name", "headline", "format", "language_id", "created_at", "version")
 _JOB_WITH_COURSE = Lookup(
     Table(GenerationJob, "j"),
-    Table(Course, "c", only=("public_id", "name", "headline", "format", "language_id", "created_at")),
-    joins='LEFT JOIN "courses_course" c ON c."job_id" = j."id" WHERE j."public_id" = %s AND j."api_key_id" = %s',
-    relations=("course",),
+    Table(Course, "c", only=_SHOWN, parent="j", relation="course"),  # the course a job made
+    Table(Course, "r", only=_SHOWN, parent="j", relation="regenerated_course"),  # or generates again
+    joins='LEFT JOIN "courses_course" c ON c."job_id" = j."id" '
+    'LEFT JOIN "courses_course" r ON r."id" = j."regenerated_course_id" '
+    'WHERE j."public_id" = %s AND j."api_key_id" = %s',
 )
 
 
@@ -27,3 +30,18 @@ def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
     if not looks_like_public_id(public_id, "cou_"):
         return None
     return Course.objects.filter(api_key=api_key, public_id=public_id).first()
+
+
+# Reading a course: everything but its document, which is read only when its JSON is not stored.
+_COURSE = Lookup(
+    Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content")),
+    joins='WHERE c."public_id" = %s AND c."api_key_id" = %s',
+)
+
+
+def course_summary_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
+    """The course with this id if this key created it, its document left to load on first use: one query."""
+    if not looks_like_public_id(public_id, "cou_"):
+        return None
+    found = _COURSE.one(public_id, api_key.pk)
+    return None if found is None else found[0]

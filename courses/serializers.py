@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
-from courses.models import AddOn, Course, Export, Format, GenerationJob, Language
+from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
 from webhooks import destinations
 
 # What a text field accepts, said once for the server and the API document alike: no control
@@ -60,6 +60,22 @@ class StrictChoiceField(serializers.ChoiceField):
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("not_a_string")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """
+    An integer and nothing else: DRF's IntegerField would take "3" or true. A number with no
+    fraction (3.0) is an integer, as JSON Schema counts it.
+    """
+
+    default_error_messages = {"not_an_integer": "Must be an integer."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
+        if not isinstance(data, int) or isinstance(data, bool):
+            self.fail("not_an_integer")
         return super().to_internal_value(data)
 
 
@@ -160,7 +176,7 @@ class JobOutput(serializers.Serializer):
 
     @extend_schema_field(CourseOutput(allow_null=True))
     def get_course(self, job):
-        return CourseOutput(job.course).data if job.status == GenerationJob.Status.COMPLETED else None
+        return CourseOutput(job.result).data if job.status == GenerationJob.Status.COMPLETED else None
 
     def to_representation(self, job):
         body = super().to_representation(job)
@@ -193,7 +209,7 @@ def job_output(job: GenerationJob) -> dict:
         "jobId": job.public_id,
         "status": job.status,
         "progress": job.reported_progress,
-        "course": course_output(job.course) if job.status == GenerationJob.Status.COMPLETED else None,
+        "course": course_output(job.result) if job.status == GenerationJob.Status.COMPLETED else None,
     }
     if job.status == GenerationJob.Status.FAILED:
         body["error"] = job_error(job)
@@ -218,7 +234,74 @@ class ExportOutput(serializers.Serializer):
     downloadUrl = serializers.URLField(source="download_url")
     shareUrl = serializers.URLField(source="course.share_url")
     exportedAt = UtcMillisecondsField(source="exported_at")
+    version = serializers.IntegerField(min_value=1, help_text="The version of the course the package holds.")
 
 
 def export_output(export: Export) -> dict:
     return ExportOutput(export).data
+
+
+# Courses, their versions and edits ---------------------------------------------------------------
+
+# The course document as the API shows and takes it: courses.content.CourseContent, whose JSON
+# schema the API document carries (config/openapi.py).
+CONTENT_SCHEMA = {"$ref": "#/components/schemas/CourseContent"}
+
+
+@extend_schema_field(CONTENT_SCHEMA)
+class ContentField(serializers.JSONField):
+    pass
+
+
+class CourseDetailOutput(CourseOutput):
+    """The course object plus its version and whole document (`GET /api/v1/courses/{id}`)."""
+
+    version = serializers.IntegerField(min_value=1, help_text="The latest version; also the answer's ETag.")
+    content = ContentField(help_text="The course document of that version.")
+
+
+class VersionOutput(serializers.Serializer):
+    version = serializers.IntegerField(source="number", min_value=1)
+    createdAt = UtcMillisecondsField(source="created_at")
+    source = serializers.ChoiceField(choices=CourseVersion.Source.choices)
+    changed = serializers.CharField(help_text='What changed from the version before: "chapter 3", "assessment", … or "content".')
+
+
+class VersionListOutput(serializers.Serializer):
+    courseId = serializers.CharField()
+    versions = VersionOutput(many=True, help_text="Newest first.")
+
+
+class VersionDetailOutput(VersionOutput):
+    courseId = serializers.CharField(source="course.public_id")
+    content = ContentField()
+
+
+def course_detail_output(course: Course) -> dict:
+    return {**course_output(course), "version": course.version, "content": course.content}
+
+
+def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
+    return {"courseId": course.public_id, "versions": VersionOutput(versions, many=True).data}
+
+
+def version_detail_output(version: CourseVersion) -> dict:
+    return VersionDetailOutput(version).data
+
+
+class RegenerateInput(serializers.Serializer):
+    target = StrictChoiceField(choices=Part.choices, source="part")
+    chapter = StrictIntegerField(
+        min_value=1, max_value=9, required=False, help_text="With target `chapter`: which one, from 1."
+    )
+    instructions = StrictCharField(
+        max_length=1000, required=False, help_text="What to change or stress, in plain words (for the model)."
+    )
+    callbackUrl = CallbackUrlField(source="callback_url", required=False)
+
+    def validate(self, data):
+        if data["part"] == Part.CHAPTER and "chapter" not in data:
+            raise serializers.ValidationError({"chapter": "Required with target chapter."})
+        if data["part"] != Part.CHAPTER and "chapter" in data:
+            raise serializers.ValidationError({"chapter": "Only with target chapter."})
+        return data

@@ -1,18 +1,20 @@
+import json
 import logging
 import re
 import unicodedata
 import urllib.parse
 
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from config import openapi
+from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
-from courses import exports, idempotency, jobs, queries, serializers
+from config.parsers import MergePatchParser, StrictJSONParser
+from courses import exports, idempotency, jobs, queries, serializers, versions
 from courses.models import Export
 
 logger = logging.getLogger(__name__)
@@ -137,6 +139,186 @@ class ExportCourseView(ApiView):
             **data.validated_data,
         )
         return Response(serializers.export_output(export))
+
+
+class ReadCourseView(ApiView):
+    rate_limit_scope = "read"
+
+    @extend_schema(
+        operation_id="readCourse",
+        summary="Read a course: its latest version's whole document",
+        description=(
+            "The course object with `version` and `content`, the whole course document (introduction, "
+            "chapters with lessons, exercises, articles and videos, wrap-up, assessment with its correct "
+            'answers, agreement). The `ETag` is the version (`"3"`): send it as `If-None-Match` to get '
+            "`304` while nothing changed, and as `If-Match` to edit."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_NONE_MATCH],
+        responses=openapi.responses(
+            {200: serializers.CourseDetailOutput, 304: OpenApiResponse(description="Not modified: the version in If-None-Match is the latest.")},
+            e404=[openapi.NOT_FOUND],
+        ),
+    )
+    def get(self, request, course_id: str):
+        course = queries.course_summary_visible_to(api_key=request.auth, public_id=course_id)
+        if course is None:
+            raise versions.CourseNotFound()
+        etag = version_etag(course.version)
+        if etag in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": etag})
+        # A version never changes: its JSON is rendered once and stored.
+        key = f"coursejson:{course.public_id}:{course.version}"
+        body = redis_client.stored(key)
+        if body is None:
+            body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
+            redis_client.store(key, body, seconds=STORED_JSON_SECONDS)
+        return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
+
+
+STORED_JSON_SECONDS = 24 * 60 * 60
+
+
+class ListVersionsView(ApiView):
+    rate_limit_scope = "read"
+
+    @extend_schema(
+        operation_id="listCourseVersions",
+        summary="List a course's versions, newest first",
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
+        responses=openapi.responses({200: serializers.VersionListOutput}, e404=[openapi.NOT_FOUND]),
+    )
+    def get(self, request, course_id: str):
+        course, found = versions.versions_of(api_key=request.auth, course_public_id=course_id)
+        return Response(serializers.version_list_output(course, found))
+
+
+class ReadVersionView(ApiView):
+    rate_limit_scope = "read"
+
+    @extend_schema(
+        operation_id="readCourseVersion",
+        summary="Read one version of a course, with its whole document",
+        parameters=[
+            openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
+            OpenApiParameter("number", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="The version."),
+        ],
+        responses=openapi.responses(
+            {200: serializers.VersionDetailOutput},
+            e404=[("NOT_FOUND", "Unknown course or version, or the course belongs to a different key.")],
+        ),
+    )
+    def get(self, request, course_id: str, number: int):
+        version = versions.version_of(api_key=request.auth, course_public_id=course_id, number=number)
+        return Response(serializers.version_detail_output(version))
+
+
+_EDIT_ERRORS = {
+    "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`).")],
+    "e404": [openapi.NOT_FOUND],
+    "e409": [
+        ("COURSE_BUSY", "A part of the course is being generated again; edit once that job has ended."),
+        ("VERSION_LIMIT_REACHED", "The course has as many versions as it may keep."),
+    ],
+    "e412": [("VERSION_CONFLICT", "If-Match does not name the current version: read the course again.")],
+    "e413": [openapi.TOO_LARGE],
+    "e428": [("PRECONDITION_REQUIRED", "If-Match is missing.")],
+}
+
+
+class EditContentView(ApiView):
+    rate_limit_scope = "edit"
+    parser_classes = [StrictJSONParser, MergePatchParser]
+
+    @extend_schema(
+        operation_id="replaceCourseContent",
+        summary="Replace a course's document: a new version",
+        description=(
+            "The whole document, checked by the same schema and rules as generated content. The course's "
+            "language and format stay as they are. Edits are free. Answers the course as `GET` does, at its "
+            "new version."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_MATCH],
+        request={"application/json": serializers.CONTENT_SCHEMA},
+        responses=openapi.responses({200: serializers.CourseDetailOutput}, **_EDIT_ERRORS),
+    )
+    def put(self, request, course_id: str):
+        course = versions.replace_content(
+            api_key=request.auth, course_public_id=course_id, if_match=request.headers.get("If-Match"),
+            document=request.data,
+        )
+        return Response(serializers.course_detail_output(course), headers={"ETag": version_etag(course.version)})
+
+    @extend_schema(
+        operation_id="patchCourseContent",
+        summary="Change part of a course's document: a new version",
+        description=(
+            "A JSON Merge Patch (RFC 7386) of the document: objects merge key by key, `null` removes a key, "
+            "anything else (arrays included) replaces. The result is checked like a whole document."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_MATCH],
+        request={"application/merge-patch+json": {"type": "object"}},
+        examples=[OpenApiExample("Fix the title", value={"name": "SQL for analysts"}, request_only=True)],
+        responses=openapi.responses({200: serializers.CourseDetailOutput}, **_EDIT_ERRORS),
+    )
+    def patch(self, request, course_id: str):
+        course = versions.patch_content(
+            api_key=request.auth, course_public_id=course_id, if_match=request.headers.get("If-Match"),
+            patch=request.data,
+        )
+        return Response(serializers.course_detail_output(course), headers={"ETag": version_etag(course.version)})
+
+
+class RegenerateView(ApiView):
+    rate_limit_scope = "create"
+
+    @extend_schema(
+        operation_id="regenerateCoursePart",
+        summary="Generate one part of a course again",
+        description=(
+            "A chapter, the introduction, the wrap-up, the assessment or the agreement, written again to fit "
+            "the rest of the course, which does not change. Answers like a create: poll the job; with a "
+            "`callbackUrl`, `course.updated` follows its completion (or `course.failed`). One course credit, "
+            "given back if the job fails; counts against the create rate limit. The course cannot be edited "
+            "until the job ends."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IDEMPOTENCY_KEY],
+        request=serializers.RegenerateInput,
+        examples=[
+            OpenApiExample(
+                "Chapter 2, with wishes",
+                value={"target": "chapter", "chapter": 2, "instructions": "More examples from retail."},
+                request_only=True,
+            ),
+            OpenApiExample("The assessment", value={"target": "assessment"}, request_only=True),
+        ],
+        responses=openapi.responses(
+            {202: OpenApiResponse(serializers.JobAccepted, description="Accepted; `Location` is the poll URL.")},
+            e400=[openapi.VALIDATION],
+            e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
+            e404=[openapi.NOT_FOUND],
+            e409=[
+                ("COURSE_BUSY", "A part of the course is being generated again already."),
+                ("VERSION_LIMIT_REACHED", "The course has as many versions as it may keep."),
+                openapi.IDEMPOTENCY_REUSED,
+            ],
+            e413=[openapi.TOO_LARGE],
+        ),
+    )
+    def post(self, request, course_id: str):
+        data = serializers.RegenerateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        job = jobs.create_regeneration_job(
+            api_key=request.auth,
+            course_public_id=course_id,
+            idempotency_key=idempotency_key_of(request),
+            **data.validated_data,
+        )
+        body = serializers.JobAccepted(job).data
+        return Response(body, status=202, headers={"Location": body["pollUrl"]})
+
+
+def version_etag(version: int) -> str:
+    return f'"{version}"'
 
 
 @require_safe

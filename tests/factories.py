@@ -6,7 +6,7 @@ from accounts import services as account_services
 from accounts.models import Account, ApiKey, Plan, UsagePeriod
 from config.ids import random_base62
 from courses import content
-from courses.models import Course, GenerationJob
+from courses.models import Course, CourseVersion, GenerationJob
 from tests import samples
 
 
@@ -64,6 +64,7 @@ class CourseFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = Course
+        skip_postgeneration_save = True  # the hook saves what it makes itself
 
     class Params:
         add_ons = factory.LazyFunction(lambda: list(samples.ALL_ADD_ONS))
@@ -89,3 +90,10 @@ class CourseFactory(factory.django.DjangoModelFactory):
     name = factory.LazyAttribute(lambda course: course.content["name"])
     headline = factory.LazyAttribute(lambda course: course.content["headline"])
     schema_version = 1
+
+    @factory.post_generation
+    def first_version(course, create, extracted, **kwargs):
+        if create:
+            CourseVersion.objects.create(
+                course=course, number=1, content=course.content, source=CourseVersion.Source.GENERATED, changed="content"
+            )

@@ -37,6 +37,7 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "create `POST /api/v1/courses`",
         "preview page `/go/{id}` (9 chapters, every add-on), a first view",
         "preview page, a repeat view: `If-None-Match` answered 304",
+        "read course `GET /api/v1/courses/{id}` (9 chapters, every add-on)",
         "SCORM export, 9 chapters, all add-ons",
         "preview page, first render of a course",
         "offline pipeline, 10 jobs, 2 worker processes",

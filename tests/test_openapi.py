@@ -36,9 +36,33 @@ def test_document_is_valid_openapi(document):
     validate(document)  # raises, naming the first error
 
 
-def test_document_is_openapi_3_1_with_the_three_operations(document):
+READ = ("/api/v1/courses/{course_id}", "get")
+VERSIONS = ("/api/v1/courses/{course_id}/versions", "get")
+VERSION = ("/api/v1/courses/{course_id}/versions/{number}", "get")
+REPLACE = ("/api/v1/courses/{course_id}/content", "put")
+PATCH = ("/api/v1/courses/{course_id}/content", "patch")
+REGENERATE = ("/api/v1/courses/{course_id}/regenerate", "post")
+
+
+def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
-    assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {CREATE, POLL, EXPORT}
+    assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
+        CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE,
+    }
+
+
+def test_edits_and_reads_state_their_own_codes_and_the_etag(document):
+    for operation in (REPLACE, PATCH):
+        assert {"PRECONDITION_REQUIRED", "VERSION_CONFLICT", "COURSE_BUSY", "VERSION_LIMIT_REACHED"} <= error_codes_in(
+            document, *operation
+        )
+        assert "ETag" in document["paths"][operation[0]][operation[1]]["responses"]["200"]["headers"]
+    assert {"COURSE_BUSY", "USAGE_LIMIT_EXCEEDED_PLAN"} <= error_codes_in(document, *REGENERATE)
+    read = document["paths"][READ[0]]["get"]
+    assert set(read["responses"]) >= {"200", "304", "404"} and "ETag" in read["responses"]["304"]["headers"]
+    content = document["components"]["schemas"]["CourseContent"]
+    assert {"introduction", "chapters", "assessment"} <= set(content["properties"])
+    assert document["components"]["schemas"]["CourseContentQuestion"]["properties"]["correct_index"]
 
 
 @pytest.mark.parametrize("operation", CONTRACT_CODES)
@@ -73,7 +97,7 @@ def test_headers_bearer_scheme_and_error_body_are_described(document):
 def test_the_three_webhooks_with_their_signature_headers(document):
     webhooks = document["webhooks"]
 
-    assert set(webhooks) == {"course.created", "course.failed", "course.exported"}
+    assert set(webhooks) == {"course.created", "course.failed", "course.updated", "course.exported"}
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
@@ -106,6 +130,9 @@ def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
 
     page.goto(f"{live_server.url}/docs/")
     page.wait_for_selector("text=Submit a course for generation", timeout=15000)
+    for summary in ["Read a course: its latest version's whole document", "Generate one part of a course again",
+                    "Change part of a course's document: a new version"]:
+        page.wait_for_selector(f"text={summary}", timeout=15000)
 
     assert violations == []
     assert page.problems == []

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 RECEIVER = ROOT / "examples" / "webhook_receiver.py"
+EDIT = ROOT / "examples" / "edit_course.py"
 # A limit on how long an example may run before the test gives up on it, never an assertion.
 RUN_LIMIT_SECONDS = 120
 
@@ -88,7 +89,7 @@ def assert_scorm_package(path: Path) -> None:
 # The README shows the example files themselves -------------------------------------------------
 
 
-@pytest.mark.parametrize("example", [QUICKSTART, RECEIVER], ids=lambda path: path.name)
+@pytest.mark.parametrize("example", [QUICKSTART, RECEIVER, EDIT], ids=lambda path: path.name)
 def test_readme_shows_the_example_file_verbatim(example):
     shown = code_block_after(quickstart_section(), f"(examples/{example.name})", "python")
 
@@ -358,3 +359,31 @@ def test_receiver_refuses_tampered_unsigned_and_stale_requests(receiver, account
     statuses = [r.status_code for r in (tampered, unsigned, stale, garbled, wrong_path, genuine)]
     assert statuses == [400, 400, 400, 400, 404, 204]
     assert receiver.stop() == ["job job_4bPq9ZxT2mW7yKcR1sLd0A: failed, no code"]
+
+
+# Python: examples/edit_course.py ---------------------------------------------------------------
+
+
+def test_python_edit_example_reads_fixes_regenerates_and_lists_versions(service, plain_key, api_key, tmp_path):
+    created = run_quickstart(base_url=service, api_key=plain_key, workdir=tmp_path)
+    assert created.returncode == 0, created.stderr
+    course = Course.objects.get(api_key=api_key)
+
+    result = subprocess.run(
+        [sys.executable, str(EDIT)],
+        env={**os.environ, "BASE_URL": service, "API_KEY": plain_key, "COURSE_ID": course.public_id},
+        capture_output=True,
+        text=True,
+        timeout=RUN_LIMIT_SECONDS,
+    )
+
+    course.refresh_from_db()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"{course.public_id} version 1: Intro to SQL",
+        "Renamed: version 2: Intro to SQL (2nd edition)",
+        "version 3: regenerated, chapter 2",
+        "version 2: edited, title",
+        "version 1: generated, content",
+    ]
+    assert (course.version, course.name) == (3, "Intro to SQL (2nd edition)")

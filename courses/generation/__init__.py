@@ -21,13 +21,18 @@ from courses.generation.errors import (
 )
 
 __all__ = [
+    "PARTS",
     "CourseRequest",
     "GenerationError",
     "GenerationFailed",
     "GenerationTimeout",
     "ProviderUnavailable",
     "generate_course",
+    "regenerate_part",
 ]
+
+# The parts of a course that can be generated again on their own.
+PARTS = pipeline.REGENERABLE_PARTS
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,10 @@ class CourseRequest:
     language_id: str
     outline: list[str] = field(default_factory=list)
     add_ons: list[str] = field(default_factory=list)
+    # When one part is generated again: the author's wishes for it, and which variant this is (the
+    # offline generator writes a different one each time).
+    instructions: str = ""
+    variant: int = 0
 
 
 def generate_course(
@@ -54,6 +63,31 @@ def generate_course(
     """
     return pipeline.run(
         request=request,
+        generator_name=settings.COURSE_GENERATOR,
+        on_progress=on_progress,
+        deadline=deadline,
+    )
+
+
+def regenerate_part(
+    *,
+    request: CourseRequest,
+    document: CourseContent,
+    part: str,
+    chapter: int | None,
+    on_progress: Callable[[int], None],
+    deadline: float,
+) -> CourseContent:
+    """
+    The course document with one part written again (`part` one of PARTS; `chapter` 1-based for a
+    chapter), fitting the rest of the course, which stays as it is. Progress and failures as for
+    generate_course; a part the generator cannot write fails (nothing falls back).
+    """
+    return pipeline.regenerate(
+        request=request,
+        document=document,
+        part=part,
+        chapter=chapter,
         generator_name=settings.COURSE_GENERATOR,
         on_progress=on_progress,
         deadline=deadline,

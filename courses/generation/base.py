@@ -53,6 +53,8 @@ class Generator(Protocol):
 
     def plan(self, *, request) -> CoursePlan: ...
 
+    def introduction(self, *, request, plan: CoursePlan) -> str: ...
+
     def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft: ...
 
     def wrapup(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Wrapup: ...
@@ -102,15 +104,15 @@ def markdown_literal(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(text))
 
 
-def spread_correct_answers(questions: list[content.Question]) -> list[content.Question]:
+def spread_correct_answers(questions: list[content.Question], *, offset: int = 0) -> list[content.Question]:
     """
     Move each question's correct option to a position that varies from question to question, so a
-    learner cannot pass by always picking the same letter.
+    learner cannot pass by always picking the same letter (`offset` shifts the pattern).
     """
     spread = []
     for number, question in enumerate(questions):
         options = list(question.options)
-        target = (number * 3 + 1) % len(options)
+        target = (number * 3 + 1 + offset) % len(options)
         options[target], options[question.correct_index] = options[question.correct_index], options[target]
         spread.append(
             content.Question(

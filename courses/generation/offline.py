@@ -9,6 +9,10 @@ that have the learner gather the specifics from sources and practice.
 Without an outline, the course has five chapters (foundations, core ideas, practice, mistakes and
 troubleshooting, improving); with one, every given chapter gets three lessons: what it is, how to
 apply it step by step, and its common mistakes.
+
+A part generated again (`request.variant` > 0) is a different arrangement of the same scaffolding:
+other lessons for a chapter, the introduction's paragraphs in another order, the takeaways and
+questions rotated, the agreement in its second wording.
 """
 
 from courses import content
@@ -61,14 +65,15 @@ class OfflineGenerator:
                 for theme in texts["themes"]
             )
             structure = words.markdown(texts["intro_auto"])
-        introduction = "\n\n".join(
-            [
-                words.markdown(texts["intro_opening"]),
-                structure,
-                words.markdown(texts["intro_usage"]),
-                words.markdown(texts["intro_note"]),
-            ]
-        )
+        paragraphs = [
+            words.markdown(texts["intro_opening"]),
+            structure,
+            words.markdown(texts["intro_usage"]),
+            words.markdown(texts["intro_note"]),
+        ]
+        if request.variant % 2:
+            paragraphs[2], paragraphs[3] = paragraphs[3], paragraphs[2]
+        introduction = "\n\n".join(paragraphs)
         return CoursePlan(
             name=clip(request.subject, content.NAME_MAX),
             headline=clip(words.plain(texts["headline"])),
@@ -76,11 +81,18 @@ class OfflineGenerator:
             chapters=chapters,
         )
 
+    def introduction(self, *, request, plan: CoursePlan) -> str:
+        return self.plan(request=request).introduction
+
     def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft:
         texts = TEXTS[request.language_id]
         words = _Words(texts, subject=request.subject)
         planned = plan.chapters[index]
-        if request.outline:
+        if request.variant:
+            kinds = THEMES[(index + request.variant) % len(THEMES)]
+            topic = planned.title if request.outline else request.subject
+            video_topic = f"{request.subject} {planned.title}" if request.outline else request.subject
+        elif request.outline:
             kinds = OUTLINE_LESSONS
             topic = planned.title
             video_topic = f"{request.subject} {planned.title}"
@@ -93,7 +105,7 @@ class OfflineGenerator:
         queries = []
         for kind in kinds:
             lesson_texts = texts["lessons"][kind]
-            if request.outline:
+            if request.outline and "title_in_chapter" in lesson_texts:
                 title = words.plain(lesson_texts["title_in_chapter"], chapter=planned.title)
             else:
                 title = lesson_texts["title"]
@@ -130,9 +142,11 @@ class OfflineGenerator:
             ]
         else:
             takeaways = [words.plain(theme["takeaway"]) for theme in texts["themes"]]
+        takeaways = takeaways[:10]
+        turn = request.variant % len(takeaways)
         return content.Wrapup(
             summary=words.markdown(texts["wrapup"]["summary"]),
-            key_takeaways=[clip(takeaway) for takeaway in takeaways[:10]],
+            key_takeaways=[clip(takeaway) for takeaway in takeaways[turn:] + takeaways[:turn]],
         )
 
     def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
@@ -149,11 +163,16 @@ class OfflineGenerator:
             )
             for question in texts["questions"]
         ]
-        return content.Assessment(questions=spread_correct_answers(questions), passing_score_percent=80)
+        turn = request.variant % len(questions)
+        questions = questions[turn:] + questions[:turn]
+        return content.Assessment(
+            questions=spread_correct_answers(questions, offset=request.variant), passing_score_percent=80
+        )
 
     def agreement(self, *, request, plan: CoursePlan) -> content.Agreement:
         words = _Words(TEXTS[request.language_id], subject=request.subject)
-        return content.Agreement(statement=words.markdown(TEXTS[request.language_id]["agreement"]))
+        wording = "agreement_variant" if request.variant % 2 else "agreement"
+        return content.Agreement(statement=words.markdown(TEXTS[request.language_id][wording]))
 
     def close(self) -> None:
         pass

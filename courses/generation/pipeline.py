@@ -21,7 +21,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from courses import content
 from courses.generation import videos
-from courses.generation.base import ChapterDraft, CoursePlan, Generator, clip, one_line
+from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan, Generator, clip, one_line
 from courses.generation.errors import GenerationFailed, GenerationTimeout
 from courses.generation.offline import OfflineGenerator
 
@@ -37,6 +37,8 @@ PROGRESS_ASSEMBLED = 99
 
 # Add-ons written in one piece after the chapters (exercises, articles and videos live in lessons).
 COURSE_LEVEL_ADD_ONS = ("wrapup", "assessment", "agreement")
+# The parts of a finished course that can be written again on their own.
+REGENERABLE_PARTS = ("chapter", "introduction", *COURSE_LEVEL_ADD_ONS)
 
 
 def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float):
@@ -76,6 +78,57 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
         generator.close()
     progress.report(PROGRESS_ASSEMBLED)
     return course
+
+
+def regenerate(
+    *, request, document: content.CourseContent, part: str, chapter: int | None, generator_name: str,
+    on_progress: Callable[[int], None], deadline: float,
+) -> content.CourseContent:
+    """One part of a finished course written again. See courses.generation.regenerate_part."""
+    request = replace(normalized(request), add_ons=list(document.add_ons))
+    progress = Progress(on_progress)
+    generator = make_generator(generator_name, deadline=deadline)
+    plan = CoursePlan(
+        name=document.name,
+        headline=document.headline,
+        introduction=document.introduction,
+        chapters=tuple(ChapterPlan(title=chapter.title, summary=chapter.summary) for chapter in document.chapters),
+    )
+    progress.report(PROGRESS_PLANNED)
+    changed = document.model_dump(mode="json", exclude_none=True)
+    try:
+        with Runner(workers=generator.concurrency, deadline=deadline) as runner:
+            if part == "chapter":
+                (draft,) = runner.run_all([lambda: generator.chapter(request=request, plan=plan, index=chapter - 1)])
+                lesson_videos = find_videos(request=request, drafts=[draft], deadline=deadline)
+                changed["chapters"][chapter - 1] = _chapter_document(draft, None if lesson_videos is None else lesson_videos[0])
+            elif part == "introduction":
+                (changed["introduction"],) = runner.run_all([lambda: generator.introduction(request=request, plan=plan)])
+            else:
+                chapters = list(document.chapters)
+                writers = {
+                    "wrapup": lambda: generator.wrapup(request=request, plan=plan, chapters=chapters),
+                    "assessment": lambda: generator.assessment(request=request, plan=plan, chapters=chapters),
+                    "agreement": lambda: generator.agreement(request=request, plan=plan),
+                }
+                (written,) = runner.run_all([writers[part]])
+                changed[part] = written.model_dump(mode="json", exclude_none=True)
+    finally:
+        generator.close()
+    progress.report(PROGRESS_ADD_ONS_DONE)
+    try:
+        return content.CourseContent.model_validate(changed)
+    except pydantic.ValidationError as exc:
+        log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
+        raise GenerationFailed() from exc
+
+
+def _chapter_document(draft: ChapterDraft, videos: list[content.Video] | None) -> dict:
+    chapter = draft.chapter.model_dump(mode="json", exclude_none=True)
+    if videos is not None:
+        for lesson, video in zip(chapter["lessons"], videos, strict=True):
+            lesson["video"] = video.model_dump(mode="json", exclude_none=True)
+    return chapter
 
 
 def normalized(request):
@@ -209,13 +262,10 @@ def assemble(
             ]
             for draft in drafts
         ]
-    chapters = []
-    for number, draft in enumerate(drafts):
-        chapter = draft.chapter.model_dump(mode="json", exclude_none=True)
-        if lesson_videos is not None:
-            for lesson, video in zip(chapter["lessons"], lesson_videos[number], strict=True):
-                lesson["video"] = video.model_dump(mode="json", exclude_none=True)
-        chapters.append(chapter)
+    chapters = [
+        _chapter_document(draft, None if lesson_videos is None else lesson_videos[number])
+        for number, draft in enumerate(drafts)
+    ]
     document = {
         "name": plan.name,
         "headline": plan.headline,

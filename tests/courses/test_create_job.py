@@ -223,3 +223,12 @@ def test_malformed_idempotency_key_is_400(api_client, key):
         "message": "Idempotency-Key must be 1 to 255 printable ASCII characters.",
         "code": "VALIDATION_ERROR",
     }
+
+
+def test_a_create_costs_at_most_five_queries(api_client, django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    post(api_client, VALID)  # the key's last use is written now
+
+    with django_capture_on_commit_callbacks(execute=False), django_assert_max_num_queries(5):
+        response = post(api_client, VALID)
+
+    assert response.status_code == 202

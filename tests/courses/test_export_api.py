@@ -42,7 +42,8 @@ def test_export_answers_200_with_the_export_record(api_client, course):
     body = response.json()
     stored = Export.objects.get()
     assert response.status_code == 200
-    assert list(body) == ["courseId", "format", "downloadUrl", "shareUrl", "exportedAt"]
+    assert list(body) == ["courseId", "format", "downloadUrl", "shareUrl", "exportedAt", "version"]
+    assert body["version"] == 1
     assert body["courseId"] == course.public_id
     assert body["format"] == "scorm12"
     assert body["shareUrl"] == f"{PUBLIC_BASE_URL}/go/{course.public_id}"
@@ -113,7 +114,9 @@ def test_exporting_twice_gives_two_records_and_two_events_with_different_times(a
         {"event": "course.exported", **first},
         {"event": "course.exported", **second},
     ]
-    assert list(json.loads(events[0].body)) == ["event", "courseId", "format", "downloadUrl", "shareUrl", "exportedAt"]
+    assert list(json.loads(events[0].body)) == [
+        "event", "courseId", "format", "downloadUrl", "shareUrl", "exportedAt", "version",
+    ]
 
 
 def test_exports_of_a_course_in_the_same_millisecond_still_get_different_times(api_client, course, time_machine):

@@ -451,7 +451,7 @@ def test_pages_are_rendered_while_redis_is_down(client, settings, caplog):
 
     assert response.status_code == 200
     assert course.name in response.content.decode()
-    assert "stored pages unavailable, rendering" in caplog.text
+    assert "stored renderings unavailable" in caplog.text
 
 
 def test_static_assets_are_served_by_the_app_with_long_caching(client):

@@ -606,4 +606,11 @@ TEXTS = {
         "Einführung und keine berufliche Qualifikation ist, und ich werde das Gelernte über {s} "
         "sorgfältig anwenden, meine Arbeit überprüfen und um Hilfe bitten, wenn ich unsicher bin."
     ),
+    # A second wording, for an agreement generated again.
+    "agreement_variant": (
+        "Mit meiner Unterschrift erkläre ich, dass ich an jedem Kapitel des Kurses über {s} teilgenommen "
+        "und seine Aktivitäten selbst bearbeitet habe. Ich weiß, dass dieser Kurs in das Thema einführt "
+        "und mich darin nicht zertifiziert. Ich verpflichte mich, das Gelernte über {s} verantwortungsvoll "
+        "zu nutzen und mir Rat zu holen, sobald eine Situation über den Kursinhalt hinausgeht."
+    ),
 }

@@ -583,4 +583,11 @@ TEXTS = {
         "professional qualification, and I will apply what I learned about {s} carefully, checking my "
         "work and asking for help when I am unsure."
     ),
+    # A second wording, for an agreement generated again.
+    "agreement_variant": (
+        "By signing, I declare that I took part in every chapter of the course on {s} and did its "
+        "activities myself. I know this course introduces the subject and does not certify me in it. "
+        "I commit to using what I learned about {s} responsibly and to seeking advice whenever a "
+        "situation goes beyond what the course covered."
+    ),
 }

@@ -586,4 +586,11 @@ TEXTS = {
         "profesional, y aplicaré lo que he aprendido sobre {s} con cuidado, comprobando mi trabajo y "
         "pidiendo ayuda cuando tenga dudas."
     ),
+    # A second wording, for an agreement generated again.
+    "agreement_variant": (
+        "Al firmar, declaro que he participado en todos los capítulos del curso sobre {s} y que he "
+        "realizado sus actividades por mi cuenta. Sé que este curso presenta el tema y no me certifica "
+        "en él. Me comprometo a usar con responsabilidad lo que he aprendido sobre {s} y a pedir consejo "
+        "siempre que una situación vaya más allá de lo que el curso ha tratado."
+    ),
 }

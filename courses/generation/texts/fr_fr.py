@@ -623,5 +623,12 @@ TEXTS = _typography(
             "qualification professionnelle, et j'appliquerai ce que j'ai appris sur {s} avec soin, en "
             "vérifiant mon travail et en demandant de l'aide en cas de doute."
         ),
+        # A second wording, for an agreement generated again.
+        "agreement_variant": (
+            "En signant, je déclare avoir participé à chaque chapitre du cours sur {s} et en avoir fait "
+            "les activités moi-même. Je sais que ce cours présente le sujet et ne me certifie pas dans ce "
+            "domaine. Je m'engage à utiliser de manière responsable ce que j'ai appris sur {s} et à "
+            "demander conseil dès qu'une situation dépasse ce que le cours a abordé."
+        ),
     }
 )

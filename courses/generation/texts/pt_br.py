@@ -584,4 +584,11 @@ TEXTS = {
         "vou aplicar o que aprendi sobre {s} com cuidado, conferindo o meu trabalho e pedindo ajuda "
         "quando tiver dúvidas."
     ),
+    # A second wording, for an agreement generated again.
+    "agreement_variant": (
+        "Ao assinar, declaro que participei de todos os capítulos do curso sobre {s} e fiz as suas "
+        "atividades por conta própria. Sei que este curso apresenta o tema e não me certifica nele. "
+        "Comprometo-me a usar com responsabilidade o que aprendi sobre {s} e a buscar orientação sempre "
+        "que uma situação ultrapassar o que o curso abordou."
+    ),
 }

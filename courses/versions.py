@@ -1,0 +1,224 @@
+"""
+Versions of a course's document: every generated, edited or regenerated document is kept, and the
+course shows the latest. Edits replace the whole document (PUT) or merge a patch into it (PATCH,
+JSON Merge Patch, RFC 7386), and are checked by the same schema and rules as generated content.
+"""
+
+import difflib
+
+import pydantic
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiKey
+from config import errors
+from courses import content as course_content
+from courses import queries
+from courses.models import Course, CourseVersion, GenerationJob
+
+Source = CourseVersion.Source
+# The top-level parts of a document, for saying what an edit changed.
+_PARTS = ("introduction", "wrapup", "assessment", "agreement")
+
+
+class CourseNotFound(errors.NotFound):
+    message = "Course not found."
+
+
+class VersionNotFound(errors.NotFound):
+    message = "Version not found."
+
+
+class PreconditionRequired(errors.AppError):
+    status, code = 428, "PRECONDITION_REQUIRED"
+    message = "Send If-Match with the course's current version (its ETag), so an edit never overwrites another."
+
+
+class VersionConflict(errors.AppError):
+    status, code = 412, "VERSION_CONFLICT"
+
+    def __init__(self, current: int):
+        super().__init__(
+            f"The course is at version {current}: read it again, apply your change to that version, and "
+            f'send If-Match: "{current}".'
+        )
+
+
+class CourseBusy(errors.AppError):
+    status, code = 409, "COURSE_BUSY"
+    message = "A part of this course is being generated again; try again once that job has finished."
+
+
+class VersionLimitReached(errors.AppError):
+    status, code = 409, "VERSION_LIMIT_REACHED"
+
+    def __init__(self):
+        super().__init__(f"This course has reached its limit of {settings.COURSE_MAX_VERSIONS} versions.")
+
+
+class InvalidContent(errors.ValidationError):
+    """The edited document breaks a rule; the message names the first bad field by its JSON path."""
+
+
+def course_of(*, api_key: ApiKey, public_id: str) -> Course:
+    """:raises CourseNotFound: unless this key created a course with this id"""
+    course = queries.course_visible_to(api_key=api_key, public_id=public_id)
+    if course is None:
+        raise CourseNotFound()
+    return course
+
+
+def versions_of(*, api_key: ApiKey, course_public_id: str) -> tuple[Course, list[CourseVersion]]:
+    """The course and its versions, newest first (without their documents)."""
+    course = course_of(api_key=api_key, public_id=course_public_id)
+    return course, list(course.versions.defer("content").order_by("-number"))
+
+
+def version_of(*, api_key: ApiKey, course_public_id: str, number: int) -> CourseVersion:
+    """:raises CourseNotFound, VersionNotFound"""
+    course = course_of(api_key=api_key, public_id=course_public_id)
+    version = course.versions.filter(number=number).first()
+    if version is None:
+        raise VersionNotFound()
+    version.course = course
+    return version
+
+
+def replace_content(*, api_key: ApiKey, course_public_id: str, if_match: str | None, document) -> Course:
+    """
+    Make `document` the course's next version, if `if_match` names its current version. The
+    document is checked first: a bad one is refused whatever the version.
+    :raises CourseNotFound, PreconditionRequired, VersionConflict, CourseBusy, VersionLimitReached
+    :raises InvalidContent: if the document breaks a rule of the course schema
+    """
+    document = validated(document)
+    return _edit(
+        api_key=api_key, course_public_id=course_public_id, if_match=if_match, change=lambda _: document
+    )
+
+
+def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | None, patch) -> Course:
+    """
+    Merge `patch` (RFC 7386) into the course's current document and make the result its next version.
+    :raises (as replace_content)
+    """
+    if not isinstance(patch, dict):
+        raise InvalidContent("A merge patch is a JSON object.")
+    return _edit(
+        api_key=api_key, course_public_id=course_public_id, if_match=if_match,
+        change=lambda current: validated(merge_patch(current, patch)),
+    )
+
+
+@transaction.atomic(durable=True)
+def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, change) -> Course:
+    if if_match is None:
+        raise PreconditionRequired()
+    expected = _version_in(if_match)
+    course = course_of(api_key=api_key, public_id=course_public_id)
+    # Edits of a course take turns (row lock): of two clients editing the same version at once,
+    # the second finds the version moved on and gets 412.
+    course = Course.objects.select_for_update().get(pk=course.pk)
+    if expected != course.version:
+        raise VersionConflict(course.version)
+    if is_busy(course=course):
+        raise CourseBusy()
+    document = change(course.content)
+    for field, value in (("language_id", course.language_id), ("format", course.format)):
+        if document[field] != value:
+            raise InvalidContent(f"content/{field}: must stay {value!r}, the course's own.")
+    changed = what_changed(course.content, document)
+    return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
+
+
+def is_busy(*, course: Course) -> bool:
+    """Whether a regeneration of the course is waiting or running."""
+    unfinished = (GenerationJob.Status.PENDING, GenerationJob.Status.RUNNING)
+    return course.regenerations.filter(status__in=unfinished).exists()
+
+
+def validated(document) -> dict:
+    """
+    The document, validated and tidied by the course schema (as generated content is), as JSON.
+    :raises InvalidContent: naming the first bad field by its JSON path
+    """
+    if not isinstance(document, dict):
+        raise InvalidContent("The course content is a JSON object.")
+    try:
+        content = course_content.CourseContent.model_validate(document)
+    except pydantic.ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        path = "/" + "/".join(str(part) for part in first["loc"])
+        raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
+    return content.model_dump(mode="json")
+
+
+def record_version(*, course: Course, document: dict, source: str, changed: str) -> Course:
+    """
+    Make `document` (checked) the course's next version. Call inside a transaction holding the
+    course's row lock.
+    :raises VersionLimitReached: at COURSE_MAX_VERSIONS versions
+    """
+    if course.version >= settings.COURSE_MAX_VERSIONS:
+        raise VersionLimitReached()
+    course.version += 1
+    course.content = document
+    course.content_digest = course_content.digest(document)
+    course.name, course.headline = document["name"], document["headline"]
+    course.updated_at = timezone.now()
+    course.save(update_fields=["version", "content", "content_digest", "name", "headline", "updated_at"])
+    CourseVersion.objects.create(course=course, number=course.version, content=document, source=source, changed=changed)
+    return course
+
+
+def what_changed(before: dict, after: dict) -> str:
+    """The one part an edit changed ("chapter 2", "introduction", …), or "content" for more."""
+    changed = []
+    if (before.get("name"), before.get("headline")) != (after.get("name"), after.get("headline")):
+        changed.append("title")
+    for part in _PARTS:
+        if before.get(part) != after.get(part):
+            changed.append(part)
+    old, new = before.get("chapters", []), after.get("chapters", [])
+    if len(old) != len(new):
+        changed.append("chapters")
+    else:
+        changed += [f"chapter {number}" for number, (a, b) in enumerate(zip(old, new), start=1) if a != b]
+    return changed[0] if len(changed) == 1 else "content"
+
+
+def text_diff(older: dict, newer: dict) -> str:
+    """A unified diff of two documents' texts, one line per field (`chapters/2/title: …`)."""
+    return "\n".join(
+        difflib.unified_diff(_text_lines(older), _text_lines(newer), "older", "newer", lineterm="", n=1)
+    )
+
+
+def _text_lines(node, path: str = "") -> list[str]:
+    if isinstance(node, dict):
+        return [line for key, value in node.items() for line in _text_lines(value, f"{path}/{key}")]
+    if isinstance(node, list):
+        return [line for index, value in enumerate(node, start=1) for line in _text_lines(value, f"{path}/{index}")]
+    return [f"{path.lstrip('/')}: {line}" for line in str(node).splitlines() or [""]]
+
+
+def merge_patch(target, patch):
+    """RFC 7386: objects merge key by key, null removes a key, anything else replaces."""
+    if not isinstance(patch, dict):
+        return patch
+    merged = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = merge_patch(merged.get(key), value)
+    return merged
+
+
+def _version_in(if_match: str) -> int | None:
+    """The version an If-Match names (`"3"`, `W/"3"` or `3`); None for anything else."""
+    value = if_match.strip()
+    value = value[2:] if value.startswith("W/") else value
+    value = value.strip('"')
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None

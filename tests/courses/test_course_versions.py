@@ -1,0 +1,297 @@
+"""Clients read a course, edit it with If-Match, and list and read its versions."""
+
+import copy
+import io
+import json
+import threading
+import urllib.parse
+import zipfile
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from courses.models import Course, CourseVersion
+from tests.conftest import client_for
+from tests.factories import CourseFactory
+
+NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
+
+
+@pytest.fixture
+def course(api_key):
+    return CourseFactory(api_key=api_key, format="classic")
+
+
+def url(course, tail: str = "") -> str:
+    return f"/api/v1/courses/{course.public_id}{tail}"
+
+
+def patch(client, course, body, if_match='"1"'):
+    headers = {} if if_match is None else {"HTTP_IF_MATCH": if_match}
+    return client.patch(url(course, "/content"), json.dumps(body), content_type="application/merge-patch+json", **headers)
+
+
+def put(client, course, document, if_match='"1"'):
+    headers = {} if if_match is None else {"HTTP_IF_MATCH": if_match}
+    return client.put(url(course, "/content"), json.dumps(document), content_type="application/json", **headers)
+
+
+# Reading --------------------------------------------------------------------------------------
+
+
+def test_reading_a_course_gives_its_object_version_and_whole_document(api_client, course):
+    response = api_client.get(url(course))
+
+    body = response.json()
+    assert response.status_code == 200
+    assert response["ETag"] == '"1"'
+    assert list(body) == ["id", "name", "headline", "format", "languageId", "shareUrl", "createdAt", "version", "content"]
+    assert (body["id"], body["version"]) == (course.public_id, 1)
+    assert body["content"] == course.content
+    assert body["content"]["assessment"]["questions"][0]["correct_index"] is not None  # answers included
+
+
+def test_reading_again_with_the_etag_is_a_304(api_client, course):
+    response = api_client.get(url(course), HTTP_IF_NONE_MATCH='"1"')
+
+    assert response.status_code == 304
+    assert response["ETag"] == '"1"'
+    assert response.content == b""
+
+
+def test_reading_a_course_costs_at_most_three_queries_whatever_its_size(
+    api_client, api_key, django_assert_max_num_queries, django_assert_num_queries
+):
+    big = CourseFactory(api_key=api_key, add_ons=["practical-exercises", "wrapup", "assessment", "articles"])
+    Course.objects.filter(pk=big.pk).update(content={**big.content, "introduction": "x " * 9000})
+    api_client.get("/api/v1/courses/jobs/job_0000000000000000000000")  # the key's last use is written now
+
+    with django_assert_max_num_queries(3):  # the key, the course, its document
+        first = api_client.get(url(big))
+    with django_assert_num_queries(2):  # the key, the course: its JSON is stored
+        again = api_client.get(url(big))
+
+    assert first.status_code == again.status_code == 200
+    assert again.content == first.content
+    assert again.json()["content"]["introduction"] == "x " * 9000
+
+
+@pytest.mark.parametrize("tail", ["", "/versions", "/versions/1"])
+def test_another_key_sees_no_course_and_no_version(account, course, stranger_client, tail):
+    other_key_of_the_same_account = client_for(__import__("accounts.services", fromlist=["issue_key"]).issue_key(account=account))
+
+    for client in (stranger_client, other_key_of_the_same_account):
+        response = client.get(url(course, tail))
+
+        assert response.status_code == 404
+        assert response.json() == NOT_FOUND
+
+
+def test_reads_have_their_own_rate_limit(api_client, course, settings):
+    settings.RATE_LIMIT_READ = 2
+
+    statuses = [api_client.get(url(course)).status_code for _ in range(3)]
+
+    assert statuses == [200, 200, 429]
+    assert api_client.get(f"/api/v1/courses/jobs/{course.job.public_id}").status_code == 200  # poll is apart
+
+
+# Editing --------------------------------------------------------------------------------------
+
+
+def test_a_merge_patch_fixes_a_title_and_makes_version_2(api_client, course):
+    response = patch(api_client, course, {"name": "SQL for analysts"})
+
+    course.refresh_from_db()
+    assert response.status_code == 200
+    assert response["ETag"] == '"2"'
+    assert response.json()["name"] == "SQL for analysts" == course.name == course.content["name"]
+    assert course.version == 2
+    assert list(course.versions.values_list("number", "source", "changed")) == [
+        (2, "edited", "title"),
+        (1, "generated", "content"),
+    ]
+
+
+def test_a_patch_of_one_chapter_says_which_chapter_changed(api_client, course):
+    chapters = copy.deepcopy(course.content["chapters"])
+    chapters[1]["title"] = "Joins, properly"
+
+    patch(api_client, course, {"chapters": chapters})
+
+    assert course.versions.get(number=2).changed == "chapter 2"
+
+
+def test_a_whole_document_replaces_the_content(api_client, course):
+    document = copy.deepcopy(course.content)
+    document["introduction"] = "A shorter introduction."
+
+    response = put(api_client, course, document)
+
+    assert response.status_code == 200
+    assert response.json()["content"]["introduction"] == "A shorter introduction."
+    assert course.versions.get(number=2).changed == "introduction"
+
+
+def test_an_edit_without_if_match_is_428(api_client, course):
+    response = patch(api_client, course, {"name": "X"}, if_match=None)
+
+    assert response.status_code == 428
+    assert response.json()["code"] == "PRECONDITION_REQUIRED"
+
+
+@pytest.mark.parametrize("if_match", ['"2"', '"0"', "*", "nonsense", '"1", "2"'])
+def test_an_edit_from_another_version_is_412(api_client, course, if_match):
+    response = patch(api_client, course, {"name": "X"}, if_match=if_match)
+
+    assert response.status_code == 412
+    assert response.json() == {
+        "message": 'The course is at version 1: read it again, apply your change to that version, and send If-Match: "1".',
+        "code": "VERSION_CONFLICT",
+    }
+    assert Course.objects.get(pk=course.pk).version == 1
+
+
+@pytest.mark.parametrize("if_match", ['"1"', 'W/"1"', "1"])
+def test_if_match_takes_the_etag_as_sent(api_client, course, if_match):
+    assert patch(api_client, course, {"name": "X"}, if_match=if_match).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"name": ""}, "content/name: String should have at least 1 character"),
+        ({"chapters": []}, "content/chapters: List should have at least 1 item after validation, not 0"),
+        ({"assessment": None}, "content: Value error, add-on assessment is missing in places"),
+        ({"language_id": "de-DE"}, "content/language_id: must stay 'en-US', the course's own."),
+        ({"format": "onepage"}, "content/format: must stay 'classic', the course's own."),
+        ({"introduction": "a\x00b"}, "content/introduction: String should match pattern"),
+        ({"surprise": 1}, "content/surprise: Extra inputs are not permitted"),
+    ],
+)
+def test_an_edit_that_breaks_a_rule_is_400_naming_the_field(api_client, course, body, message):
+    response = patch(api_client, course, body)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "VALIDATION_ERROR"
+    assert response.json()["message"].startswith(message)
+    assert Course.objects.get(pk=course.pk).version == 1
+
+
+@pytest.mark.parametrize("body", ["[]", '"text"', "42"])
+def test_an_edit_that_is_not_an_object_is_400(api_client, course, body):
+    response = api_client.patch(url(course, "/content"), body, content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"')
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "VALIDATION_ERROR"
+
+
+def test_edits_are_free(api_client, course, account):
+    from accounts import services as account_services
+
+    used = account_services.usage_for(account=account).used
+
+    patch(api_client, course, {"name": "Free"})
+
+    assert account_services.usage_for(account=account).used == used
+
+
+@pytest.mark.django_db(transaction=True)
+def test_of_two_clients_editing_the_same_version_at_once_exactly_one_wins(plain_key, api_key):
+    course = CourseFactory(api_key=api_key)
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def edit(name):
+        client = client_for(plain_key)
+        barrier.wait()
+        statuses.append(patch(client, course, {"name": name}).status_code)
+        connection.close()  # each thread had its own database connection
+
+    threads = [threading.Thread(target=edit, args=(name,)) for name in ("First", "Second")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    course.refresh_from_db()
+    assert sorted(statuses) == [200, 412]
+    assert course.version == 2
+    assert course.versions.count() == 2
+
+
+def test_the_version_limit_is_409(api_client, course, settings):
+    settings.COURSE_MAX_VERSIONS = 2
+    assert patch(api_client, course, {"name": "Second"}).status_code == 200
+
+    response = patch(api_client, course, {"name": "Third"}, if_match='"2"')
+
+    assert response.status_code == 409
+    assert response.json() == {
+        "message": "This course has reached its limit of 2 versions.",
+        "code": "VERSION_LIMIT_REACHED",
+    }
+
+
+# Versions -------------------------------------------------------------------------------------
+
+
+def test_versions_are_listed_newest_first_and_each_can_be_read_whole(api_client, course):
+    original = course.content
+    patch(api_client, course, {"name": "Second"})
+    patch(api_client, course, {"headline": "Third time lucky"}, if_match='"2"')
+
+    listing = api_client.get(url(course, "/versions")).json()
+    first = api_client.get(url(course, "/versions/1")).json()
+    missing = api_client.get(url(course, "/versions/9"))
+
+    assert listing["courseId"] == course.public_id
+    assert [(v["version"], v["source"], v["changed"]) for v in listing["versions"]] == [
+        (3, "edited", "title"),
+        (2, "edited", "title"),
+        (1, "generated", "content"),
+    ]
+    assert all(v["createdAt"].endswith("Z") for v in listing["versions"])
+    assert (first["version"], first["courseId"], first["content"]) == (1, course.public_id, original)
+    assert missing.status_code == 404
+    assert missing.json() == {"message": "Version not found.", "code": "NOT_FOUND"}
+
+
+# Everywhere else ------------------------------------------------------------------------------
+
+
+def test_the_preview_page_shows_the_latest_version(api_client, course):
+    client = Client()
+    before = client.get(f"/go/{course.public_id}")
+
+    patch(api_client, course, {"name": "SQL, edited"})
+    after = client.get(f"/go/{course.public_id}", HTTP_IF_NONE_MATCH=before["ETag"])
+
+    assert after.status_code == 200
+    assert "SQL, edited" in after.content.decode()
+
+
+def test_exports_name_their_version_and_old_links_keep_serving_what_they_packaged(api_client, course, client):
+    first = api_client.post(url(course, "/export"), {}, format="json").json()
+    patch(api_client, course, {"name": "Renamed course"})
+    second = api_client.post(url(course, "/export"), {}, format="json").json()
+
+    def manifest(export):
+        response = client.get(urllib.parse.urlsplit(export["downloadUrl"]).path)
+        return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))).read("imsmanifest.xml").decode()
+
+    assert (first["version"], second["version"]) == (1, 2)
+    assert "Renamed course" not in manifest(first)
+    assert "Renamed course" in manifest(second)
+
+
+def test_staff_see_versions_read_only_with_the_text_that_changed(admin_client, api_client, course):
+    patch(api_client, course, {"name": "A new name"})
+    version = CourseVersion.objects.get(course=course, number=2)
+
+    page = admin_client.get(f"/admin/courses/courseversion/{version.pk}/change/").content.decode()
+    course_page = admin_client.get(f"/admin/courses/course/{course.pk}/change/").content.decode()
+
+    assert "-name: Intro to SQL" in page and "+name: A new name" in page
+    assert "Edited" in course_page and "Generated" in course_page
