@@ -1,6 +1,6 @@
 """
-A model server that follows the JSON schema it is sent, and breaks the course's other rules at
-random, as real models do: an answer index outside the options, repeated options, too few or too
+A model server that follows the JSON schema it is sent (its quiz questions well written, from
+fake_openai.QUIZ), and breaks the course's other rules at random, as real models do: an answer index outside the options, repeated options, too few or too
 many lessons, questions or chapter summaries, empty texts, texts over their limit, spaces around
 texts. Servers that do not enforce every keyword of a schema send such answers too.
 
@@ -18,7 +18,7 @@ import random
 
 import jsonschema
 
-from tests.courses.generation.fake_openai import PHRASES, FakeOpenAI
+from tests.courses.generation.fake_openai import PHRASES, QUIZ, FakeOpenAI
 
 WORDS = {language: phrase.rstrip(".").split() for language, phrase in PHRASES.items()}
 
@@ -35,7 +35,7 @@ class SloppyModel(FakeOpenAI):
         schema = body["response_format"]["json_schema"]["schema"]
         seed = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest()
         rng = random.Random(seed + json.dumps(schema, sort_keys=True).encode())
-        document = _draw(schema, rng, WORDS[language])
+        document = _draw(schema, rng, language)
         jsonschema.Draft202012Validator(schema).validate(document)  # schema-valid, before the breaks
         told_what_broke = len(body["messages"]) > 2
         if told_what_broke:
@@ -49,24 +49,30 @@ class SloppyModel(FakeOpenAI):
         return document
 
 
-def _draw(schema: dict, rng: random.Random, words: list[str]):
+def _draw(schema: dict, rng: random.Random, language: str):
     kind = schema.get("type")
     if kind == "object":
-        document = {name: _draw(sub, rng, words) for name, sub in schema["properties"].items()}
+        document = {name: _draw(sub, rng, language) for name, sub in schema["properties"].items()}
         if "options" in document and "correct_index" in document:
-            document["correct_index"] = rng.randrange(len(document["options"]))
-            document["options"] = [f"{option} {number}" for number, option in enumerate(document["options"])]
+            prompt, options = rng.choice(QUIZ[language])
+            answer = rng.randrange(len(options))
+            options = list(options)
+            options[0], options[answer] = options[answer], options[0]
+            document.update(prompt=prompt, options=options, correct_index=answer)
         if "can_teach" in document:
             document["can_teach"] = True
         return document
     if kind == "array":
         low = schema.get("minItems", 0)
         high = min(schema.get("maxItems", low + 4), low + 4)
-        return [_draw(schema["items"], rng, words) for _ in range(rng.randint(max(low, 1), max(high, 1)))]
+        return [_draw(schema["items"], rng, language) for _ in range(rng.randint(max(low, 1), max(high, 1)))]
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "integer":
         return schema.get("minimum", 0) + rng.randrange(3)
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    words = WORDS[language]
     low, high = schema.get("minLength", 1), min(schema.get("maxLength", 600), 600)
     text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
     return (text * (1 + low // max(len(text), 1)))[: rng.randint(max(low, 1), max(high, low, 1))].strip() or "x"
