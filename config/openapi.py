@@ -174,7 +174,7 @@ _WEBHOOK_HEADERS = [
 ]
 
 # The links a client follows: the create answer's jobId polls the job; a completed job's course id
-# exports it.
+# exports it, and gets its quality report.
 _LINKS = {
     ("/api/v1/courses", "post", "202"): {
         "PollJob": {
@@ -188,7 +188,12 @@ _LINKS = {
             "operationId": "exportCourse",
             "parameters": {"course_id": "$response.body#/course/id"},
             "description": "Export the course of a completed job.",
-        }
+        },
+        "GetCourseQuality": {
+            "operationId": "getCourseQuality",
+            "parameters": {"course_id": "$response.body#/course/id"},
+            "description": "The quality report of the course of a completed job.",
+        },
     },
 }
 

@@ -248,6 +248,8 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
 RATE_LIMIT_CREATE = env.int("RATE_LIMIT_CREATE", default=30)
 RATE_LIMIT_EXPORT = env.int("RATE_LIMIT_EXPORT", default=30)
 RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
+# Reading a course and what is computed from it (its quality report).
+RATE_LIMIT_READ = env.int("RATE_LIMIT_READ", default=120)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("courses", views.CreateJobView.as_view()),
     path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
     path("courses/<str:course_id>/export", views.ExportCourseView.as_view()),
+    path("courses/<str:course_id>/quality", views.CourseQualityView.as_view()),
 ]

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from config import openapi
 from config.api import ApiView
 from config.ids import looks_like_public_id
-from courses import queries, serializers, services
+from courses import quality, queries, serializers, services
 from courses.models import Export
 
 logger = logging.getLogger(__name__)
@@ -132,6 +132,29 @@ class ExportCourseView(ApiView):
             **data.validated_data,
         )
         return Response(serializers.export_output(export))
+
+
+class CourseQualityView(ApiView):
+    rate_limit_scope = "read"
+
+    @extend_schema(
+        operation_id="getCourseQuality",
+        summary="Quality report of a course",
+        description=(
+            "How the course's current content fares against the item-writing rules (per question and for "
+            "the quiz), its learning objectives with their Bloom levels and the questions that test them, "
+            "the objectives no question tests, the readability of every lesson in its language, a summary "
+            "score and the rules version. Deterministic: the same content gets the same report. The rule "
+            "list is in the README (Quality)."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
+        responses=openapi.responses({200: serializers.CourseQualityOutput}, e404=[openapi.NOT_FOUND]),
+    )
+    def get(self, request, course_id: str):
+        course = queries.course_visible_to(api_key=request.auth, public_id=course_id)
+        if course is None:
+            raise services.CourseNotFound()
+        return Response(serializers.quality_output(course, quality.report_for_document(course.content)))
 
 
 @require_safe

@@ -26,6 +26,7 @@ def contract_key(live_server, settings, monkeypatch):
     # Fuzzing sends far more than a customer may: raise the limits (the limiter still runs) and give
     # the key plenty of credits.
     settings.RATE_LIMIT_CREATE = settings.RATE_LIMIT_EXPORT = settings.RATE_LIMIT_POLL = 1_000_000
+    settings.RATE_LIMIT_READ = 1_000_000
     # Generated callback URLs name random hosts: every such name resolves to a documentation
     # address, which delivery refuses without connecting. Only the resolver of this process (where
     # the live server runs) is replaced, and only for names: our own services are reached by address.

@@ -10,7 +10,7 @@ readability of lessons, reported as a pure, deterministic function of a course d
 - `report`: the whole report of one course document.
 """
 
-from courses.quality.report import QualityReport, report_for
-from courses.quality.rules import RULES, RULES_VERSION, Finding
+from courses.quality.report import QualityReport, report_for, report_for_document
+from courses.quality.rules import RULES, RULES_VERSION, SEVERITIES, Finding
 
-__all__ = ["RULES", "RULES_VERSION", "Finding", "QualityReport", "report_for"]
+__all__ = ["RULES", "RULES_VERSION", "SEVERITIES", "Finding", "QualityReport", "report_for", "report_for_document"]

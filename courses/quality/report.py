@@ -1,5 +1,9 @@
 """The quality report of one course document: a pure function of the document, in one pass."""
 
+import collections
+import hashlib
+import json
+import threading
 from dataclasses import dataclass
 
 from courses import content
@@ -109,6 +113,30 @@ def report_for(course: content.CourseContent) -> QualityReport:
         untested_objectives=tuple(untested),
         readability=tuple(lessons),
     )
+
+
+# Reports of the documents read last, per process, by digest: a report is a pure function of its
+# document and the rules, so it never goes stale, and a client asking again costs one digest.
+REMEMBERED_REPORTS = 256
+_remembered: collections.OrderedDict[str, QualityReport] = collections.OrderedDict()
+_remembered_lock = threading.Lock()
+
+
+def report_for_document(document: dict) -> QualityReport:
+    """The report of a stored course document (its JSON form), computed once per process."""
+    digest = hashlib.sha256(
+        json.dumps([rules.RULES_VERSION, document], sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()
+    with _remembered_lock:
+        if digest in _remembered:
+            _remembered.move_to_end(digest)
+            return _remembered[digest]
+    report = report_for(content.CourseContent.model_validate(document))
+    with _remembered_lock:
+        _remembered[digest] = report
+        while len(_remembered) > REMEMBERED_REPORTS:
+            _remembered.popitem(last=False)
+    return report
 
 
 def _question_order(item: Finding) -> tuple[int, int]:
