@@ -54,7 +54,7 @@ _RULE_LIST = [
          "Two options are the same text but for case, accents, punctuation or a few characters "
          "(similarity 0.9 or more)."),
     Rule("OPTIONS_SAY_THE_SAME", "medium", "question", 1,
-         "Two options use the same content words, in another order or with other function words.", True),
+         "Two options are the same words (two content words at least) in another order.", True),
     Rule("NEGATIVE_STEM", "medium", "question", 1,
          "The stem is negative (not, except, never, …) and the negative word is not in capitals.", True),
     Rule("ABSOLUTES_IN_DISTRACTORS", "medium", "question", 1,
@@ -220,14 +220,21 @@ def _normalized(option: str) -> str:
 def _similar_options(options: list[str], language: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Pairs of options that are nearly the same text, and pairs that say the same in other words."""
     normalized = [_normalized(option) for option in options]
-    bags = [sorted(set(content_words(option, language))) for option in options]
+    # The same words in another order say the same (function words included: "after" and "before"
+    # make a difference), as long as there is something to say: two content words at least.
+    bags = [
+        frozenset(fold(word) for word in words(option, language))
+        if len(set(content_words(option, language))) >= 2
+        else None
+        for option in options
+    ]
     near, same = [], []
     for first in range(len(options)):
         for second in range(first + 1, len(options)):
             a, b = normalized[first], normalized[second]
             if a == b or difflib.SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE_SIMILARITY:
                 near.append((first, second))
-            elif bags[first] and bags[first] == bags[second]:
+            elif bags[first] is not None and bags[first] == bags[second]:
                 same.append((first, second))
     return near, same
 
