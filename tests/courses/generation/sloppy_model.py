@@ -203,3 +203,111 @@ def _texts(node, schema):
                 yield node, index, schema["items"]
             else:
                 yield from _texts(value, schema["items"])
+
+
+class CarelessQuizWriter(FakeOpenAI):
+    """
+    Writes assessments the way careless models do (every other answer is FakeOpenAI's): the correct
+    option always first, and each question, with probability `flaw_probability`, with one of the
+    classic item-writing flaws drawn at random (half as often once told what was wrong). Options
+    are picked from phrases of 27 to 44 characters, so where there is no flaw the correct option is
+    the only longest by chance alone. English courses only. Seeded by the request, like SloppyModel.
+    """
+
+    FLAWS = (
+        "answer_longest", "all_of_the_above", "near_duplicate", "negative_stem", "absolute_distractor",
+        "stem_word", "uneven", "same_words",
+    )
+
+    def __init__(self, *, flaw_probability: float, questions: int = 8):
+        super().__init__()
+        self.flaw_probability = flaw_probability
+        self.questions = questions
+        self.flaws: collections.Counter = collections.Counter()
+        self.told = 0  # assessment requests that carry our description of an earlier answer's flaws
+
+    def document_for(self, body: dict, language: str) -> dict:
+        document = super().document_for(body, language)
+        if body["response_format"]["json_schema"]["name"] != "course_assessment":
+            return document
+        rng = random.Random(hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest())
+        told = len(body["messages"]) > 2
+        objectives = body["response_format"]["json_schema"]["schema"]["properties"]["questions"]["items"][
+            "properties"]["objective_id"]["enum"]
+        stems = rng.sample(CARELESS_STEMS, self.questions)
+        questions = []
+        for number, (stem, keyword) in enumerate(stems):
+            options = rng.sample(CARELESS_OPTIONS, 4)
+            question = {
+                "prompt": stem,
+                "options": options,
+                "correct_index": 0,
+                "explanation": "Because that is how it works in practice.",
+                "objective_id": objectives[number % len(objectives)],
+            }
+            if rng.random() < self.flaw_probability / (2 if told else 1):
+                flaw = rng.choice(self.FLAWS)
+                _write_flaw(question, flaw, keyword)
+                with self._lock:
+                    self.flaws[flaw] += 1
+            questions.append(question)
+        document["questions"] = questions
+        if told:
+            with self._lock:
+                self.told += 1
+        return document
+
+
+def _write_flaw(question: dict, flaw: str, keyword: str) -> None:
+    options = question["options"]
+    if flaw == "answer_longest":
+        options[0] = f"{options[0]}, and then check the outcome with care"
+    elif flaw == "all_of_the_above":
+        options[3] = "All of the above"
+    elif flaw == "near_duplicate":
+        options[2] = f"{options[0]}."
+    elif flaw == "negative_stem":
+        question["prompt"] = f"{question['prompt'][:-1]}, and which part is not optional?"
+    elif flaw == "absolute_distractor":
+        options[1] = f"Always {options[1][0].lower()}{options[1][1:]}"
+    elif flaw == "stem_word":
+        options[0] = f"{options[0]} for the {keyword}"
+    elif flaw == "uneven":
+        options[2] = "Guess"
+    elif flaw == "same_words":
+        options[3] = " ".join(reversed(options[0].split()))
+
+
+# (stem, a content word of the stem), and options of 27 to 44 characters sharing no word with a stem.
+CARELESS_STEMS = [
+    ("What helps most when a migration stalls?", "migration"),
+    ("How should a team review a deployment?", "deployment"),
+    ("What is the first move after a failed backup?", "backup"),
+    ("How do you prepare a database upgrade?", "upgrade"),
+    ("What keeps a rollout under control?", "rollout"),
+    ("How should you treat a flaky integration?", "integration"),
+    ("What makes an incident report useful?", "incident"),
+    ("How do you plan a capacity review?", "capacity"),
+    ("What belongs in a handover between shifts?", "handover"),
+    ("How should a newcomer approach the codebase?", "codebase"),
+    ("What reduces risk in a schema change?", "schema"),
+    ("How do you judge a vendor proposal?", "vendor"),
+]
+CARELESS_OPTIONS = [
+    "Write down what you expected first",
+    "Ask the people who built it",
+    "Compare the logs with last week's",
+    "Try the smallest fix that could work",
+    "Measure before and after each step",
+    "Keep a written record of each decision",
+    "Split the work into reversible steps",
+    "Agree on who decides before you start",
+    "Read the documentation of the tool in use",
+    "Reproduce the problem on a spare machine",
+    "Set a time limit and stop when it is reached",
+    "Share a short summary with stakeholders",
+    "Check the assumptions behind the estimate",
+    "Rehearse the procedure on a copy",
+    "Look for a similar case in past tickets",
+    "Draw the flow of data on a whiteboard",
+]
