@@ -164,8 +164,9 @@ def check_question(question: content.Question, *, language: str, where: str) -> 
             f"positively, or write the negative word in capitals ({negations[0].upper()}).",
         ))
 
+    # An "all of the above" has its own rule: its "all" is not counted again here.
     absolute_in = [
-        number for number in range(len(options)) if _absolutes(options[number], language)
+        number for number in range(len(options)) if number not in above and _absolutes(options[number], language)
     ]
     if absolute_in and correct not in absolute_in:
         first = absolute_in[0]
