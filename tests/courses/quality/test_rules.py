@@ -4,6 +4,8 @@ objective, chapter, lesson) that trips the rule and one that does not, in each o
 where the rule depends on the language. The clean variant of each pair gets no finding at all.
 """
 
+from pathlib import Path
+
 import pytest
 
 from courses import quality
@@ -383,3 +385,13 @@ def test_every_rule_is_tested_here():
     }
 
     assert set(QUESTION_CASES) | tested_above == set(rules.RULES)
+
+
+def test_the_readme_lists_every_rule_with_its_severity_and_the_rules_version():
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    section = readme.split("## Quality", 1)[1].split("\n## ", 1)[0]
+
+    for rule in rules.RULES.values():
+        language = "language" if rule.language_specific else ""
+        assert f"| `{rule.code}` | {rule.part} | {rule.severity} | {language} | {rule.summary} |" in section
+    assert f"Rules version: **{rules.RULES_VERSION}**" in section
