@@ -378,8 +378,9 @@ Subject: {json.dumps(request.subject, ensure_ascii=False)}
 What the course teaches, with the id of each learning objective:
 {_digest(chapters, excerpts=True, language_id=request.language_id)}
 
-Return 6 to 10 multiple-choice questions that together test every learning objective, and test \
-understanding and application, not trivia. Each question has a prompt, 4 options of which exactly \
+Return {_question_count(objective_ids)} multiple-choice questions that together test every learning \
+objective (one question per objective, as far as the count allows), and test understanding and \
+application, not trivia. Each question has a prompt, 4 options of which exactly \
 one is correct, correct_index (the 0-based position of the correct option), an explanation of why \
 that option is correct, and objective_id: the id of the objective it tests.
 Write the options so that only knowing the answer helps:
@@ -559,6 +560,11 @@ def _feedback(previous_answer: str, rules_broken: list[str], *, flaws: bool = Fa
         }
     )
     return turns
+
+
+def _question_count(objective_ids: tuple[str, ...]) -> int:
+    """How many questions to ask for: one per objective, at least 6 and at most 20 (the quiz's limit)."""
+    return min(20, max(6, len(objective_ids)))
 
 
 def _objective(reply, *, id: str, language_id: str) -> content.Objective:

@@ -13,4 +13,12 @@ readability of lessons, reported as a pure, deterministic function of a course d
 from courses.quality.report import QualityReport, report_for, report_for_document
 from courses.quality.rules import RULES, RULES_VERSION, SEVERITIES, Finding
 
-__all__ = ["RULES", "RULES_VERSION", "SEVERITIES", "Finding", "QualityReport", "report_for", "report_for_document"]
+__all__ = [
+    "RULES",
+    "RULES_VERSION",
+    "SEVERITIES",
+    "Finding",
+    "QualityReport",
+    "report_for",
+    "report_for_document",
+]

@@ -134,14 +134,23 @@ VAGUE_VERBS = {
         "understand", "know", "learn", "appreciate", "be aware of", "be familiar with", "realize", "grasp",
         "comprehend", "believe", "internalize", "get to know",
     },
-    "pt-BR": {"entender", "compreender", "saber", "conhecer", "aprender", "apreciar", "perceber", "assimilar"},
-    "es-ES": {"entender", "comprender", "saber", "conocer", "aprender", "apreciar", "darse cuenta de", "asimilar"},
-    "fr-FR": {"comprendre", "savoir", "connaître", "apprendre", "apprécier", "saisir", "réaliser que", "assimiler"},
-    "de-DE": {"verstehen", "wissen", "kennen", "lernen", "begreifen", "kennenlernen", "wertschätzen", "verinnerlichen"},
+    "pt-BR": {
+        "entender", "compreender", "saber", "conhecer", "aprender", "apreciar", "perceber", "assimilar",
+    },
+    "es-ES": {
+        "entender", "comprender", "saber", "conocer", "aprender", "apreciar", "darse cuenta de", "asimilar",
+    },
+    "fr-FR": {
+        "comprendre", "savoir", "connaître", "apprendre", "apprécier", "saisir", "réaliser que", "assimiler",
+    },
+    "de-DE": {
+        "verstehen", "wissen", "kennen", "lernen", "begreifen", "kennenlernen", "wertschätzen", "verinnerlichen",
+    },
 }
 
 _LEVEL_OF = {
-    language: {verb: level for level, verbs in table.items() for verb in verbs} for language, table in VERBS.items()
+    language: {verb: level for level, verbs in table.items() for verb in verbs}
+    for language, table in VERBS.items()
 }
 
 

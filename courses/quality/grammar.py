@@ -82,7 +82,7 @@ def cues(stem: str, options: list[str], language: str) -> list[int]:
 def _stem_ending(stem: str) -> tuple[str, bool] | None:
     """The stem's last word when the stem runs on into the options (no closing punctuation)."""
     tail = stem.rstrip().rstrip("_…. ").rstrip()
-    if not tail or tail[-1] in "?!:;)»”\"":
+    if not tail or tail[-1] in '?!:;)»”"':
         return None
     match = re.search(r"([^\W\d_]+)([’']?)$", tail)
     if match is None:
@@ -121,7 +121,9 @@ def _german(article: str, elided: bool, option_words: list[str], language: str) 
     if article == "die":
         # "die" is feminine or plural: it cannot stand before a singular masculine or neuter ending
         # that has a plural of its own (-ismus → -ismen, -ment → -mente).
-        return any(word.casefold().endswith(("ismus", "ment")) for word in option_words[:3] if word[:1].isupper())
+        return any(
+            word.casefold().endswith(("ismus", "ment")) for word in option_words[:3] if word[:1].isupper()
+        )
     nouns = [word.casefold() for word in option_words[:3] if word[:1].isupper()]
     return _wrong_gender(article, nouns, language)
 

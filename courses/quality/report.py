@@ -75,22 +75,30 @@ def report_for(course: content.CourseContent) -> QualityReport:
     if has_objectives:
         for number, question in enumerate(questions):
             if question.objective_id is None:
-                findings.append(finding(
-                    "QUESTION_WITHOUT_OBJECTIVE", f"/assessment/questions/{number}",
-                    "The question names no learning objective, so nobody can tell what it measures.",
-                ))
+                findings.append(
+                    finding(
+                        "QUESTION_WITHOUT_OBJECTIVE",
+                        f"/assessment/questions/{number}",
+                        "The question names no learning objective, so nobody can tell what it measures.",
+                    )
+                )
         findings.sort(key=_question_order)
 
     objectives, untested = _objectives(course, questions, findings)
     for number, chapter in enumerate(course.chapters):
         if not chapter.objectives:
-            findings.append(finding(
-                "CHAPTER_WITHOUT_OBJECTIVES", f"/chapters/{number}",
-                "The chapter states no learning objective: say what a learner can do after it.",
-            ))
+            findings.append(
+                finding(
+                    "CHAPTER_WITHOUT_OBJECTIVES",
+                    f"/chapters/{number}",
+                    "The chapter states no learning objective: say what a learner can do after it.",
+                )
+            )
     lessons = _lessons(course, findings)
 
-    counts = {severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES}
+    counts = {
+        severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES
+    }
     summary = Summary(
         score=max(0, 100 - sum(PENALTY[item.severity] for item in findings)),
         findings=len(findings),
@@ -155,42 +163,60 @@ def _objectives(
         for number, objective in enumerate(chapter.objectives):
             where = f"/chapters/{chapter_number}/objectives/{number}"
             testing = tuple(
-                position for position, question in enumerate(questions) if question.objective_id == objective.id
+                position
+                for position, question in enumerate(questions)
+                if question.objective_id == objective.id
             )
-            reports.append(ObjectiveReport(
-                id=objective.id,
-                where=where,
-                chapter=chapter_number,
-                verb=objective.verb,
-                object=objective.object,
-                statement=bloom.statement(verb=objective.verb, object=objective.object, language=language),
-                bloom_level=objective.bloom_level,
-                questions=testing,
-            ))
+            reports.append(
+                ObjectiveReport(
+                    id=objective.id,
+                    where=where,
+                    chapter=chapter_number,
+                    verb=objective.verb,
+                    object=objective.object,
+                    statement=bloom.statement(
+                        verb=objective.verb, object=objective.object, language=language
+                    ),
+                    bloom_level=objective.bloom_level,
+                    questions=testing,
+                )
+            )
             level = bloom.level_of(objective.verb, language)
             if bloom.is_vague(objective.verb, language):
-                findings.append(finding(
-                    "OBJECTIVE_VERB_VAGUE", where,
-                    f"“{objective.verb}” names no behaviour anyone can observe: use a measurable verb such "
-                    "as explain, apply, compare or design.",
-                ))
+                findings.append(
+                    finding(
+                        "OBJECTIVE_VERB_VAGUE",
+                        where,
+                        f"“{objective.verb}” names no behaviour anyone can observe: use a measurable verb such "
+                        "as explain, apply, compare or design.",
+                    )
+                )
             elif level is None:
-                findings.append(finding(
-                    "OBJECTIVE_VERB_UNLISTED", where,
-                    f"“{objective.verb}” is not in our verb table for {language}: its Bloom level "
-                    f"({objective.bloom_level}) could not be checked.",
-                ))
+                findings.append(
+                    finding(
+                        "OBJECTIVE_VERB_UNLISTED",
+                        where,
+                        f"“{objective.verb}” is not in our verb table for {language}: its Bloom level "
+                        f"({objective.bloom_level}) could not be checked.",
+                    )
+                )
             elif level != objective.bloom_level:
-                findings.append(finding(
-                    "OBJECTIVE_LEVEL_MISMATCH", where,
-                    f"“{objective.verb}” is at the level {level} in our verb table, not {objective.bloom_level}.",
-                ))
+                findings.append(
+                    finding(
+                        "OBJECTIVE_LEVEL_MISMATCH",
+                        where,
+                        f"“{objective.verb}” is at the level {level} in our verb table, not {objective.bloom_level}.",
+                    )
+                )
             if course.assessment is not None and not testing:
                 untested.append(objective.id)
-                findings.append(finding(
-                    "OBJECTIVE_UNTESTED", where,
-                    "No question of the assessment tests this objective.",
-                ))
+                findings.append(
+                    finding(
+                        "OBJECTIVE_UNTESTED",
+                        where,
+                        "No question of the assessment tests this objective.",
+                    )
+                )
     return reports, untested
 
 
@@ -201,14 +227,19 @@ def _lessons(course: content.CourseContent, findings: list[Finding]) -> list[Les
         for number, lesson in enumerate(chapter.lessons):
             where = f"/chapters/{chapter_number}/lessons/{number}"
             ease = readability.readability(lesson.body, language)
-            measured.append(LessonReadability(
-                where=where, chapter=chapter_number, lesson=number, title=lesson.title, readability=ease
-            ))
+            measured.append(
+                LessonReadability(
+                    where=where, chapter=chapter_number, lesson=number, title=lesson.title, readability=ease
+                )
+            )
             if ease is not None and ease.score < rules.HARD_TO_READ_BELOW:
-                findings.append(finding(
-                    "LESSON_HARD_TO_READ", where,
-                    f"Reading ease {ease.score} ({ease.formula}) is very difficult for {language} readers: "
-                    f"{ease.words_per_sentence} words per sentence, {ease.syllables_per_word} syllables per "
-                    "word. Use shorter sentences and plainer words.",
-                ))
+                findings.append(
+                    finding(
+                        "LESSON_HARD_TO_READ",
+                        where,
+                        f"Reading ease {ease.score} ({ease.formula}) is very difficult for {language} readers: "
+                        f"{ease.words_per_sentence} words per sentence, {ease.syllables_per_word} syllables per "
+                        "word. Use shorter sentences and plainer words.",
+                    )
+                )
     return measured

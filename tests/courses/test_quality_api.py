@@ -39,14 +39,32 @@ def test_a_generated_course_gets_its_whole_report(api_client, generated_course):
     body = response.json()
     assert response.status_code == 200
     assert list(body) == [
-        "courseId", "languageId", "rulesVersion", "summary", "findings", "objectives", "untestedObjectives",
+        "courseId",
+        "languageId",
+        "rulesVersion",
+        "summary",
+        "findings",
+        "objectives",
+        "untestedObjectives",
         "readability",
     ]
-    assert (body["courseId"], body["languageId"], body["rulesVersion"]) == (generated_course.public_id, "fr-FR", 1)
+    assert (body["courseId"], body["languageId"], body["rulesVersion"]) == (
+        generated_course.public_id,
+        "fr-FR",
+        1,
+    )
     assert body["summary"] == {
-        "score": 100, "findings": 0, "high": 0, "medium": 0, "low": 0,
-        "questions": 4, "questionsWithFindings": 0, "objectives": 4, "objectivesTested": 4,
-        "lessons": 6, "lessonsWithFindings": 0,
+        "score": 100,
+        "findings": 0,
+        "high": 0,
+        "medium": 0,
+        "low": 0,
+        "questions": 4,
+        "questionsWithFindings": 0,
+        "objectives": 4,
+        "objectivesTested": 4,
+        "lessons": 6,
+        "lessonsWithFindings": 0,
     }
     assert body["findings"] == [] and body["untestedObjectives"] == []
     first = body["objectives"][0]
@@ -61,20 +79,34 @@ def test_a_generated_course_gets_its_whole_report(api_client, generated_course):
         "questions": first["questions"],
     }
     assert [objective["bloomLevel"] for objective in body["objectives"]] == ["understand", "apply"] * 2
-    assert sorted(number for objective in body["objectives"] for number in objective["questions"]) == [0, 1, 2, 3]
+    assert sorted(number for objective in body["objectives"] for number in objective["questions"]) == [
+        0,
+        1,
+        2,
+        3,
+    ]
     lesson = body["readability"][0]
     assert (lesson["where"], lesson["chapter"], lesson["lesson"]) == ("/chapters/0/lessons/0", 0, 0)
     assert lesson["readability"]["formula"] == "kandel-moles"
     assert 30 <= lesson["readability"]["score"] <= 100
     assert set(lesson["readability"]) == {
-        "formula", "score", "band", "words", "sentences", "wordsPerSentence", "syllablesPerWord"
+        "formula",
+        "score",
+        "band",
+        "words",
+        "sentences",
+        "wordsPerSentence",
+        "syllablesPerWord",
     }
 
 
 def test_findings_say_which_rule_how_severe_what_is_wrong_and_where(api_client, api_key):
     content = quality_course(
         questions=[
-            question("Which of these is not a join?", ["A merge sort", "An inner join", "A left join", "All of the above"]),
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "All of the above"],
+            ),
             question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
             question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
         ]
@@ -129,7 +161,9 @@ def test_the_report_is_the_same_every_time(api_client, generated_course):
     assert first == again
 
 
-def test_another_key_even_of_the_same_account_gets_404(api_client, account, stranger_client, generated_course):
+def test_another_key_even_of_the_same_account_gets_404(
+    api_client, account, stranger_client, generated_course
+):
     sibling = client_for(account_services.issue_key(account=account, name="sibling"))
 
     for client in (stranger_client, sibling):
@@ -154,7 +188,9 @@ def test_reading_a_report_has_its_own_rate_limit(api_client, generated_course, s
     assert [answer.status_code for answer in answers] == [200, 200, 429]
     assert (answers[0]["RateLimit-Limit"], answers[0]["RateLimit-Remaining"]) == ("2", "1")
     assert answers[2].json()["code"] == "RATE_LIMIT_EXCEEDED"
-    assert api_client.get("/api/v1/courses/jobs/job_doesnotexist")["RateLimit-Limit"] == "120"  # poll: its own
+    assert (
+        api_client.get("/api/v1/courses/jobs/job_doesnotexist")["RateLimit-Limit"] == "120"
+    )  # poll: its own
 
 
 def test_the_default_read_limit_is_120_a_minute(api_client, generated_course):
@@ -163,7 +199,9 @@ def test_the_default_read_limit_is_120_a_minute(api_client, generated_course):
     assert (response["RateLimit-Limit"], response["RateLimit-Remaining"]) == ("120", "119")
 
 
-def test_a_report_costs_no_more_queries_than_a_poll(api_client, generated_course, django_assert_max_num_queries):
+def test_a_report_costs_no_more_queries_than_a_poll(
+    api_client, generated_course, django_assert_max_num_queries
+):
     quality(api_client, generated_course.public_id)  # the key's last use was just written
 
     with django_assert_max_num_queries(2):
@@ -175,7 +213,10 @@ def test_a_report_costs_no_more_queries_than_a_poll(api_client, generated_course
 def test_staff_see_the_report_on_the_course_admin_page(client, api_key):
     content = quality_course(
         questions=[
-            question("Which of these is not a join?", ["A merge sort", "An inner join", "A left join", "A cross join"]),
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
             question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
             question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
         ]
@@ -195,7 +236,10 @@ def test_staff_see_the_report_on_the_course_admin_page(client, api_key):
 def test_learners_never_see_the_report(client, api_key):
     content = quality_course(
         questions=[
-            question("Which of these is not a join?", ["A merge sort", "An inner join", "A left join", "A cross join"]),
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
             question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
             question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
         ]

@@ -28,7 +28,11 @@ def careless_model(settings):
 
 def quiz_findings(course) -> list[tuple[str, str]]:
     """(code, where) of the findings on the questions and the quiz (the fake tests few of its objectives)."""
-    return [(item.code, item.where) for item in quality.report_for(course).findings if item.part in ("question", "quiz")]
+    return [
+        (item.code, item.where)
+        for item in quality.report_for(course).findings
+        if item.part in ("question", "quiz")
+    ]
 
 
 def chi_square_p_value_3_degrees(statistic: float) -> float:
@@ -38,12 +42,16 @@ def chi_square_p_value_3_degrees(statistic: float) -> float:
 
 
 def test_final_quizzes_balance_answer_positions_and_do_not_reward_picking_the_longest_option(careless_model):
-    courses = [generate(subject=f"Operations runbook {number}", add_ons=["assessment"]) for number in range(COURSES)]
+    courses = [
+        generate(subject=f"Operations runbook {number}", add_ons=["assessment"]) for number in range(COURSES)
+    ]
 
     questions = [question for course in courses for question in course.assessment.questions]
     assert len(questions) == 200 and {len(question.options) for question in questions} == {4}
     # The model put every answer first and wrote flawed items: it needed telling.
-    assert sum(careless_model.flaws.values()) >= 60 and len(careless_model.flaws) == len(CarelessQuizWriter.FLAWS)
+    assert sum(careless_model.flaws.values()) >= 60 and len(careless_model.flaws) == len(
+        CarelessQuizWriter.FLAWS
+    )
     assert careless_model.told >= 10
 
     counts = [sum(1 for question in questions if question.correct_index == position) for position in range(4)]
@@ -55,11 +63,15 @@ def test_final_quizzes_balance_answer_positions_and_do_not_reward_picking_the_lo
         lengths = [len(option) for option in question.options]
         return [number for number, length in enumerate(lengths) if length == max(lengths)][:2]
 
-    correct_only_longest = sum(1 for question in questions if only_longest(question) == [question.correct_index])
+    correct_only_longest = sum(
+        1 for question in questions if only_longest(question) == [question.correct_index]
+    )
     # By chance: the answer at a random position is the only longest option in 1/4 of the questions
     # that have an only longest option.
     chance = sum(1 / len(question.options) for question in questions if len(only_longest(question)) == 1)
-    print(f"positions {counts}, chi-square {statistic:.2f}; correct only longest {correct_only_longest}, chance {chance:.1f}")
+    print(
+        f"positions {counts}, chi-square {statistic:.2f}; correct only longest {correct_only_longest}, chance {chance:.1f}"
+    )
     assert correct_only_longest <= chance, (correct_only_longest, chance)
 
 
@@ -100,15 +112,23 @@ def test_an_item_flaw_is_asked_for_again_by_name_and_the_better_answer_kept(open
 
     course = generate(add_ons=["assessment"])
 
-    first, retry = [body for body in openai_generator.requests if body["response_format"]["json_schema"]["name"] == "course_assessment"]
+    first, retry = [
+        body
+        for body in openai_generator.requests
+        if body["response_format"]["json_schema"]["name"] == "course_assessment"
+    ]
     assert json.loads(retry["messages"][2]["content"])["questions"][2]["options"][3] == "All of the above"
     feedback = retry["messages"][3]["content"]
-    assert feedback.startswith("Some questions of that answer have item-writing flaws that let learners guess")
+    assert feedback.startswith(
+        "Some questions of that answer have item-writing flaws that let learners guess"
+    )
     assert (
         "- questions/2: Option D is “all (none) of the above”: learners answer it from partial knowledge. "
         "Write a specific, plausible option instead."
     ) in feedback
-    assert "All of the above" not in [option for question in course.assessment.questions for option in question.options]
+    assert "All of the above" not in [
+        option for question in course.assessment.questions for option in question.options
+    ]
     assert quiz_findings(course) == []
 
 
@@ -130,7 +150,9 @@ def test_a_quiz_flawed_at_every_attempt_still_completes_with_the_least_flawed_an
     course = generate(add_ons=["assessment"])
 
     assert openai_generator.steps().count("course_assessment") == 3
-    assert [code for code, _ in quiz_findings(course)].count("ALL_OR_NONE_OF_THE_ABOVE") == 1  # the second answer's
+    assert [code for code, _ in quiz_findings(course)].count(
+        "ALL_OR_NONE_OF_THE_ABOVE"
+    ) == 1  # the second answer's
 
 
 def test_a_question_naming_an_objective_the_course_lacks_names_none(openai_generator):
@@ -173,7 +195,11 @@ def test_objective_verbs_take_our_tables_spelling_and_level_and_an_unlisted_verb
 def test_the_assessment_request_lists_the_objectives_and_the_item_writing_rules(openai_generator):
     course = generate(add_ons=["assessment"], outline=["Joins"])
 
-    body = next(b for b in openai_generator.requests if b["response_format"]["json_schema"]["name"] == "course_assessment")
+    body = next(
+        b
+        for b in openai_generator.requests
+        if b["response_format"]["json_schema"]["name"] == "course_assessment"
+    )
     prompt = body["messages"][1]["content"]
     objective = course.chapters[0].objectives[0]
     assert f"   objective 1.1: {objective.verb.capitalize()} {objective.object}" in prompt

@@ -11,14 +11,24 @@ PLAIN_LESSON = {
     "fr-FR": "Une jointure met deux tables côte à côte. On relie les lignes par une clé. Essayez sur une petite table.",
     "de-DE": "Ein Join legt zwei Tabellen nebeneinander. Sie verbinden Zeilen über einen Schlüssel. Üben Sie klein.",
 }
-EXPLAIN = {"en-US": "explain", "pt-BR": "explicar", "es-ES": "explicar", "fr-FR": "expliquer", "de-DE": "erklären"}
+EXPLAIN = {
+    "en-US": "explain",
+    "pt-BR": "explicar",
+    "es-ES": "explicar",
+    "fr-FR": "expliquer",
+    "de-DE": "erklären",
+}
 
 
-def objective(language_id: str, *, id: str = "1.1", verb: str | None = None, level: str = "understand") -> dict:
+def objective(
+    language_id: str, *, id: str = "1.1", verb: str | None = None, level: str = "understand"
+) -> dict:
     return {"id": id, "verb": verb or EXPLAIN[language_id], "object": "joins", "bloom_level": level}
 
 
-def question(prompt: str, options: list[str], correct_index: int = 0, objective_id: str | None = "1.1") -> dict:
+def question(
+    prompt: str, options: list[str], correct_index: int = 0, objective_id: str | None = "1.1"
+) -> dict:
     return {
         "prompt": prompt,
         "options": options,

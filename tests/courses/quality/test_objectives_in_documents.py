@@ -30,7 +30,9 @@ def test_a_question_may_only_test_an_objective_the_course_has():
     document = course().model_dump(mode="json")
     document["assessment"]["questions"][0]["objective_id"] = "7.7"
 
-    with pytest.raises(pydantic.ValidationError, match="a question tests objective 7.7, which no chapter has"):
+    with pytest.raises(
+        pydantic.ValidationError, match="a question tests objective 7.7, which no chapter has"
+    ):
         CourseContent.model_validate(document)
 
 

@@ -19,7 +19,17 @@ SUBJECTS = [
     "Datenschutz im Büro",
     "An hour a day of Spanish",
 ]
-TOPICS = ["Basics", "Tables", "Filtering rows", "An overview", "Joins", "Indexes", "Every day practice", "Safety", "Review"]
+TOPICS = [
+    "Basics",
+    "Tables",
+    "Filtering rows",
+    "An overview",
+    "Joins",
+    "Indexes",
+    "Every day practice",
+    "Safety",
+    "Review",
+]
 
 
 def courses(count: int):
@@ -42,18 +52,24 @@ def courses(count: int):
 def test_a_hundred_offline_courses_across_languages_and_add_ons_have_no_finding():
     reports = [(course, quality.report_for(course)) for course in courses(100)]
 
-    findings = [(course.language_id, item.code, item.where) for course, report in reports for item in report.findings]
+    findings = [
+        (course.language_id, item.code, item.where) for course, report in reports for item in report.findings
+    ]
     assert findings == []
     assert {report.summary.score for _, report in reports} == {100}
     with_quiz = [report for course, report in reports if course.assessment]
-    assert len(with_quiz) >= 50 and {course.language_id for course, _ in reports if course.assessment} == set(LANGUAGES)
+    assert len(with_quiz) >= 50 and {course.language_id for course, _ in reports if course.assessment} == set(
+        LANGUAGES
+    )
     # Every objective is tested, and every lesson was measured.
     assert all(report.untested_objectives == () for report in with_quiz)
     assert all(lesson.readability is not None for _, report in reports for lesson in report.readability)
 
 
 def test_no_length_strategy_beats_guessing_on_the_offline_quizzes():
-    questions = [question for course in courses(100) if course.assessment for question in course.assessment.questions]
+    questions = [
+        question for course in courses(100) if course.assessment for question in course.assessment.questions
+    ]
 
     def score(pick) -> float:
         """The expected share of right answers when always picking the options `pick` chooses (ties at random)."""
@@ -69,5 +85,7 @@ def test_no_length_strategy_beats_guessing_on_the_offline_quizzes():
     assert score(max) < chance
     assert score(min) < chance
     # Nor does a letter: every position holds about a quarter of the answers.
-    positions = [sum(1 for question in questions if question.correct_index == position) for position in range(4)]
+    positions = [
+        sum(1 for question in questions if question.correct_index == position) for position in range(4)
+    ]
     assert max(positions) - min(positions) <= len(questions) * 0.05

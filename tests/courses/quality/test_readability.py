@@ -13,8 +13,16 @@ from tests.courses.quality.test_rules import HARD_TO_READ
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 
 SYLLABLES = {
-    "en-US": {"the": 1, "course": 1, "make": 1, "people": 2, "example": 3, "principles": 3, "definition": 4,
-              "troubleshooting": 4},
+    "en-US": {
+        "the": 1,
+        "course": 1,
+        "make": 1,
+        "people": 2,
+        "example": 3,
+        "principles": 3,
+        "definition": 4,
+        "troubleshooting": 4,
+    },
     "pt-BR": {"curso": 2, "lição": 2, "exemplo": 3, "prática": 3, "compreensão": 3, "objetivo": 4},
     "es-ES": {"curso": 2, "lección": 2, "ejemplo": 3, "práctica": 3, "errores": 3, "objetivo": 4},
     "fr-FR": {"table": 1, "erreur": 2, "exemple": 2, "leçon": 2, "objectif": 3, "compréhension": 4},
@@ -31,8 +39,13 @@ def test_syllables_are_counted_in_the_language(language_id):
 
 @pytest.mark.parametrize(
     "language_id, formula",
-    [("en-US", "flesch"), ("pt-BR", "flesch-martins"), ("es-ES", "fernandez-huerta"), ("fr-FR", "kandel-moles"),
-     ("de-DE", "amstad")],
+    [
+        ("en-US", "flesch"),
+        ("pt-BR", "flesch-martins"),
+        ("es-ES", "fernandez-huerta"),
+        ("fr-FR", "kandel-moles"),
+        ("de-DE", "amstad"),
+    ],
 )
 def test_each_language_has_its_own_formula_and_plain_text_reads_easier_than_dense_text(language_id, formula):
     plain = readability.readability(PLAIN_LESSON[language_id], language_id)
@@ -95,7 +108,11 @@ print(json.dumps({{"scores": scores, "nltk": "nltk" in sys.modules}}))
         capture_output=True,
         text=True,
         timeout=120,
-        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(__import__("pathlib").Path.cwd())},
+        env={
+            "HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(__import__("pathlib").Path.cwd()),
+        },
         cwd=str(tmp_path),
     )
 
