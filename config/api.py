@@ -24,7 +24,7 @@ class ApiView(APIView):
 
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasPaidPlan]
-    rate_limit_scope: str | None = None  # one of ratelimit.SCOPES: "create", "export", "poll"
+    rate_limit_scope: str | None = None  # one of ratelimit.SCOPES: "create", "export", "poll", "read"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

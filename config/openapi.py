@@ -213,7 +213,7 @@ _WEBHOOK_HEADERS = [
 ]
 
 # The links a client follows: the create answer's jobId polls the job; a completed job's course id
-# exports it.
+# exports it, and gets its quality report.
 _LINKS = {
     ("/api/v1/courses", "post", "202"): {
         "PollJob": {
@@ -232,6 +232,11 @@ _LINKS = {
             "operationId": "readCourse",
             "parameters": {"course_id": "$response.body#/course/id"},
             "description": "Read the course of a completed job, with its document.",
+        },
+        "GetCourseQuality": {
+            "operationId": "getCourseQuality",
+            "parameters": {"course_id": "$response.body#/course/id"},
+            "description": "The quality report of the course of a completed job.",
         },
     },
     ("/api/v1/courses/{course_id}", "get", "200"): {

@@ -253,7 +253,8 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
 RATE_LIMIT_CREATE = env.int("RATE_LIMIT_CREATE", default=30)
 RATE_LIMIT_EXPORT = env.int("RATE_LIMIT_EXPORT", default=30)
 RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
-# Reading a course, its versions (and its other reports); editing its content.
+# Reading a course, its versions and what is computed from it (its quality report); editing its
+# content.
 RATE_LIMIT_READ = env.int("RATE_LIMIT_READ", default=120)
 RATE_LIMIT_EDIT = env.int("RATE_LIMIT_EDIT", default=60)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.

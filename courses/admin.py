@@ -1,7 +1,7 @@
 from django.contrib import admin
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
-from courses import versions
+from courses import quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 
 
@@ -48,12 +48,54 @@ class CourseAdmin(ReadOnlyAdmin):
     list_filter = ["format", "language_id"]
     search_fields = ["public_id", "name", "api_key__account__email"]
     exclude = ["content"]
-    readonly_fields = ["preview"]
+    readonly_fields = ["preview", "quality_report"]
     inlines = [CourseVersionInline]
 
     @admin.display(description="preview page")
     def preview(self, course):
         return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', course.share_url, course.share_url)
+
+    @admin.display(description="quality")
+    def quality_report(self, course):
+        """The report clients get from GET /api/v1/courses/<id>/quality, for staff (learners never see it)."""
+        report = quality.report_for_document(course.content)
+        summary = report.summary
+        findings = format_html_join(
+            "",
+            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+            ((item.code, item.severity, item.where, item.message) for item in report.findings),
+        )
+        objectives = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (objective.id, objective.statement, objective.bloom_level,
+                 ", ".join(str(number + 1) for number in objective.questions) or "none")
+                for objective in report.objectives
+            ),
+        )
+        lessons = format_html_join(
+            "",
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            (
+                (lesson.where, lesson.title,
+                 f"{lesson.readability.score} ({lesson.readability.band}, {lesson.readability.formula})"
+                 if lesson.readability else "no text")
+                for lesson in report.readability
+            ),
+        )
+        return format_html(
+            "<p><strong>Score {}</strong> of 100 (rules version {}): {} high, {} medium, {} low findings; "
+            "{} of {} objectives tested.</p>"
+            "<table><thead><tr><th>rule</th><th>severity</th><th>where</th><th>message</th></tr></thead>"
+            "<tbody>{}</tbody></table>"
+            "<table><thead><tr><th>objective</th><th>statement</th><th>Bloom level</th><th>questions</th></tr>"
+            "</thead><tbody>{}</tbody></table>"
+            "<table><thead><tr><th>lesson</th><th>title</th><th>reading ease</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            summary.score, report.rules_version, summary.high, summary.medium, summary.low,
+            summary.objectives_tested, summary.objectives, findings, objectives, lessons,
+        )
 
 
 @admin.register(CourseVersion)

@@ -4,6 +4,9 @@ schema. Generators produce it, the preview page and the SCORM export render it.
 
 Text fields that hold Markdown say so; every other string is plain text. Renderers escape all of
 them: nothing here is trusted HTML.
+
+Learning objectives (a chapter's `objectives`, and the `objective_id` a quiz question tests) are
+optional, so documents written before they existed stay valid; courses.quality reports on them.
 """
 
 import hashlib
@@ -38,6 +41,30 @@ Markdown = Annotated[
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# The levels of the revised Bloom taxonomy (Anderson and Krathwohl, 2001), from the lowest.
+BLOOM_LEVELS = ("remember", "understand", "apply", "analyze", "evaluate", "create")
+BloomLevel = Literal["remember", "understand", "apply", "analyze", "evaluate", "create"]
+OBJECTIVES_MAX = 3
+VERB_MAX = 60
+
+ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")]
+Verb = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=VERB_MAX, pattern=_PLAIN)
+]
+
+
+class Objective(_Strict):
+    """
+    What a learner can do after a chapter: a verb (in the course language, as our verb tables of
+    courses.quality.bloom list it) and its object, and the Bloom level the verb asks for.
+    """
+
+    id: ObjectiveId  # unique in the course; quiz questions name it
+    verb: Verb
+    object: Text
+    bloom_level: BloomLevel
 
 
 class Exercise(_Strict):
@@ -79,6 +106,7 @@ class Chapter(_Strict):
     summary: Text
     lessons: list[Lesson] = Field(min_length=2, max_length=5)
     article: Article | None = None
+    objectives: list[Objective] = Field(default_factory=list, max_length=OBJECTIVES_MAX)
 
 
 class Question(_Strict):
@@ -86,6 +114,7 @@ class Question(_Strict):
     options: list[Text] = Field(min_length=2, max_length=6)
     correct_index: int = Field(ge=0)
     explanation: Text
+    objective_id: ObjectiveId | None = None  # the objective of the course this question tests
 
     @model_validator(mode="after")
     def _correct_option_exists(self):
@@ -151,6 +180,17 @@ class CourseContent(_Strict):
                 raise ValueError(f"add-on {add_on} is missing in places")
             if add_on not in wanted and any(present):
                 raise ValueError(f"add-on {add_on} is present but was not asked for")
+        return self
+
+    @model_validator(mode="after")
+    def _objectives_are_named_once(self):
+        """Objective ids are unique in the course, and every question tests one that exists."""
+        ids = [objective.id for chapter in self.chapters for objective in chapter.objectives]
+        if len(set(ids)) < len(ids):
+            raise ValueError("two objectives have the same id")
+        for question in self.assessment.questions if self.assessment else []:
+            if question.objective_id is not None and question.objective_id not in ids:
+                raise ValueError(f"a question tests objective {question.objective_id}, which no chapter has")
         return self
 
 

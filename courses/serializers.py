@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
+from courses import content, quality
 from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
 from webhooks import destinations
 
@@ -305,3 +306,104 @@ class RegenerateInput(serializers.Serializer):
         if data["part"] != Part.CHAPTER and "chapter" in data:
             raise serializers.ValidationError({"chapter": "Only with target chapter."})
         return data
+# --- the quality report (courses.quality) ---------------------------------------------------------
+
+
+class QualityFindingOutput(serializers.Serializer):
+    code = serializers.ChoiceField(
+        choices=list(quality.RULES), help_text="The rule: a stable code (README: Quality, the rule list)."
+    )
+    severity = serializers.ChoiceField(
+        choices=list(quality.SEVERITIES),
+        help_text="`high`: learners can pass by it; `medium`: a flaw to fix; `low`: worth a look.",
+    )
+    part = serializers.ChoiceField(
+        choices=["question", "quiz", "objective", "chapter", "lesson"], help_text="What the rule looks at."
+    )
+    where = serializers.CharField(
+        help_text="A JSON Pointer into the course document: `/assessment/questions/3`, `/assessment`, "
+        "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`."
+    )
+    message = serializers.CharField(help_text="What is wrong and how to fix it, in English.")
+    ruleVersion = serializers.IntegerField(source="rule_version", min_value=1)
+
+
+class QualityObjectiveOutput(serializers.Serializer):
+    id = serializers.CharField()
+    where = serializers.CharField(help_text="A JSON Pointer into the course document.")
+    chapter = serializers.IntegerField(min_value=0, help_text="Position of the chapter, from 0.")
+    verb = serializers.CharField()
+    object = serializers.CharField()
+    statement = serializers.CharField(help_text="Verb and object as one phrase, in the course language.")
+    bloomLevel = serializers.ChoiceField(source="bloom_level", choices=list(content.BLOOM_LEVELS))
+    questions = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        help_text="Positions (from 0) of the assessment questions that test it.",
+    )
+
+
+class ReadabilityOutput(serializers.Serializer):
+    formula = serializers.ChoiceField(
+        choices=["flesch", "flesch-martins", "fernandez-huerta", "kandel-moles", "amstad"],
+        help_text="The reading-ease formula of the course language.",
+    )
+    score = serializers.FloatField(min_value=0, max_value=100, help_text="Reading ease: higher is easier.")
+    band = serializers.ChoiceField(
+        choices=["very-easy", "easy", "fairly-easy", "standard", "fairly-difficult", "difficult", "very-difficult"]
+    )
+    words = serializers.IntegerField(min_value=1)
+    sentences = serializers.IntegerField(min_value=1)
+    wordsPerSentence = serializers.FloatField(source="words_per_sentence", min_value=0)
+    syllablesPerWord = serializers.FloatField(source="syllables_per_word", min_value=0)
+
+
+class LessonReadabilityOutput(serializers.Serializer):
+    where = serializers.CharField(help_text="A JSON Pointer into the course document.")
+    chapter = serializers.IntegerField(min_value=0)
+    lesson = serializers.IntegerField(min_value=0)
+    title = serializers.CharField()
+    readability = ReadabilityOutput(allow_null=True, help_text="Null for a lesson without words to read.")
+
+
+class QualitySummaryOutput(serializers.Serializer):
+    score = serializers.IntegerField(
+        min_value=0, max_value=100, help_text="100 less 15 per high, 5 per medium and 1 per low finding."
+    )
+    findings = serializers.IntegerField(min_value=0)
+    high = serializers.IntegerField(min_value=0)
+    medium = serializers.IntegerField(min_value=0)
+    low = serializers.IntegerField(min_value=0)
+    questions = serializers.IntegerField(min_value=0)
+    questionsWithFindings = serializers.IntegerField(source="questions_with_findings", min_value=0)
+    objectives = serializers.IntegerField(min_value=0)
+    objectivesTested = serializers.IntegerField(source="objectives_tested", min_value=0)
+    lessons = serializers.IntegerField(min_value=0)
+    lessonsWithFindings = serializers.IntegerField(source="lessons_with_findings", min_value=0)
+
+
+class CourseQualityOutput(serializers.Serializer):
+    """The quality report of a course's current content."""
+
+    courseId = serializers.SerializerMethodField()
+    languageId = serializers.ChoiceField(source="language_id", choices=Language.choices)
+    rulesVersion = serializers.IntegerField(source="rules_version", min_value=1)
+    summary = QualitySummaryOutput()
+    findings = QualityFindingOutput(many=True)
+    objectives = QualityObjectiveOutput(many=True)
+    untestedObjectives = serializers.ListField(
+        source="untested_objectives",
+        child=serializers.CharField(),
+        help_text="Ids of the objectives that no question tests (in a course with an assessment).",
+    )
+    readability = LessonReadabilityOutput(many=True)
+
+    def get_courseId(self, report) -> str:
+        return self.context["course"].public_id
+
+
+class QualityInput(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False)
+
+
+def quality_output(course: Course, report) -> dict:
+    return CourseQualityOutput(report, context={"course": course}).data

@@ -11,4 +11,5 @@ urlpatterns = [
     path("courses/<str:course_id>/versions/<int:number>", views.ReadVersionView.as_view()),
     path("courses/<str:course_id>/content", views.EditContentView.as_view()),
     path("courses/<str:course_id>/regenerate", views.RegenerateView.as_view()),
+    path("courses/<str:course_id>/quality", views.CourseQualityView.as_view()),
 ]

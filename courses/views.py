@@ -14,7 +14,7 @@ from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
-from courses import exports, idempotency, jobs, queries, serializers, versions
+from courses import exports, idempotency, jobs, quality, queries, serializers, versions
 from courses.models import Export
 
 logger = logging.getLogger(__name__)
@@ -319,6 +319,43 @@ class RegenerateView(ApiView):
 
 def version_etag(version: int) -> str:
     return f'"{version}"'
+class CourseQualityView(ApiView):
+    rate_limit_scope = "read"
+
+    @extend_schema(
+        operation_id="getCourseQuality",
+        summary="Quality report of a course",
+        description=(
+            "How the course's content (its latest version, or the one asked for) fares against the item-writing rules (per question and for "
+            "the quiz), its learning objectives with their Bloom levels and the questions that test them, "
+            "the objectives no question tests, the readability of every lesson in its language, a summary "
+            "score and the rules version. Deterministic: the same content gets the same report. The rule "
+            "list is in the README (Quality)."
+        ),
+        parameters=[
+            openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
+            OpenApiParameter(
+                "version", {"type": "integer", "minimum": 1, "maximum": 1_000_000}, OpenApiParameter.QUERY,
+                description="The version to report on; the latest when left out.",
+            ),
+        ],
+        responses=openapi.responses(
+            {200: serializers.CourseQualityOutput},
+            e400=[openapi.VALIDATION],
+            e404=[("NOT_FOUND", "Unknown course or version, or the course belongs to a different key.")],
+        ),
+    )
+    def get(self, request, course_id: str):
+        version = serializers.QualityInput(data=request.query_params)
+        version.is_valid(raise_exception=True)
+        number = version.validated_data.get("version")
+        if number is None:
+            course = versions.course_of(api_key=request.auth, public_id=course_id)
+            document = course.content
+        else:
+            found = versions.version_of(api_key=request.auth, course_public_id=course_id, number=number)
+            course, document = found.course, found.content
+        return Response(serializers.quality_output(course, quality.report_for_document(document)))
 
 
 @require_safe

@@ -8,6 +8,7 @@ from config.openapi import error_codes_in
 CREATE = ("/api/v1/courses", "post")
 POLL = ("/api/v1/courses/jobs/{job_id}", "get")
 EXPORT = ("/api/v1/courses/{course_id}/export", "post")
+QUALITY = ("/api/v1/courses/{course_id}/quality", "get")
 
 # Interface section 7, by the endpoints that can return each code.
 CONTRACT_CODES = {
@@ -20,6 +21,7 @@ CONTRACT_CODES = {
         "VALIDATION_ERROR", "INVALID_API_KEY", "PAID_PLAN_REQUIRED", "NOT_FOUND", "RATE_LIMIT_EXCEEDED",
         "INTERNAL_ERROR",
     },
+    QUALITY: {"INVALID_API_KEY", "PAID_PLAN_REQUIRED", "NOT_FOUND", "RATE_LIMIT_EXCEEDED", "INTERNAL_ERROR"},
 }
 
 
@@ -47,7 +49,7 @@ REGENERATE = ("/api/v1/courses/{course_id}/regenerate", "post")
 def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
-        CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE,
+        CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
     }
 
 

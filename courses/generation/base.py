@@ -3,6 +3,10 @@ What the pipeline and the generators share: the plan of a course, a drafted chap
 interface every generator implements, and small text helpers.
 """
 
+import collections
+import hashlib
+import json
+import random
 import re
 from dataclasses import dataclass
 from typing import Protocol
@@ -104,22 +108,27 @@ def markdown_literal(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(text))
 
 
-def spread_correct_answers(questions: list[content.Question], *, offset: int = 0) -> list[content.Question]:
+def balance_answer_positions(questions: list[content.Question]) -> list[content.Question]:
     """
-    Move each question's correct option to a position that varies from question to question, so a
-    learner cannot pass by always picking the same letter (`offset` shifts the pattern).
+    Move each question's correct option so that the quiz's answers are spread evenly over the
+    positions (each position used as often as the others, give or take one), so that no letter is
+    a better guess than another. The correct option trades places with the option at its new
+    position; nothing else moves. Deterministic: the order comes from a random generator seeded
+    with the questions themselves.
     """
-    spread = []
-    for number, question in enumerate(questions):
+    seed = hashlib.sha256(
+        json.dumps([[question.prompt, *question.options] for question in questions]).encode()
+    ).digest()
+    chooser = random.Random(seed)
+    used: collections.Counter = collections.Counter()
+    balanced = []
+    for question in questions:
+        # Among the positions this question has, one of those used least so far.
+        positions = range(len(question.options))
+        fewest = min(used[position] for position in positions)
+        target = chooser.choice([position for position in positions if used[position] == fewest])
+        used[target] += 1
         options = list(question.options)
-        target = (number * 3 + 1 + offset) % len(options)
         options[target], options[question.correct_index] = options[question.correct_index], options[target]
-        spread.append(
-            content.Question(
-                prompt=question.prompt,
-                options=options,
-                correct_index=target,
-                explanation=question.explanation,
-            )
-        )
-    return spread
+        balanced.append(question.model_copy(update={"options": options, "correct_index": target}))
+    return balanced

@@ -13,6 +13,10 @@ apply it step by step, and its common mistakes.
 A part generated again (`request.variant` > 0) is a different arrangement of the same scaffolding:
 other lessons for a chapter, the introduction's paragraphs in another order, the takeaways and
 questions rotated, the agreement in its second wording.
+
+Every chapter states two learning objectives (verbs from courses.quality.bloom's tables), and the
+assessment asks one question per objective, written so that no item-writing rule of
+courses.quality trips: distractors as long and as plausible as the answer.
 """
 
 from courses import content
@@ -20,11 +24,12 @@ from courses.generation.base import (
     ChapterDraft,
     ChapterPlan,
     CoursePlan,
+    balance_answer_positions,
     clip,
     markdown_literal,
     one_line,
-    spread_correct_answers,
 )
+from courses.quality import bloom
 from courses.generation.texts import TEXTS
 
 # The lessons of each chapter of a course without an outline, in order.
@@ -120,7 +125,14 @@ class OfflineGenerator:
             lessons.append(lesson)
             queries.append(lesson_texts["video"].format(topic=one_line(video_topic)))
 
-        chapter = {"title": planned.title, "summary": planned.summary, "lessons": lessons}
+        chapter = {
+            "title": planned.title,
+            "summary": planned.summary,
+            "lessons": lessons,
+            "objectives": [
+                objective.model_dump() for objective in self._objectives(request=request, plan=plan, index=index)
+            ],
+        }
         if "articles" in request.add_ons:
             article = texts["article"]
             chapter["article"] = {
@@ -152,22 +164,56 @@ class OfflineGenerator:
     def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
         texts = TEXTS[request.language_id]
         words = _Words(texts, subject=request.subject)
-        # Every question's first option is the correct one in the tables; spread_correct_answers
-        # then moves it.
-        questions = [
-            content.Question(
-                prompt=clip(words.plain(question["prompt"])),
-                options=[clip(words.plain(option)) for option in question["options"]],
-                correct_index=0,
-                explanation=clip(words.plain(question["explanation"])),
+        # (chapter index, question) for every question, each testing one objective of its chapter.
+        if request.outline:
+            variants = texts["outline_chapter"]["questions"]
+            asked = [
+                (index, question)
+                for index in range(len(plan.chapters))
+                for question in variants[2 * (index % 2) : 2 * (index % 2) + 2]
+            ]
+            if len(asked) < 3:  # one chapter: its second objective gets the other variant too
+                asked.append((0, variants[3]))
+        else:
+            asked = [(index, question) for index, theme in enumerate(texts["themes"]) for question in theme["questions"]]
+        questions = []
+        for index, question in asked:
+            topic = plan.chapters[index].title if request.outline else None
+            objective = self._objectives(request=request, plan=plan, index=index)[question["objective"]]
+            # Written for another generator's chapters (as a fallback), the questions test objectives
+            # of their own: they name one only where the chapter has exactly that objective.
+            tested = objective if index < len(chapters) and objective in chapters[index].objectives else None
+            questions.append(
+                content.Question(
+                    prompt=clip(words.plain(question["prompt"], topic=topic)),
+                    # The tables put the correct option first; balance_answer_positions moves it.
+                    options=[clip(words.plain(option)) for option in question["options"]],
+                    correct_index=0,
+                    explanation=clip(words.plain(question["explanation"], topic=topic)),
+                    objective_id=tested.id if tested else None,
+                )
             )
-            for question in texts["questions"]
-        ]
-        turn = request.variant % len(questions)
+        turn = request.variant % len(questions)  # a quiz written again asks in another order
         questions = questions[turn:] + questions[:turn]
-        return content.Assessment(
-            questions=spread_correct_answers(questions, offset=request.variant), passing_score_percent=80
-        )
+        return content.Assessment(questions=balance_answer_positions(questions), passing_score_percent=80)
+
+    def _objectives(self, *, request, plan: CoursePlan, index: int) -> list[content.Objective]:
+        """The learning objectives of chapter `index`, ids `<chapter>.<objective>` counted from 1."""
+        texts = TEXTS[request.language_id]
+        words = _Words(texts, subject=request.subject)
+        if request.outline:
+            table, topic = texts["outline_chapter"]["objectives"], plan.chapters[index].title
+        else:
+            table, topic = texts["themes"][index]["objectives"], None
+        return [
+            content.Objective(
+                id=f"{index + 1}.{number}",
+                verb=objective["verb"],
+                object=clip(words.plain(objective["object"], topic=topic)),
+                bloom_level=bloom.level_of(objective["verb"], request.language_id),
+            )
+            for number, objective in enumerate(table, 1)
+        ]
 
     def agreement(self, *, request, plan: CoursePlan) -> content.Agreement:
         words = _Words(TEXTS[request.language_id], subject=request.subject)

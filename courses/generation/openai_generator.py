@@ -8,11 +8,18 @@ one per course-level add-on writes the wrap-up, the assessment and the agreement
 a nine-chapter course takes about three model round trips.
 
 Model output: the JSON schema each request sends states every rule the answer is validated by that
-JSON Schema can say (required fields, counts, lengths). An answer that still breaks a rule is
-mended where that changes no meaning (courses.generation.repair), and otherwise asked for again
-with the rules it broke, up to settings.GENERATION_MAX_ATTEMPTS requests per step; then the step
-fails with GenerationFailed. A server that refuses the length keywords of a strict schema is asked
-again, for the rest of the course, with the subset every server takes.
+JSON Schema can say (required fields, counts, lengths, the verbs of objectives and the objectives a
+question may test). An answer that still breaks a rule is mended where that changes no meaning
+(courses.generation.repair), and otherwise asked for again with the rules it broke, up to
+settings.GENERATION_MAX_ATTEMPTS requests per step; then the step fails with GenerationFailed. A
+server that refuses the length keywords of a strict schema is asked again, for the rest of the
+course, with the subset every server takes.
+
+Quizzes: a valid assessment is also checked against the item-writing rules of courses.quality.
+What changes no meaning is mended (answer positions balanced, negative words in capitals); an
+assessment with other flaws of medium or high severity is asked for again with the flaws named,
+within the same attempts. A flaw never fails a course: after the last attempt the answer with the
+fewest flaws is used, and the quality report shows what remains.
 
 Failures: the SDK retries 408/409/429/5xx, timeouts and connection errors with exponential backoff
 (settings.OPENAI_MAX_RETRIES, per-attempt timeout settings.OPENAI_TIMEOUT_S); a server still failing
@@ -24,6 +31,8 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
+from typing import Annotated
 
 import openai
 import pydantic
@@ -39,9 +48,9 @@ from courses.generation.base import (
     CoursePlan,
     clip,
     one_line,
-    spread_correct_answers,
 )
 from courses.generation.errors import GenerationFailed, GenerationTimeout, ProviderUnavailable
+from courses.quality import bloom
 
 log = logging.getLogger(__name__)
 
@@ -98,8 +107,32 @@ class WrapupReply(_Reply):
     key_takeaways: list[content.Text] = Field(min_length=3, max_length=10)
 
 
-class AssessmentReply(_Reply):
-    questions: list[content.Question] = Field(min_length=3, max_length=20)
+@functools.cache
+def assessment_reply_model(*, objective_ids: tuple[str, ...]) -> type[BaseModel]:
+    """The answer to an assessment request: each question names one of the course's objectives."""
+    question = content.Question
+    if objective_ids:
+        # The schema lists the ids; any other id is dropped when the answer is reviewed.
+        objective = Annotated[content.ObjectiveId, Field(json_schema_extra={"enum": list(objective_ids)})]
+        question = create_model("QuestionReply", __base__=content.Question, objective_id=(objective, ...))
+    return create_model(
+        "AssessmentReply",
+        __base__=_Reply,
+        questions=(list[question], Field(min_length=3, max_length=20)),
+    )
+
+
+@functools.cache
+def objective_reply_model(*, language_id: str) -> type[BaseModel]:
+    """One learning objective: a verb of our table for the language (the schema lists them) and its object."""
+    verb = Annotated[content.Verb, Field(json_schema_extra={"enum": bloom.listed_verbs(language_id)})]
+    return create_model(
+        "ObjectiveReply",
+        __base__=_Reply,
+        verb=(verb, ...),
+        object=(content.Text, ...),
+        bloom_level=(content.BloomLevel, ...),
+    )
 
 
 class AgreementReply(_Reply):
@@ -111,8 +144,8 @@ class IntroductionReply(_Reply):
 
 
 @functools.cache
-def chapter_reply_model(*, exercises: bool, videos: bool, article: bool) -> type[BaseModel]:
-    """The answer to a chapter request, with exactly the parts the course's add-ons need."""
+def chapter_reply_model(*, exercises: bool, videos: bool, article: bool, language_id: str) -> type[BaseModel]:
+    """The answer to a chapter request: objectives, and exactly the parts the course's add-ons need."""
     lesson_fields: dict = {"title": (content.Text, ...), "body": (content.Markdown, ...)}
     if exercises:
         lesson_fields["exercise"] = (content.Exercise, ...)
@@ -121,6 +154,10 @@ def chapter_reply_model(*, exercises: bool, videos: bool, article: bool) -> type
     lesson = create_model("LessonReply", __base__=_Reply, **lesson_fields)
     chapter_fields: dict = {
         "summary": (content.Text, ...),
+        "objectives": (
+            list[objective_reply_model(language_id=language_id)],
+            Field(min_length=1, max_length=content.OBJECTIVES_MAX),
+        ),
         "lessons": (list[lesson], Field(min_length=2, max_length=5)),
     }
     if article:
@@ -264,7 +301,10 @@ learner will be able to do afterwards.""",
     def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft:
         wants = set(request.add_ons)
         reply_model = chapter_reply_model(
-            exercises="practical-exercises" in wants, videos="videos" in wants, article="articles" in wants
+            exercises="practical-exercises" in wants,
+            videos="videos" in wants,
+            article="articles" in wants,
+            language_id=request.language_id,
         )
         planned = plan.chapters[index]
         outline = "\n".join(
@@ -305,6 +345,10 @@ This chapter: {planned.title}: {planned.summary}
 {_author_wishes(request)}
 Return:
 - summary: one sentence on what this chapter teaches.
+- objectives: 1 to 3 measurable learning objectives: what a learner can do after this chapter. Each \
+has a verb from the schema's list (in {LANGUAGE_NAMES[request.language_id]}, in the infinitive), its \
+object (the rest of the objective, without the verb, at most 120 characters) and the level of the \
+revised Bloom taxonomy the verb asks for. Every objective must be testable by a quiz question.
 {chr(10).join(parts)}""",
         )
         lessons = []
@@ -319,6 +363,10 @@ Return:
             summary=reply.summary,
             lessons=lessons,
             article=reply.article if "articles" in wants else None,
+            objectives=[
+                _objective(objective, id=f"{index + 1}.{number}", language_id=request.language_id)
+                for number, objective in enumerate(reply.objectives, 1)
+            ],
         )
         return ChapterDraft(chapter=chapter, video_queries=tuple(queries))
 
@@ -331,7 +379,7 @@ Return:
 Write the closing wrap-up of the course {json.dumps(plan.name, ensure_ascii=False)}.
 Subject: {json.dumps(request.subject, ensure_ascii=False)}
 What the course teaches:
-{_digest(chapters, excerpts=False)}
+{_digest(chapters, excerpts=False, language_id=request.language_id)}
 {_author_wishes(request)}
 Return:
 - summary: 1 to 3 Markdown paragraphs that recap what the learner can now do and suggest concrete next steps.
@@ -340,22 +388,34 @@ Return:
         return content.Wrapup(summary=reply.summary, key_takeaways=reply.key_takeaways)
 
     def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
-        reply = self._ask(
+        objective_ids = tuple(objective.id for chapter in chapters for objective in chapter.objectives)
+        return self._ask(
             request=request,
             step="course_assessment",
-            reply_model=AssessmentReply,
+            reply_model=assessment_reply_model(objective_ids=objective_ids),
+            review=functools.partial(
+                repair.review_assessment, language_id=request.language_id, objective_ids=objective_ids
+            ),
             prompt=f"""\
 Write the final assessment quiz of the course {json.dumps(plan.name, ensure_ascii=False)}.
 Subject: {json.dumps(request.subject, ensure_ascii=False)}
-What the course teaches:
-{_digest(chapters, excerpts=True)}
+What the course teaches, with the id of each learning objective:
+{_digest(chapters, excerpts=True, language_id=request.language_id)}
 {_author_wishes(request)}
-Return 6 to 10 multiple-choice questions that together cover every chapter and test understanding \
-and application, not trivia. Each question has a prompt, 4 options of similar length and \
-plausibility of which exactly one is correct, correct_index (the 0-based position of the correct \
-option) and an explanation of why that option is correct.""",
+Return {_question_count(objective_ids)} multiple-choice questions that together test every learning \
+objective (one question per objective, as far as the count allows), and test understanding and \
+application, not trivia. Each question has a prompt, 4 options of which exactly \
+one is correct, correct_index (the 0-based position of the correct option), an explanation of why \
+that option is correct, and objective_id: the id of the objective it tests.
+Write the options so that only knowing the answer helps:
+- every option about as long as the others, and the correct option not the longest;
+- distractors as plausible as the answer: real misconceptions, never jokes;
+- no "all of the above" or "none of the above", and no two options that say the same;
+- absolute words (always, never, only, all) in no option, or in the correct one too;
+- a positive prompt; if it must be negative, write the negative word in capitals (NOT, EXCEPT);
+- no prompt ending with an article (a, an) that only some options fit;
+- no word of the prompt repeated in the correct option unless a distractor repeats it too.""",
         )
-        return content.Assessment(questions=spread_correct_answers(reply.questions), passing_score_percent=80)
 
     def agreement(self, *, request, plan: CoursePlan) -> content.Agreement:
         reply = self._ask(
@@ -378,10 +438,22 @@ or compliance duties the subject implies. No placeholders for names or dates."""
 
     # --- one request --------------------------------------------------------------------------
 
-    def _ask(self, *, request, step: str, reply_model: type[BaseModel], prompt: str):
+    def _ask(
+        self,
+        *,
+        request,
+        step: str,
+        reply_model: type[BaseModel],
+        prompt: str,
+        review: Callable[[BaseModel], "repair.Reviewed"] | None = None,
+    ):
         """
         Ask the model for one JSON answer and return it mended and validated; an answer that breaks
         a rule is asked for again with the rules it broke, up to GENERATION_MAX_ATTEMPTS requests.
+
+        With `review`, a valid answer is passed to it and its result is returned instead; when the
+        review names flaws, the answer is asked for again with them, and after the last attempt the
+        reviewed answer with the least weight of flaws is returned: flaws never fail a step.
         :raises GenerationFailed: no usable answer within the attempts
         :raises ProviderUnavailable: the server could not be reached or kept failing
         :raises GenerationTimeout: the deadline passed
@@ -395,16 +467,31 @@ or compliance duties the subject implies. No placeholders for names or dates."""
             },
             {"role": "user", "content": prompt},
         ]
+        best: repair.Reviewed | None = None
         for attempt in range(1, self._attempts + 1):
             completion = self._complete(step=step, reply_model=reply_model, messages=messages)
             reply, text, rules_broken = _read_reply(completion, reply_model)
-            if reply is not None:
+            if reply is not None and review is None:
                 return reply
+            if reply is not None:
+                reviewed = review(reply)
+                if not reviewed.flaws:
+                    return reviewed.value
+                if best is None or reviewed.weight < best.weight:
+                    best = reviewed
+                log.info(
+                    "generation.item_flaws",
+                    extra={"step": step, "attempt": attempt, "flaws": reviewed.flaws[:5]},
+                )
+                messages = [*messages[:2], *_feedback(text, reviewed.flaws, flaws=True)]
+                continue
             log.warning(
                 "generation.unusable_output",
                 extra={"step": step, "attempt": attempt, "problems": rules_broken[:5]},
             )
             messages = [*messages[:2], *_feedback(text, rules_broken)]
+        if best is not None:
+            return best.value
         raise GenerationFailed()
 
     def _complete(self, *, step: str, reply_model: type[BaseModel], messages: list[dict]):
@@ -478,18 +565,22 @@ def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | N
         return None, text, repair.problems(exc)
 
 
-def _feedback(previous_answer: str, rules_broken: list[str]) -> list[dict]:
-    """The turns that show the model its unusable answer and what to change."""
+def _feedback(previous_answer: str, rules_broken: list[str], *, flaws: bool = False) -> list[dict]:
+    """The turns that show the model its last answer and what to change (broken rules, or flaws)."""
     turns = []
     if previous_answer:
         turns.append({"role": "assistant", "content": previous_answer[:PREVIOUS_ANSWER_CHARS]})
     rules = "\n".join(f"- {line}" for line in rules_broken[:20])
+    opening = (
+        "Some questions of that answer have item-writing flaws that let learners guess the answer:"
+        if flaws
+        else "That answer cannot be used. It breaks these rules:"
+    )
     turns.append(
         {
             "role": "user",
-            "content": "That answer cannot be used. It breaks these rules:\n"
-            f"{rules}\n\nAnswer again with the whole JSON object, following every rule of the schema "
-            "and of the instructions above.",
+            "content": f"{opening}\n{rules}\n\nAnswer again with the whole JSON object, following every rule "
+            "of the schema and of the instructions above.",
         }
     )
     return turns
@@ -506,11 +597,34 @@ def _author_wishes(request) -> str:
     )
 
 
-def _digest(chapters: list[content.Chapter], *, excerpts: bool) -> str:
-    """The course's chapters and lessons as a short numbered list for a prompt."""
+def _question_count(objective_ids: tuple[str, ...]) -> int:
+    """How many questions to ask for: one per objective, at least 6 and at most 20 (the quiz's limit)."""
+    return min(20, max(6, len(objective_ids)))
+
+
+def _objective(reply, *, id: str, language_id: str) -> content.Objective:
+    """
+    An objective of the model's answer, its verb spelled as our table spells it and its Bloom level
+    the table's; a verb the table lacks keeps the model's level (the quality report says so).
+    """
+    level = bloom.level_of(reply.verb, language_id)
+    return content.Objective(
+        id=id,
+        verb=bloom.normalized_verb(reply.verb, language_id) if level else reply.verb,
+        object=reply.object,
+        bloom_level=level or reply.bloom_level,
+    )
+
+
+def _digest(chapters: list[content.Chapter], *, excerpts: bool, language_id: str) -> str:
+    """The course's chapters, objectives (assessment) and lessons as a short numbered list for a prompt."""
     lines = []
     for number, chapter in enumerate(chapters, 1):
         lines.append(f"{number}. {chapter.title}: {chapter.summary}")
+        if excerpts:
+            for objective in chapter.objectives:
+                statement = bloom.statement(verb=objective.verb, object=objective.object, language=language_id)
+                lines.append(f"   objective {objective.id}: {statement}")
         for lesson in chapter.lessons:
             lines.append(f"   - {lesson.title}")
             if excerpts:

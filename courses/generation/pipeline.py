@@ -115,12 +115,23 @@ def regenerate(
                 changed[part] = written.model_dump(mode="json", exclude_none=True)
     finally:
         generator.close()
+    if part == "chapter" and changed.get("assessment"):
+        _forget_objectives_gone(changed)
     progress.report(PROGRESS_ADD_ONS_DONE)
     try:
         return content.CourseContent.model_validate(changed)
     except pydantic.ValidationError as exc:
         log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
         raise GenerationFailed() from exc
+
+
+def _forget_objectives_gone(document: dict) -> None:
+    # A chapter written again may state other objectives: a question that tested one of the old
+    # ones no longer names an objective (the quality report then shows the new ones as untested).
+    ids = {objective["id"] for chapter in document["chapters"] for objective in chapter.get("objectives", [])}
+    for question in document["assessment"]["questions"]:
+        if question.get("objective_id") not in ids:
+            question.pop("objective_id", None)
 
 
 def _chapter_document(draft: ChapterDraft, videos: list[content.Video] | None) -> dict:

@@ -9,14 +9,22 @@ in lists of texts, repeated options of a quiz question (the answer index moves w
 questions that cannot be asked (their answer is not among the options) and questions beyond the
 quiz's limit. Everything else (too few lessons, a chapter count that differs from the outline, a
 text left empty, too few usable questions) goes back to the model.
+
+A valid quiz is then reviewed against the item-writing rules (courses.quality.rules): answer
+positions are balanced over the quiz and negative words of stems written in capitals, which
+changes no meaning; a question naming an objective the course lacks names none; the flaws that
+remain are described for the model.
 """
 
 import re
+from dataclasses import dataclass
 
 import pydantic
 
+from courses import content
 from courses.content import CONTROL_CHARACTERS, option_key
-from courses.generation.base import clip_words
+from courses.generation.base import balance_answer_positions, clip_words
+from courses.quality import rules
 
 
 _CONTROL = re.compile(f"[{CONTROL_CHARACTERS}]")
@@ -88,3 +96,47 @@ def _mend_question(question: dict) -> dict | None:
         number for number, option in enumerate(kept) if isinstance(option, str) and option_key(option) == answer
     )
     return {**question, "options": kept, "correct_index": new_index}
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A reviewed answer: what to use, the flaws to name when asking again, and how bad they are."""
+
+    value: object
+    flaws: list[str]  # empty: nothing worth asking again for
+    weight: float  # of every flaw found, the low ones included: the lightest answer is the best
+
+
+# What a flaw weighs when choosing among answers that all have some.
+FLAW_WEIGHT = {"high": 10.0, "medium": 3.0, "low": 1.0}
+# Flaws of these severities are worth asking again for; the low ones are reported only.
+ASK_AGAIN_FOR = ("high", "medium")
+
+
+def review_assessment(reply, *, language_id: str, objective_ids: tuple[str, ...]) -> Reviewed:
+    """The assessment of a valid quiz answer, mended where meaning allows, with its remaining flaws."""
+    questions = [
+        content.Question(
+            prompt=rules.emphasise_negations(question.prompt, language_id),
+            options=list(question.options),
+            correct_index=question.correct_index,
+            explanation=question.explanation,
+            objective_id=question.objective_id if question.objective_id in objective_ids else None,
+        )
+        for question in reply.questions
+    ]
+    assessment = content.Assessment(questions=balance_answer_positions(questions), passing_score_percent=80)
+    findings = rules.check_quiz(assessment.questions, language=language_id)
+    flaws = [
+        f"{item.where.removeprefix('/assessment/')}: {item.message}"
+        for item in findings
+        if item.severity in ASK_AGAIN_FOR
+    ]
+    untested = set(objective_ids) - {question.objective_id for question in questions}
+    if flaws and untested:
+        flaws.append(f"questions: no question tests the objectives {', '.join(sorted(untested))}.")
+    return Reviewed(
+        value=assessment,
+        flaws=flaws,
+        weight=sum(FLAW_WEIGHT[item.severity] for item in findings) + len(untested),
+    )

@@ -17,10 +17,12 @@ def call_endpoint(client, endpoint: str):
         return client.get("/api/v1/courses/jobs/job_doesnotexist")
     if endpoint == "export":
         return client.post("/api/v1/courses/cou_doesnotexist/export", {}, format="json")
+    if endpoint == "quality":
+        return client.get("/api/v1/courses/cou_doesnotexist/quality")
     raise AssertionError(endpoint)
 
 
-ENDPOINTS = ["create", "poll", "export"]
+ENDPOINTS = ["create", "poll", "export", "quality"]
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

@@ -29,31 +29,242 @@ TEXTS = {
             "title": "Der Einstieg",
             "summary": "Was {s} ist, wo es eingesetzt wird und welche Schlüsselbegriffe Sie brauchen.",
             "takeaway": "Beginnen Sie mit einer klaren Arbeitsdefinition von {s} und einem konkreten, überprüfbaren Ziel.",
+            "objectives": [
+                {"verb": "erklären", "object": "Bedeutung, Nutzer und Ergebnis von {s}"},
+                {
+                    "verb": "definieren",
+                    "object": "die Schlüsselbegriffe von {s} in einfacher Sprache und mit je einem Beispiel",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Was ist der beste erste Schritt, wenn Sie beginnen, sich mit {s} zu beschäftigen?",
+                    "options": [
+                        "Eine Arbeitsdefinition in eigenen Worten schreiben und an Beispielen testen",
+                        "Eine lange Liste von Fachbegriffen auswendig lernen, bevor Sie etwas lesen",
+                        "Mit dem anspruchsvollsten Material anfangen, damit die Grundlagen leicht wirken",
+                        "Die verfügbaren Quellen zum Thema sammeln und lesen, bevor Sie selbst üben",
+                    ],
+                    "explanation": "Eine Arbeitsdefinition, an Beispielen überprüft, gibt Ihnen einen Rahmen, in den sich jedes spätere Detail einfügt.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Welches Vorgehen ergibt ein brauchbares Glossar eines neuen Fachgebiets?",
+                    "options": [
+                        "Begriffe notieren, die in mehreren Quellen vorkommen, und mit Beispiel erklären",
+                        "Die Definitionen eines Lehrbuchs genau so abschreiben, wie sie gedruckt sind",
+                        "Fachwörter durch das ähnlichste Alltagswort ersetzen, das Sie kennen",
+                        "Die seltensten Wörter sammeln, die Ihnen begegnen, weil Fachleute sie sehr schätzen",
+                    ],
+                    "explanation": "Begriffe, die in mehreren Quellen vorkommen, tragen das Fachgebiet; eine Erklärung in eigenen Worten mit Beispiel zeigt, dass Sie sie anwenden können.",
+                },
+            ],
         },
         {
             "title": "Die zentralen Ideen",
             "summary": "Die Prinzipien hinter {s}, wie sie zusammenhängen, und ein durchgerechnetes Beispiel.",
             "takeaway": "Wenige Grundprinzipien erklären den Großteil dessen, was Fachleute für {s} tun.",
+            "objectives": [
+                {"verb": "beschreiben", "object": "die Grundprinzipien von {s} samt ihrer Begründung"},
+                {
+                    "verb": "analysieren",
+                    "object": "ein durchgerechnetes Beispiel zu {s} Schritt für Schritt samt den angewandten Prinzipien",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Woran erkennen Sie, dass ein notiertes Prinzip brauchbar ist?",
+                    "options": [
+                        "Es hilft, vorherzusagen oder zu erklären, was in einem bekannten Fall passiert",
+                        "Es klingt überzeugend und lässt sich beim erneuten Lesen besonders leicht merken",
+                        "Es steht im ersten Absatz der meisten einführenden Lehrbücher",
+                        "Es fasst viele Regeln auf einmal zusammen, sodass weniger zu lernen bleibt",
+                    ],
+                    "explanation": "Ein Prinzip ist etwas wert, wenn es reale Fälle vorhersagen oder erklären hilft, und weniger, wenn es bloß richtig klingt.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Wozu dient es vor allem, ein durchgerechnetes Beispiel zu studieren?",
+                    "options": [
+                        "Jeden Schritt der Anwendung einer Idee samt der Überlegung dahinter zu sehen",
+                        "Ein fertiges Ergebnis zu bekommen, das Sie ohne eigene Arbeit kopieren können",
+                        "Die Prinzipien zu überspringen und direkt zu den praxisrelevanten Antworten zu kommen",
+                        "Zu bestätigen, dass das Thema leichter ist, als die Einführung vermuten ließ",
+                    ],
+                    "explanation": "Ein durchgerechnetes Beispiel macht die Überlegungen sichtbar, und genau das erlaubt es, die Idee auf neue Fälle anzuwenden.",
+                },
+            ],
         },
         {
             "title": "Ab in die Praxis",
             "summary": "Eine Schritt-für-Schritt-Routine, die passenden Werkzeuge und ein erstes kleines Projekt mit {s}.",
             "takeaway": "Wenden Sie {s} in kleinen, abgeschlossenen Schritten an und halten Sie jeden Versuch in einem Lernprotokoll fest.",
+            "objectives": [
+                {
+                    "verb": "anwenden",
+                    "object": "{s} mit einer Routine in vier Schritten auf einen kleinen, risikoarmen Fall",
+                },
+                {
+                    "verb": "planen",
+                    "object": "ein erstes Projekt mit {s} und einem klaren, überprüfbaren Ergebnis",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Ihr erster Versuch bei einer neuen Aufgabe brachte ein überraschendes Ergebnis. Was ist jetzt am sinnvollsten?",
+                    "options": [
+                        "Den Ausgang mit Ihrer Erwartung vergleichen, eine Sache ändern und wiederholen",
+                        "Mehrere Einstellungen gleichzeitig ändern, um schneller eine passende Lösung zu finden",
+                        "Sofort eine größere Fassung der Aufgabe angehen, um mehr Daten zu bekommen",
+                        "Den Ansatz aufgeben und eine andere Methode suchen, die besser zu Ihnen passt",
+                    ],
+                    "explanation": "Den Ausgang mit der Erwartung zu vergleichen und eine Sache auf einmal zu ändern zeigt Ihnen, was jede Änderung bewirkt.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Was zeichnet ein gutes erstes Projekt aus?",
+                    "options": [
+                        "Etwas Kleines, das Sie in wenigen Tagen abschließen, mit prüfbarem Ergebnis",
+                        "Das größte Vorhaben, das Sie sich vorstellen können, um Ihre Grenzen zu testen",
+                        "Eine Aufgabe, die auf den fortgeschrittensten Techniken beruht, die Sie kennen",
+                        "Ein offenes Unterfangen ohne festes Ende, damit Sie lange weiterlernen",
+                    ],
+                    "explanation": "Ein kleines, abgeschlossenes Projekt gibt Ihnen schnell Rückmeldung und zeigt, was Sie verbessern können.",
+                },
+            ],
         },
         {
             "title": "Fehler und Fehlersuche",
             "summary": "Die typischen Stolperfallen bei {s}, wie Sie Probleme lösen und wie Sie die Qualität prüfen.",
             "takeaway": "Beschreiben Sie Probleme genau, ändern Sie immer nur eine Sache und prüfen Sie Ergebnisse an klaren Kriterien.",
+            "objectives": [
+                {
+                    "verb": "diagnostizieren",
+                    "object": "Probleme bei {s} durch genaue Beschreibung des Symptoms und Änderung je einer Sache",
+                },
+                {
+                    "verb": "beurteilen",
+                    "object": "die Qualität Ihrer Arbeit mit {s} anhand klarer Kriterien",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Etwas bei {s} verhält sich anders als erwartet. Was tun Sie zuerst?",
+                    "options": [
+                        "Das Symptom genau beschreiben: was Sie wollten und was Sie beobachtet haben",
+                        "Mehrere Dinge gleichzeitig ändern, um die Ursache schneller zu finden",
+                        "Die gesamte Arbeit von vorn beginnen, Schritt für Schritt und in Ruhe",
+                        "Annehmen, dass das Werkzeug defekt ist, und nach einem passenden Ersatz suchen",
+                    ],
+                    "explanation": "Eine genaue Beschreibung des Symptoms ist die Grundlage, um das Problem nachzustellen und einzugrenzen.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Wie beurteilen Sie, ob Ihre eigene Arbeit gut genug ist?",
+                    "options": [
+                        "Sie prüfen sie anhand einer kurzen Liste von vorher notierten Kriterien",
+                        "Sie vergleichen Ihren Zeitaufwand mit dem, den andere üblicherweise brauchen",
+                        "Sie verlassen sich auf das Gefühl der Zufriedenheit nach dem Abschluss",
+                        "Sie warten, bis jemand auf Probleme hinweist, bevor Sie etwas verbessern",
+                    ],
+                    "explanation": "Vorher notierte Kriterien machen aus einem vagen Gefühl eine Prüfung, die Sie wiederholen können.",
+                },
+            ],
         },
         {
             "title": "Dranbleiben und besser werden",
             "summary": "Regelmäßiges Üben, wo Sie bei {s} tiefer einsteigen und wie Sie Ihren Fortschritt messen.",
             "takeaway": "Kurze, regelmäßige Übung und eine ehrliche Bestandsaufnahme bringen Sie stetig weiter.",
+            "objectives": [
+                {
+                    "verb": "entwerfen",
+                    "object": "einen Plan mit kurzen, regelmäßigen Übungseinheiten für {s}",
+                },
+                {"verb": "bewerten", "object": "Ihren Fortschritt bei {s} am Ziel vom Kursbeginn"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Wie verbessern Sie sich nach dem Kurs am zuverlässigsten weiter in {s}?",
+                    "options": [
+                        "Mit kurzen, regelmäßigen Übungseinheiten mit je einem konkreten Ziel",
+                        "Mit einer sehr langen Sitzung pro Quartal, wenn sich gerade Zeit findet",
+                        "Indem Sie die Lektionen häufig erneut lesen, statt die Fertigkeiten zu üben",
+                        "Indem Sie Aufgaben üben, die schon leichtfallen, um Sicherheit zu gewinnen",
+                    ],
+                    "explanation": "Regelmäßiges, gezieltes Üben an der Grenze Ihres Könnens, mit Wiederholungen in Abständen, baut dauerhafte Fähigkeiten auf.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Welcher Beleg zeigt Ihren Fortschritt am deutlichsten?",
+                    "options": [
+                        "Eine frühe Übung erneut machen und mit dem ersten Versuch vergleichen",
+                        "Die Zahl der Stunden, die Sie seit Beginn in den Kurs gesteckt haben",
+                        "Wie sicher Sie sich fühlen, wenn Sie heute etwas über das Thema lesen",
+                        "Die Menge an Material, die Sie bisher gelesen und markiert haben",
+                    ],
+                    "explanation": "Eine frühe Übung erneut zu machen liefert Belege dafür, was Sie jetzt können, statt eines bloßen Gefühls.",
+                },
+            ],
         },
     ],
     "outline_chapter": {
         "summary": "Worum es bei {t} geht, wie Sie es Schritt für Schritt anwenden und welche typischen Fehler Sie vermeiden sollten.",
         "takeaway": "{t}: in eigenen Worten erklären, Schritt für Schritt anwenden und auf die typischen Fehler achten.",
+        "objectives": [
+            {"verb": "erklären", "object": "Wesen und Bedeutung von {t}"},
+            {"verb": "anwenden", "object": "{t} Schritt für Schritt und ohne die typischen Fehler"},
+        ],
+        "questions": [
+            {
+                "objective": 0,
+                "prompt": "Wie prüfen Sie am besten, ob Sie {t} verstanden haben?",
+                "options": [
+                    "Es in eigenen Worten erklären und diese Erklärung an zwei Beispielen testen",
+                    "Die Lektion so oft lesen, bis Sie die Hauptsätze auswendig aufsagen können",
+                    "Die längste Definition suchen, die sich finden lässt, und sie abschreiben",
+                    "Zählen, wie oft der Begriff in Quellen vorkommt, um sein Gewicht zu schätzen",
+                ],
+                "explanation": "{t} in eigenen Worten zu erklären und an Beispielen zu testen zeigt, was Sie damit anfangen können, und nicht bloß, was Sie wiederholen können.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Sie wenden {t} zum ersten Mal an. Welche Routine hilft am meisten?",
+                "options": [
+                    "Einen kleinen, risikoarmen Fall ausprobieren, prüfen und eine Sache anpassen",
+                    "Mit dem größten Fall beginnen, den Sie haben, damit sich die Übung lohnt",
+                    "Mehrere Teile gleichzeitig ändern, damit ein Versuch mehr abdeckt",
+                    "Die Prüfung der Ergebnisse ans Ende verschieben, wenn es mehr zu vergleichen gibt",
+                ],
+                "explanation": "Kleine Versuche, einzeln geprüft und angepasst, zeigen, wie {t} funktioniert und wo es hakt.",
+            },
+            {
+                "objective": 0,
+                "prompt": "Warum hilft es, den Zweck von {t} zu kennen, bevor Sie die Einzelheiten lernen?",
+                "options": [
+                    "Die Funktion gibt einen Rahmen, in den sich jeder spätere Punkt einfügt",
+                    "Es erlaubt, die Teile des Themas zu überspringen, die anfangs schwer wirken",
+                    "Es ersetzt die Übung, die die folgenden Lektionen von Ihnen verlangen",
+                    "Es lässt das Thema einfacher wirken, als es ist, und hält so die Motivation",
+                ],
+                "explanation": "Wer den Zweck von {t} kennt, kann jedes Detail einordnen, sodass die Details Sinn ergeben und haften bleiben.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Welche Gewohnheit hilft Ihnen, die typischen Fehler bei {t} zu vermeiden?",
+                "options": [
+                    "Ihr Lernprotokoll nach Fehlern durchsehen, die Ihnen schon passiert sind",
+                    "Schneller arbeiten, damit weniger Zeit bleibt, um Fehler zu machen",
+                    "Der ersten Anleitung folgen, die Sie finden, ohne etwas daran zu ändern",
+                    "Warten, bis Sie sich ganz sicher fühlen, bevor Sie es zum ersten Mal versuchen",
+                ],
+                "explanation": "Ihr Lernprotokoll zeigt die Fehler, die Ihnen häufig passieren, damit Sie beim nächsten Versuch darauf achten.",
+            },
+        ],
     },
     "lessons": {
         "what_it_is": {
@@ -538,68 +749,6 @@ TEXTS = {
             "Führen Sie Notizen, ein Glossar und ein Lernprotokoll: Sie machen aus Erfahrung Wissen.",
         ],
     },
-    "questions": [
-        {
-            "prompt": "Was ist der beste erste Schritt, wenn Sie beginnen, {s} zu lernen?",
-            "options": [
-                "Eine Arbeitsdefinition in eigenen Worten formulieren und an Beispielen prüfen",
-                "So viele Fachbegriffe wie möglich auswendig lernen",
-                "Mit dem schwierigsten Material beginnen",
-                "Warten, bis Sie alle verfügbaren Quellen gelesen haben",
-            ],
-            "explanation": "Eine an Beispielen geprüfte Arbeitsdefinition gibt Ihnen einen Rahmen, in den sich jedes spätere Detail einfügt.",
-        },
-        {
-            "prompt": "Warum sollten Sie zu Beginn des Kurses ein konkretes, überprüfbares Ziel festlegen?",
-            "options": [
-                "Es zeigt, was Sie zuerst lernen sollten, und macht Ihren Fortschritt messbar",
-                "Es ist nötig, um die späteren Kapitel freizuschalten",
-                "Es ersetzt das Üben",
-                "Es garantiert, dass Sie keine Fehler machen",
-            ],
-            "explanation": "Ein konkretes Ziel lenkt Ihre Entscheidungen und gibt Ihnen einen Maßstab für Ihren Fortschritt.",
-        },
-        {
-            "prompt": "Wozu dient ein durchgerechnetes Beispiel vor allem?",
-            "options": [
-                "Es zeigt jeden Schritt bei der Anwendung einer Idee, einschließlich der Überlegungen dahinter",
-                "Es liefert ein Ergebnis zum Abschreiben, ohne es zu verstehen",
-                "Es macht Prinzipien überflüssig",
-                "Es beweist, dass das Thema einfach ist",
-            ],
-            "explanation": "Ein durchgerechnetes Beispiel macht die Überlegungen sichtbar, und genau das erlaubt es, die Idee auf neue Fälle zu übertragen.",
-        },
-        {
-            "prompt": "Bei {s} funktioniert etwas nicht wie erwartet. Was tun Sie zuerst?",
-            "options": [
-                "Das Symptom genau beschreiben: was Sie erwartet haben und was passiert ist",
-                "Mehrere Dinge gleichzeitig ändern, um Zeit zu sparen",
-                "Ganz von vorn anfangen",
-                "Davon ausgehen, dass das Werkzeug defekt ist",
-            ],
-            "explanation": "Eine genaue Beschreibung des Symptoms ist die Grundlage, um das Problem nachzustellen und einzugrenzen.",
-        },
-        {
-            "prompt": "Was macht ein gutes erstes Projekt aus?",
-            "options": [
-                "Ein kleines Projekt, das Sie in wenigen Tagen abschließen und dessen Ergebnis Sie zeigen oder prüfen können",
-                "Das größte Projekt, das Sie sich vorstellen können",
-                "Ein Projekt, das nur die fortgeschrittensten Techniken verwendet",
-                "Ein Projekt ohne klares Ende, damit Sie nie aufhören zu lernen",
-            ],
-            "explanation": "Ein kleines, abgeschlossenes Projekt gibt Ihnen schnell Rückmeldung und zeigt, was Sie verbessern können.",
-        },
-        {
-            "prompt": "Wie verbessern Sie sich bei {s} nach dem Kurs am zuverlässigsten weiter?",
-            "options": [
-                "Mit kurzen, regelmäßigen Übungseinheiten, jede mit einem konkreten Ziel",
-                "Mit einer sehr langen Sitzung alle paar Monate",
-                "Indem Sie die Lektionen noch einmal lesen, ohne zu üben",
-                "Indem Sie nur Aufgaben üben, die Ihnen schon leichtfallen",
-            ],
-            "explanation": "Regelmäßiges, gezieltes Üben an der Grenze Ihres Könnens, mit verteilten Wiederholungen, baut dauerhafte Fähigkeiten auf.",
-        },
-    ],
     "agreement": (
         "Ich bestätige, dass ich den Kurs über {s} abgeschlossen habe. Ich habe seine Kapitel und "
         "Aktivitäten nach bestem Wissen durchgearbeitet. Mir ist bewusst, dass er eine strukturierte "

@@ -28,31 +28,233 @@ TEXTS = {
             "title": "Getting started",
             "summary": "What {s} is, where it is used and the key terms you need.",
             "takeaway": "Start from a clear working definition of {s} and a concrete, checkable goal.",
+            "objectives": [
+                {"verb": "explain", "object": "what {s} is, who uses it and what result it produces"},
+                {
+                    "verb": "define",
+                    "object": "the key terms of {s} in plain language, each with an example",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "What is the best first step when you start learning {s}?",
+                    "options": [
+                        "Write a working definition in your own words and test it on examples",
+                        "Memorize a long list of technical terms before you read anything",
+                        "Begin with the most advanced material so that the basics seem easy later",
+                        "Collect and read the available sources on the topic before you practice",
+                    ],
+                    "explanation": "A working definition, checked against examples, gives you a frame into which every later detail fits.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Which approach builds a useful glossary of a new field?",
+                    "options": [
+                        "Note the terms that recur across sources and define each with an example",
+                        "Copy the definitions from one textbook exactly as they are printed there",
+                        "Translate each technical word into the closest everyday word you know",
+                        "List the rarest words you meet, since they are what experts value most",
+                    ],
+                    "explanation": "Terms that recur across sources are the ones the field is built on; a definition in your words with an example shows that you can use them.",
+                },
+            ],
         },
         {
             "title": "Core ideas",
             "summary": "The principles behind {s}, how they fit together, and a worked example.",
             "takeaway": "A few core principles explain most of what practitioners of {s} do.",
+            "objectives": [
+                {"verb": "describe", "object": "the core principles of {s} and the reason behind each one"},
+                {
+                    "verb": "analyze",
+                    "object": "a worked example of {s} step by step, naming the principle each step applies",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "How can you tell that a principle you wrote down is useful?",
+                    "options": [
+                        "It helps you predict or explain what happens in a case you have met",
+                        "It sounds convincing and it is easy to remember when you read it again",
+                        "It appears in the opening paragraph of most introductory textbooks",
+                        "It covers many rules at once, so that you have fewer items to memorize",
+                    ],
+                    "explanation": "A principle earns its place when it lets you predict or explain real cases, not when it merely sounds right.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "What is the main purpose of studying a worked example?",
+                    "options": [
+                        "To see each step of applying an idea together with the reasoning behind it",
+                        "To get a finished result that you can copy without working it out yourself",
+                        "To skip the principles and go straight to the answers that matter in practice",
+                        "To check that the topic is easier than the introductory lessons suggested",
+                    ],
+                    "explanation": "A worked example makes the reasoning visible, and that is what lets you apply the idea to new cases.",
+                },
+            ],
         },
         {
             "title": "Putting it into practice",
             "summary": "A step-by-step routine, the right tools and a first small project with {s}.",
             "takeaway": "Apply {s} in small, finished steps and keep a log of every attempt.",
+            "objectives": [
+                {"verb": "apply", "object": "{s} to a small, low-risk case with a four-step routine"},
+                {"verb": "plan", "object": "a first project with {s} that has a clear, checkable result"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Your first attempt at a new task gave a surprising result. What is the best next move?",
+                    "options": [
+                        "Compare the outcome with what you expected, change one thing, try again",
+                        "Change several settings at once so that you find a working setup sooner",
+                        "Start a larger version of the task right away to get more data to study",
+                        "Drop this approach and look for a different method that suits you better",
+                    ],
+                    "explanation": "Comparing the result with your expectation and changing one thing at a time shows you what each change does.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "What makes a good first project?",
+                    "options": [
+                        "Something small you can finish within days, with a result you can check",
+                        "The largest piece of work you can imagine, to stretch your abilities",
+                        "A task that relies on the most advanced techniques you have read about so far",
+                        "An open-ended effort with no fixed end, so that you keep on learning",
+                    ],
+                    "explanation": "A small, finished project gives you feedback quickly and shows you what to improve.",
+                },
+            ],
         },
         {
             "title": "Mistakes and troubleshooting",
             "summary": "The usual pitfalls of {s}, how to solve problems and how to check quality.",
             "takeaway": "Describe problems precisely, change one thing at a time and check results against clear criteria.",
+            "objectives": [
+                {
+                    "verb": "diagnose",
+                    "object": "problems in {s} by describing the symptom and changing one thing at a time",
+                },
+                {"verb": "assess", "object": "the quality of your work in {s} against clear criteria"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Something in {s} behaves differently from what you expected. What should you do first?",
+                    "options": [
+                        "Describe the symptom precisely: what you wanted and what you observed",
+                        "Change several things at once, so that you find the cause more quickly",
+                        "Start the whole piece of work again from the beginning, step by step",
+                        "Assume that the tool is faulty and look for a replacement to use instead",
+                    ],
+                    "explanation": "A precise description of the symptom is the basis for reproducing the problem and narrowing it down.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "How do you judge whether your own work is good enough?",
+                    "options": [
+                        "Check it against a short list of criteria you wrote down in advance",
+                        "Compare how long it took with the time that others usually need for it",
+                        "Rely on your feeling of satisfaction once you have finished the task",
+                        "Wait for someone to point out problems before you decide to improve it",
+                    ],
+                    "explanation": "Criteria written down in advance turn a vague feeling into a check you can repeat.",
+                },
+            ],
         },
         {
             "title": "Keep improving",
             "summary": "Regular practice, where to go deeper with {s} and how to measure your progress.",
             "takeaway": "Short, regular practice and honest measurement keep you improving.",
+            "objectives": [
+                {"verb": "design", "object": "a plan of short, regular practice sessions for {s}"},
+                {
+                    "verb": "evaluate",
+                    "object": "your progress in {s} against the goal you set at the start",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "What is the most reliable way to keep improving in {s} after the course?",
+                    "options": [
+                        "Short, regular practice sessions, each one with a specific goal",
+                        "One very long session each quarter, whenever you find the time",
+                        "Rereading the lessons regularly instead of practicing the skills",
+                        "Practicing the tasks that already feel easy, to build confidence",
+                    ],
+                    "explanation": "Regular, deliberate practice at the edge of your ability, with spaced review, builds lasting skill.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Which evidence shows your progress most clearly?",
+                    "options": [
+                        "Redoing an early exercise and comparing it with your first attempt",
+                        "The number of hours you spent on the course since the day you started it",
+                        "How confident you feel when you read about the topic these days",
+                        "The amount of material you have read and highlighted so far",
+                    ],
+                    "explanation": "Redoing an early exercise gives you evidence of what you can now do, rather than a feeling.",
+                },
+            ],
         },
     ],
     "outline_chapter": {
         "summary": "What {t} is, how to apply it step by step, and the common mistakes to avoid.",
         "takeaway": "{t}: explain it in your own words, apply it step by step and watch for the common mistakes.",
+        "objectives": [
+            {"verb": "explain", "object": "what {t} is and why it matters"},
+            {"verb": "apply", "object": "{t} step by step while avoiding its common mistakes"},
+        ],
+        "questions": [
+            {
+                "objective": 0,
+                "prompt": "Which is the best way to check that you understand {t}?",
+                "options": [
+                    "Explain it in your own words and test the explanation on two examples",
+                    "Reread the lesson until you can recite its main sentences by heart",
+                    "Look up the longest definition you can find and copy it into notes",
+                    "Count how often it appears in sources to judge how important it really is",
+                ],
+                "explanation": "Explaining {t} in your own words and testing that on examples shows what you can do with it, not what you can repeat.",
+            },
+            {
+                "objective": 1,
+                "prompt": "You are applying {t} for the first time. Which routine helps most?",
+                "options": [
+                    "Try a small, low-risk case, check the result and adjust one thing",
+                    "Start with the largest case you have, so that the practice counts",
+                    "Change several parts at once, so that each attempt covers more ground",
+                    "Leave the check of results to the end, when there is more to compare",
+                ],
+                "explanation": "Small attempts, each checked and adjusted, show you how {t} works and where it goes wrong.",
+            },
+            {
+                "objective": 0,
+                "prompt": "Why does it help to know what {t} is for before learning the details?",
+                "options": [
+                    "The purpose gives you a frame into which each later point fits",
+                    "It lets you skip the parts of the topic that seem harder at first",
+                    "It replaces the practice that the later lessons ask you to do",
+                    "It makes the topic look simpler than it is, which keeps you going",
+                ],
+                "explanation": "Knowing what {t} is for gives every detail a place, so the details make sense and stick.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Which habit helps you avoid the common mistakes of {t}?",
+                "options": [
+                    "Reviewing your log of attempts for errors you have made before",
+                    "Working faster, so that you have less time to make any errors",
+                    "Following the first tutorial you find without changing a thing",
+                    "Waiting until you feel fully confident before any first attempt",
+                ],
+                "explanation": "Your log shows the mistakes you tend to make, so you can watch for them in the next attempt.",
+            },
+        ],
     },
     "lessons": {
         "what_it_is": {
@@ -515,68 +717,6 @@ TEXTS = {
             "Keep notes, a glossary and a log: they turn experience into knowledge.",
         ],
     },
-    "questions": [
-        {
-            "prompt": "What is the best first step when you start learning {s}?",
-            "options": [
-                "Write a working definition in your own words and test it against examples",
-                "Memorize as many technical terms as possible",
-                "Start with the most advanced material",
-                "Wait until you have read every available source",
-            ],
-            "explanation": "A working definition, checked against examples, gives you a frame into which every later detail fits.",
-        },
-        {
-            "prompt": "Why set a concrete, checkable goal at the start of the course?",
-            "options": [
-                "It shows you what to learn first and lets you measure your progress",
-                "It is required to open the later chapters",
-                "It replaces the need for practice",
-                "It guarantees that you will make no mistakes",
-            ],
-            "explanation": "A concrete goal guides your choices and gives you something to measure your progress against.",
-        },
-        {
-            "prompt": "What is the main purpose of a worked example?",
-            "options": [
-                "To show each step of applying an idea, including the reasoning behind it",
-                "To give you a result to copy without understanding it",
-                "To replace the need for principles",
-                "To prove that the topic is easy",
-            ],
-            "explanation": "A worked example makes the reasoning visible, and that is what lets you apply the idea to new cases.",
-        },
-        {
-            "prompt": "Something in {s} does not work as expected. What should you do first?",
-            "options": [
-                "Describe the symptom precisely: what you expected and what happened",
-                "Change several things at once to save time",
-                "Start over from scratch",
-                "Assume that the tool is broken",
-            ],
-            "explanation": "A precise description of the symptom is the basis for reproducing the problem and narrowing it down.",
-        },
-        {
-            "prompt": "What makes a good first project?",
-            "options": [
-                "A small project you can finish in days, with a result you can show or check",
-                "The largest project you can imagine",
-                "A project that uses only the most advanced techniques",
-                "A project with no clear end, so that you never stop learning",
-            ],
-            "explanation": "A small, finished project gives you feedback quickly and shows you what to improve.",
-        },
-        {
-            "prompt": "What is the most reliable way to keep improving in {s} after the course?",
-            "options": [
-                "Short, regular practice sessions, each with a specific goal",
-                "One very long session every few months",
-                "Rereading the lessons without practicing",
-                "Practicing only tasks that already feel easy",
-            ],
-            "explanation": "Regular, deliberate practice at the edge of your ability, with spaced review, builds lasting skill.",
-        },
-    ],
     "agreement": (
         "I confirm that I have completed the course on {s}. I worked through its chapters and "
         "activities in good faith. I understand that it is a structured introduction, not a "

@@ -28,31 +28,242 @@ TEXTS = {
             "title": "Primeros pasos",
             "summary": "Qué es {s}, dónde se usa y los términos clave que necesitas.",
             "takeaway": "Parte de una definición de trabajo clara de {s} y de un objetivo concreto y comprobable.",
+            "objectives": [
+                {"verb": "explicar", "object": "qué es {s}, quién lo usa y qué resultado produce"},
+                {
+                    "verb": "definir",
+                    "object": "los términos clave de {s} con palabras sencillas, cada uno con un ejemplo",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "¿Cuál es el mejor primer paso cuando empiezas a estudiar {s}?",
+                    "options": [
+                        "Escribir una definición de trabajo con tus palabras y probarla con ejemplos",
+                        "Memorizar una larga lista de términos técnicos antes de leer cualquier otra cosa",
+                        "Empezar por lo más avanzado para que lo básico parezca fácil más adelante",
+                        "Reunir y leer las fuentes disponibles sobre el tema antes de ponerte a practicar",
+                    ],
+                    "explanation": "Una definición de trabajo, contrastada con ejemplos, te da un marco en el que encaja cada detalle posterior.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "¿Qué enfoque construye un glosario útil de un campo nuevo?",
+                    "options": [
+                        "Anotar los términos repetidos en las fuentes y definir cada uno con un ejemplo",
+                        "Copiar las definiciones de un libro de texto exactamente como aparecen impresas",
+                        "Traducir cada palabra técnica por la palabra cotidiana más cercana que conozcas",
+                        "Apuntar las palabras más raras que encuentres, porque los expertos las valoran",
+                    ],
+                    "explanation": "Los términos que se repiten en las fuentes son la base del campo; una definición con tus palabras y un ejemplo demuestra que sabes usarlos.",
+                },
+            ],
         },
         {
             "title": "Ideas centrales",
             "summary": "Los principios en los que se basa {s}, cómo encajan entre sí y un ejemplo resuelto.",
             "takeaway": "Unos pocos principios centrales explican la mayor parte de lo que hacen los profesionales de {s}.",
+            "objectives": [
+                {"verb": "describir", "object": "los principios centrales de {s} y la razón de cada uno"},
+                {
+                    "verb": "analizar",
+                    "object": "un ejemplo resuelto de {s} paso a paso, nombrando el principio que aplica cada paso",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "¿Cómo sabes si un principio que has anotado es útil?",
+                    "options": [
+                        "Te ayuda a predecir o explicar lo que ocurre en un caso que ya has visto",
+                        "Suena convincente y es fácil de recordar cuando lo vuelves a leer después",
+                        "Aparece en el párrafo inicial de la mayoría de los libros introductorios",
+                        "Reúne muchas reglas a la vez, así que tienes menos cosas que memorizar",
+                    ],
+                    "explanation": "Un principio vale cuando te permite predecir o explicar casos reales, y lo de sonar bien importa poco.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "¿Cuál es el propósito principal de estudiar un ejemplo resuelto?",
+                    "options": [
+                        "Ver cada paso de la aplicación de una idea junto con el razonamiento que la guía",
+                        "Obtener un resultado terminado que puedas copiar sin tener que elaborarlo",
+                        "Saltarse los principios e ir directo a las respuestas que importan en la práctica",
+                        "Confirmar que el tema es más fácil de lo que sugerían las lecciones iniciales",
+                    ],
+                    "explanation": "Un ejemplo resuelto hace visible el razonamiento, y eso es lo que permite aplicar la idea a casos nuevos.",
+                },
+            ],
         },
         {
             "title": "Manos a la obra",
             "summary": "Una rutina paso a paso, las herramientas adecuadas y un primer proyecto pequeño con {s}.",
             "takeaway": "Aplica {s} en pasos pequeños y terminados, y anota cada intento en un diario.",
+            "objectives": [
+                {
+                    "verb": "aplicar",
+                    "object": "{s} a un caso pequeño y de bajo riesgo con una rutina de cuatro pasos",
+                },
+                {
+                    "verb": "planificar",
+                    "object": "un primer proyecto con {s} que tenga un resultado claro y comprobable",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Tu primer intento en una tarea nueva dio un resultado sorprendente. ¿Qué conviene hacer ahora?",
+                    "options": [
+                        "Comparar el desenlace con lo que esperabas, cambiar una cosa y repetir la prueba",
+                        "Cambiar varios ajustes a la vez para dar antes con una configuración que funcione",
+                        "Pasar enseguida a una versión mayor de la tarea para reunir más datos que estudiar",
+                        "Abandonar ese enfoque y buscar otro método que encaje mejor con tu forma de ser",
+                    ],
+                    "explanation": "Comparar el desenlace con lo que esperabas y cambiar una cosa cada vez te muestra el efecto de cada cambio.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "¿Qué caracteriza un buen primer proyecto?",
+                    "options": [
+                        "Algo pequeño que terminas en pocos días, con un resultado que puedes comprobar",
+                        "El trabajo más grande que puedas imaginar, para poner a prueba tus capacidades",
+                        "Una tarea basada en las técnicas más avanzadas sobre las que hayas leído algo",
+                        "Un esfuerzo abierto, sin un final fijado, para que sigas aprendiendo sin parar",
+                    ],
+                    "explanation": "Un proyecto pequeño y terminado te da información enseguida y te muestra qué mejorar.",
+                },
+            ],
         },
         {
             "title": "Errores y resolución de problemas",
             "summary": "Los fallos más habituales con {s}, cómo resolver problemas y cómo comprobar la calidad.",
             "takeaway": "Describe los problemas con precisión, cambia una sola cosa cada vez y comprueba los resultados con criterios claros.",
+            "objectives": [
+                {
+                    "verb": "diagnosticar",
+                    "object": "problemas con {s} describiendo el síntoma y cambiando una cosa cada vez",
+                },
+                {"verb": "evaluar", "object": "la calidad de tu trabajo con {s} frente a criterios claros"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Algo en {s} se comporta de forma distinta a lo que esperabas. ¿Qué haces primero?",
+                    "options": [
+                        "Describir el síntoma con precisión: lo que querías y lo que observaste",
+                        "Cambiar varias cosas a la vez, para encontrar la causa mucho más deprisa",
+                        "Empezar de nuevo el trabajo completo desde el principio, paso a paso",
+                        "Suponer que la herramienta está averiada y buscar otra para usarla",
+                    ],
+                    "explanation": "Una descripción precisa del síntoma es la base para reproducir el problema y acotarlo.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "¿Cómo juzgas si tu propio trabajo es lo bastante bueno?",
+                    "options": [
+                        "Lo compruebas con una lista breve de criterios escrita de antemano",
+                        "Comparas lo que tardaste con el tiempo que suelen necesitar los demás",
+                        "Te fías de la sensación de satisfacción que sientes al terminar la tarea",
+                        "Esperas a que alguien señale problemas antes de decidir mejorar algo",
+                    ],
+                    "explanation": "Unos criterios escritos de antemano convierten una impresión vaga en una comprobación que puedes repetir.",
+                },
+            ],
         },
         {
             "title": "Sigue mejorando",
             "summary": "Práctica regular, dónde profundizar en {s} y cómo medir tu progreso.",
             "takeaway": "La práctica breve y regular y una evaluación honesta te mantienen en progreso.",
+            "objectives": [
+                {
+                    "verb": "diseñar",
+                    "object": "un plan de sesiones de práctica breves y regulares para {s}",
+                },
+                {
+                    "verb": "evaluar",
+                    "object": "tu progreso con {s} frente al objetivo que fijaste al principio",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "¿Cuál es la forma más fiable de seguir mejorando en {s} después del curso?",
+                    "options": [
+                        "Sesiones de práctica breves y regulares, cada una con una meta concreta",
+                        "Una sesión muy larga cada trimestre, cuando encuentres un hueco libre",
+                        "Releer las lecciones con frecuencia en lugar de practicar las habilidades",
+                        "Practicar las tareas que ya te resultan fáciles, para ganar confianza",
+                    ],
+                    "explanation": "La práctica regular y deliberada, en el límite de tu capacidad y con repasos espaciados, construye habilidades duraderas.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "¿Qué prueba muestra tu progreso con más claridad?",
+                    "options": [
+                        "Rehacer un ejercicio del principio y compararlo con tu primer intento",
+                        "El número de horas que has dedicado al curso desde el día en que empezaste",
+                        "La confianza que sientes cuando lees sobre el tema en estos días",
+                        "La cantidad de material que has leído y subrayado hasta el momento",
+                    ],
+                    "explanation": "Rehacer un ejercicio antiguo te da pruebas de lo que ya sabes hacer, en lugar de una impresión.",
+                },
+            ],
         },
     ],
     "outline_chapter": {
         "summary": "En qué consiste {t}, cómo aplicarlo paso a paso y los errores habituales que conviene evitar.",
         "takeaway": "{t}: explícalo con tus palabras, aplícalo paso a paso y vigila los errores habituales.",
+        "objectives": [
+            {"verb": "explicar", "object": "en qué consiste {t} y por qué importa"},
+            {"verb": "aplicar", "object": "{t} paso a paso, evitando los errores habituales"},
+        ],
+        "questions": [
+            {
+                "objective": 0,
+                "prompt": "¿Cuál es la mejor manera de comprobar que entiendes {t}?",
+                "options": [
+                    "Explicarlo con tus palabras y probar esa explicación con dos ejemplos",
+                    "Releer la lección hasta poder recitar de memoria sus frases principales",
+                    "Buscar la definición más larga que encuentres y copiarla en tus notas",
+                    "Contar cuántas veces aparece en las fuentes para juzgar su importancia",
+                ],
+                "explanation": "Explicar {t} con tus palabras y probarlo con ejemplos muestra lo que sabes hacer con el tema, más allá de lo que sabes repetir.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Vas a aplicar {t} por primera vez. ¿Qué rutina ayuda más?",
+                "options": [
+                    "Probar un caso pequeño y de bajo riesgo, revisar el resultado y ajustar una cosa",
+                    "Empezar por el caso más grande que tengas, para que la práctica cuente de verdad",
+                    "Cambiar varias partes a la vez, para que cada intento abarque más terreno",
+                    "Dejar la revisión de resultados para el final, cuando haya más que comparar",
+                ],
+                "explanation": "Los intentos pequeños, revisados y ajustados uno a uno, muestran cómo funciona {t} y dónde falla.",
+            },
+            {
+                "objective": 0,
+                "prompt": "¿Por qué ayuda saber para qué sirve {t} antes de estudiar los detalles?",
+                "options": [
+                    "La finalidad te da un marco en el que encaja cada punto posterior",
+                    "Permite saltarse las partes del tema que parecen más difíciles al inicio",
+                    "Sustituye la práctica que te piden las lecciones siguientes",
+                    "Hace que el tema parezca más sencillo de lo que es, y eso motiva",
+                ],
+                "explanation": "Saber para qué sirve {t} da un lugar a cada detalle, así que los detalles cobran sentido y se recuerdan.",
+            },
+            {
+                "objective": 1,
+                "prompt": "¿Qué hábito te ayuda a evitar los errores habituales de {t}?",
+                "options": [
+                    "Repasar tu diario de intentos en busca de fallos que ya cometiste",
+                    "Trabajar más deprisa, para tener menos tiempo de cometer fallos",
+                    "Seguir el primer tutorial que encuentres sin cambiarle una coma",
+                    "Esperar a sentirte muy seguro antes de hacer un primer intento serio",
+                ],
+                "explanation": "Tu diario muestra los errores que sueles cometer, para que estés atento a ellos en el siguiente intento.",
+            },
+        ],
     },
     "lessons": {
         "what_it_is": {
@@ -518,68 +729,6 @@ TEXTS = {
             "Lleva notas, un glosario y un diario: convierten la experiencia en conocimiento.",
         ],
     },
-    "questions": [
-        {
-            "prompt": "¿Cuál es el mejor primer paso cuando empiezas a aprender {s}?",
-            "options": [
-                "Escribir una definición de trabajo con tus palabras y ponerla a prueba con ejemplos",
-                "Memorizar el mayor número posible de términos técnicos",
-                "Empezar por el material más avanzado",
-                "Esperar a haber leído todas las fuentes disponibles",
-            ],
-            "explanation": "Una definición de trabajo, comprobada con ejemplos, te da un marco en el que encaja cada detalle posterior.",
-        },
-        {
-            "prompt": "¿Por qué conviene fijar un objetivo concreto y comprobable al principio del curso?",
-            "options": [
-                "Porque muestra qué aprender primero y permite medir tu progreso",
-                "Porque es necesario para desbloquear los capítulos siguientes",
-                "Porque sustituye a la práctica",
-                "Porque garantiza que no cometerás errores",
-            ],
-            "explanation": "Un objetivo concreto orienta tus decisiones y te da una referencia con la que medir tu progreso.",
-        },
-        {
-            "prompt": "¿Cuál es la finalidad principal de un ejemplo resuelto?",
-            "options": [
-                "Mostrar cada paso de la aplicación de una idea, con el razonamiento que hay detrás",
-                "Darte un resultado para copiarlo sin entenderlo",
-                "Hacer innecesarios los principios",
-                "Demostrar que el tema es fácil",
-            ],
-            "explanation": "Un ejemplo resuelto hace visible el razonamiento, y eso es lo que permite aplicar la idea a casos nuevos.",
-        },
-        {
-            "prompt": "Algo de {s} no funciona como esperabas. ¿Qué debes hacer primero?",
-            "options": [
-                "Describir el síntoma con precisión: qué esperabas y qué ha pasado",
-                "Cambiar varias cosas a la vez para ganar tiempo",
-                "Empezar de nuevo desde cero",
-                "Dar por hecho que la herramienta está estropeada",
-            ],
-            "explanation": "Una descripción precisa del síntoma es la base para reproducir el problema y acotar sus causas.",
-        },
-        {
-            "prompt": "¿Qué caracteriza a un buen primer proyecto?",
-            "options": [
-                "Un proyecto pequeño que terminas en pocos días, con un resultado que puedes enseñar o comprobar",
-                "El proyecto más grande que puedas imaginar",
-                "Un proyecto que solo usa las técnicas más avanzadas",
-                "Un proyecto sin un final claro, para no dejar nunca de aprender",
-            ],
-            "explanation": "Un proyecto pequeño y terminado te da información rápidamente y te muestra qué mejorar.",
-        },
-        {
-            "prompt": "¿Cuál es la forma más fiable de seguir mejorando en {s} después del curso?",
-            "options": [
-                "Sesiones de práctica breves y regulares, cada una con un objetivo concreto",
-                "Una sesión muy larga cada pocos meses",
-                "Releer las lecciones sin practicar",
-                "Practicar solo tareas que ya resultan fáciles",
-            ],
-            "explanation": "La práctica regular y deliberada, en el límite de tu capacidad y con repasos espaciados, crea habilidades duraderas.",
-        },
-    ],
     "agreement": (
         "Confirmo que he completado el curso sobre {s}. He trabajado sus capítulos y actividades de "
         "buena fe. Entiendo que se trata de una introducción estructurada y no de una cualificación "

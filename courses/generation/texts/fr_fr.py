@@ -7,6 +7,8 @@ def _typography(value):
         return {key: _typography(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return type(value)(_typography(item) for item in value)
+    if not isinstance(value, str):
+        return value
     for plain, fixed in (
         (" :", "\u00a0:"),
         (" ?", "\u202f?"),
@@ -49,31 +51,251 @@ TEXTS = _typography(
                 "title": "Premiers pas",
                 "summary": "Ce qu'est {s}, où on l'utilise et les termes clés dont vous avez besoin.",
                 "takeaway": "Partez d'une définition de travail claire de {s} et d'un objectif concret et vérifiable.",
+                "objectives": [
+                    {
+                        "verb": "expliquer",
+                        "object": "ce qu'est {s}, qui l'utilise et quel résultat il produit",
+                    },
+                    {
+                        "verb": "définir",
+                        "object": "les termes clés de {s} avec des mots simples, chacun avec un exemple",
+                    },
+                ],
+                "questions": [
+                    {
+                        "objective": 0,
+                        "prompt": "Quelle est la meilleure première étape quand vous commencez à étudier {s} ?",
+                        "options": [
+                            "Rédiger une définition de travail avec vos mots et la tester sur des exemples",
+                            "Mémoriser une longue liste de termes techniques avant de lire autre chose",
+                            "Commencer par les contenus avancés pour que les bases paraissent faciles ensuite",
+                            "Rassembler et lire les sources disponibles sur le sujet avant de vous exercer",
+                        ],
+                        "explanation": "Une définition de travail, vérifiée sur des exemples, vous donne un cadre dans lequel chaque détail ultérieur trouve sa place.",
+                    },
+                    {
+                        "objective": 1,
+                        "prompt": "Quelle démarche permet de construire un glossaire utile d'un domaine nouveau ?",
+                        "options": [
+                            "Noter les termes récurrents dans les sources et définir chacun par un exemple",
+                            "Recopier les définitions d'un manuel exactement comme elles y sont imprimées",
+                            "Traduire chaque mot technique par le mot courant le plus proche que vous connaissez",
+                            "Relever les mots les plus rares que vous croisez, car les experts y tiennent beaucoup",
+                        ],
+                        "explanation": "Les termes qui reviennent d'une source à l'autre sont la base du domaine ; une définition avec vos mots et un exemple montre que vous savez les employer.",
+                    },
+                ],
             },
             {
                 "title": "Les idées essentielles",
                 "summary": "Les principes sur lesquels repose {s}, leur articulation et un exemple commenté.",
                 "takeaway": "Quelques principes essentiels expliquent l'essentiel de ce que font les praticiens de {s}.",
+                "objectives": [
+                    {
+                        "verb": "décrire",
+                        "object": "les principes essentiels de {s} et la raison d'être de chacun",
+                    },
+                    {
+                        "verb": "analyser",
+                        "object": "un exemple commenté de {s} étape par étape, en nommant le principe que chaque étape applique",
+                    },
+                ],
+                "questions": [
+                    {
+                        "objective": 0,
+                        "prompt": "Comment savoir si un principe que vous avez noté est utile ?",
+                        "options": [
+                            "Il aide à prévoir ou à expliquer ce qui se passe dans un cas que vous avez vu",
+                            "Il semble convaincant et il est facile à retenir quand vous le relisez plus tard",
+                            "Il figure au début de la plupart des manuels d'initiation",
+                            "Il regroupe beaucoup de règles à la fois, ce qui laisse moins de choses à retenir",
+                        ],
+                        "explanation": "Un principe vaut par ce qu'il permet de prévoir ou d'expliquer dans des cas réels, bien plus que par son air convaincant.",
+                    },
+                    {
+                        "objective": 1,
+                        "prompt": "Quel est le but principal de l'étude d'un exemple commenté ?",
+                        "options": [
+                            "Voir chaque étape de la mise en œuvre d'une idée avec le raisonnement qui la guide",
+                            "Obtenir un résultat fini que vous pouvez recopier sans devoir l'élaborer vous-même",
+                            "Passer les principes et aller droit aux réponses qui comptent dans la pratique",
+                            "Confirmer que le sujet est plus facile que ce que laissaient croire les leçons",
+                        ],
+                        "explanation": "Un exemple commenté rend le raisonnement visible, et c'est ce qui permet d'appliquer l'idée à de nouveaux cas.",
+                    },
+                ],
             },
             {
                 "title": "Passer à la pratique",
                 "summary": "Une méthode pas à pas, les bons outils et un premier petit projet avec {s}.",
                 "takeaway": "Appliquez {s} par petites étapes menées à terme, et notez chaque essai dans un journal.",
+                "objectives": [
+                    {
+                        "verb": "appliquer",
+                        "object": "{s} à un petit cas sans risque avec une méthode en quatre étapes",
+                    },
+                    {
+                        "verb": "planifier",
+                        "object": "un premier projet avec {s} dont le résultat est clair et vérifiable",
+                    },
+                ],
+                "questions": [
+                    {
+                        "objective": 0,
+                        "prompt": "Votre premier essai sur une tâche nouvelle a donné un résultat surprenant. Que faire maintenant ?",
+                        "options": [
+                            "Comparer l'issue avec ce que vous attendiez, changer une chose et recommencer",
+                            "Modifier plusieurs réglages à la fois pour trouver plus vite une configuration qui marche",
+                            "Passer aussitôt à une version plus grande de la tâche pour avoir plus de données",
+                            "Abandonner cette approche et chercher une méthode qui vous convienne mieux",
+                        ],
+                        "explanation": "Comparer l'issue avec ce que vous attendiez et changer une chose à la fois vous montre l'effet de chaque changement.",
+                    },
+                    {
+                        "objective": 1,
+                        "prompt": "Qu'est-ce qui fait un bon premier projet ?",
+                        "options": [
+                            "Un petit travail que vous terminez en quelques jours, avec un résultat vérifiable",
+                            "Le plus grand chantier que vous puissiez imaginer, pour repousser vos limites",
+                            "Une tâche fondée sur les techniques les plus avancées dont vous avez entendu parler",
+                            "Un effort ouvert, sans fin fixée, pour que vous continuiez à apprendre longtemps",
+                        ],
+                        "explanation": "Un petit projet mené à terme vous donne vite un retour et vous montre quoi améliorer.",
+                    },
+                ],
             },
             {
                 "title": "Erreurs et dépannage",
                 "summary": "Les pièges courants de {s}, la résolution de problèmes et le contrôle de la qualité.",
                 "takeaway": "Décrivez les problèmes avec précision, changez une seule chose à la fois et vérifiez les résultats avec des critères clairs.",
+                "objectives": [
+                    {
+                        "verb": "diagnostiquer",
+                        "object": "les problèmes de {s} en décrivant le symptôme et en changeant une chose à la fois",
+                    },
+                    {
+                        "verb": "évaluer",
+                        "object": "la qualité de votre travail sur {s} à l'aide de critères clairs",
+                    },
+                ],
+                "questions": [
+                    {
+                        "objective": 0,
+                        "prompt": "Dans {s}, quelque chose se comporte autrement que prévu. Que faites-vous d'abord ?",
+                        "options": [
+                            "Décrire précisément le symptôme : ce que vous vouliez, ce que vous avez vu",
+                            "Changer plusieurs choses à la fois, pour trouver la cause plus rapidement",
+                            "Reprendre le travail entier depuis le début, étape par étape, avec calme",
+                            "Supposer que l'outil est défectueux et en chercher un autre pour le remplacer",
+                        ],
+                        "explanation": "Une description précise du symptôme est la base pour reproduire le problème et en cerner la cause.",
+                    },
+                    {
+                        "objective": 1,
+                        "prompt": "Comment jugez-vous si votre propre travail est assez bon ?",
+                        "options": [
+                            "En le confrontant à une courte liste de critères écrite à l'avance",
+                            "En comparant le temps passé avec celui dont les autres ont besoin",
+                            "En vous fiant au sentiment de satisfaction ressenti une fois la tâche finie",
+                            "En attendant qu'une autre personne signale des problèmes avant d'améliorer",
+                        ],
+                        "explanation": "Des critères écrits à l'avance transforment une impression vague en une vérification que vous pouvez répéter.",
+                    },
+                ],
             },
             {
                 "title": "Continuer à progresser",
                 "summary": "La pratique régulière, les pistes pour approfondir {s} et la mesure de vos progrès.",
                 "takeaway": "Une pratique courte et régulière et une évaluation honnête vous font progresser durablement.",
+                "objectives": [
+                    {
+                        "verb": "concevoir",
+                        "object": "un plan de séances de pratique courtes et régulières pour {s}",
+                    },
+                    {
+                        "verb": "évaluer",
+                        "object": "vos progrès en {s} au regard de l'objectif fixé au départ",
+                    },
+                ],
+                "questions": [
+                    {
+                        "objective": 0,
+                        "prompt": "Quel est le moyen le plus sûr de continuer à progresser en {s} après le cours ?",
+                        "options": [
+                            "Des séances de pratique courtes et régulières, chacune avec un but précis",
+                            "Une très longue séance chaque trimestre, quand vous trouvez un moment libre",
+                            "Relire souvent les leçons plutôt que d'exercer les compétences elles-mêmes",
+                            "S'exercer sur des tâches qui semblent déjà faciles, pour prendre confiance",
+                        ],
+                        "explanation": "Une pratique régulière et délibérée, à la limite de vos capacités et avec des révisions espacées, construit des compétences durables.",
+                    },
+                    {
+                        "objective": 1,
+                        "prompt": "Quelle preuve montre le plus clairement vos progrès ?",
+                        "options": [
+                            "Refaire un exercice du début et le comparer avec votre première tentative",
+                            "Le nombre d'heures consacrées au cours depuis le jour où vous l'avez commencé",
+                            "La confiance que vous ressentez quand vous lisez sur le sujet ces jours-ci",
+                            "La quantité de documents que vous avez lus et surlignés jusqu'à présent",
+                        ],
+                        "explanation": "Refaire un ancien exercice vous donne la preuve de ce que vous savez faire désormais, plutôt qu'une impression.",
+                    },
+                ],
             },
         ],
         "outline_chapter": {
             "summary": "En quoi consiste {t}, comment l'appliquer pas à pas et les erreurs courantes à éviter.",
             "takeaway": "{t} : expliquez-le avec vos mots, appliquez-le pas à pas et surveillez les erreurs courantes.",
+            "objectives": [
+                {"verb": "expliquer", "object": "en quoi consiste {t} et pourquoi c'est important"},
+                {"verb": "appliquer", "object": "{t} pas à pas en évitant les erreurs courantes"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Quelle est la meilleure façon de vérifier que vous comprenez {t} ?",
+                    "options": [
+                        "L'expliquer avec vos mots et tester cette explication sur deux exemples",
+                        "Relire la leçon jusqu'à pouvoir en réciter par cœur les phrases principales",
+                        "Chercher la définition la plus longue possible et la recopier dans vos notes",
+                        "Compter combien de fois le terme apparaît dans les sources pour juger de son poids",
+                    ],
+                    "explanation": "Expliquer {t} avec vos mots et le tester sur des exemples montre ce que vous savez en faire, et pas seulement ce que vous savez répéter.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Vous appliquez {t} pour la première fois. Quelle méthode aide le plus ?",
+                    "options": [
+                        "Essayer un petit cas sans risque, vérifier le résultat et ajuster une chose",
+                        "Commencer par le plus grand cas dont vous disposez, pour que l'exercice compte",
+                        "Changer plusieurs éléments à la fois, pour couvrir davantage",
+                        "Garder la vérification des résultats pour la fin, quand il y aura plus à comparer",
+                    ],
+                    "explanation": "De petits essais, vérifiés et ajustés un par un, montrent comment {t} fonctionne et où il coince.",
+                },
+                {
+                    "objective": 0,
+                    "prompt": "Pourquoi est-il utile de savoir à quoi sert {t} avant d'en étudier les détails ?",
+                    "options": [
+                        "La finalité donne un cadre dans lequel chaque point ultérieur trouve sa place",
+                        "Cela permet de sauter les parties du sujet qui semblent plus difficiles au début",
+                        "Cela remplace la pratique que les leçons suivantes vous demandent de faire",
+                        "Cela fait paraître le sujet plus simple qu'il ne l'est, ce qui entretient l'élan",
+                    ],
+                    "explanation": "Savoir à quoi sert {t} donne une place à chaque détail : les détails prennent sens et restent en mémoire.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Quelle habitude vous aide à éviter les erreurs courantes de {t} ?",
+                    "options": [
+                        "Relire votre journal d'essais à la recherche des fautes déjà commises",
+                        "Travailler plus vite, pour avoir moins de temps pour commettre des fautes",
+                        "Suivre le premier tutoriel trouvé sans en changer la moindre ligne",
+                        "Attendre de vous sentir très sûr de vous avant un premier essai",
+                    ],
+                    "explanation": "Votre journal montre les erreurs que vous faites souvent, pour que vous les surveilliez au prochain essai.",
+                },
+            ],
         },
         "lessons": {
             "what_it_is": {
@@ -555,68 +777,6 @@ TEXTS = _typography(
                 "Tenez des notes, un glossaire et un journal : ils transforment l'expérience en savoir.",
             ],
         },
-        "questions": [
-            {
-                "prompt": "Quelle est la meilleure première étape pour commencer à apprendre {s} ?",
-                "options": [
-                    "Rédiger une définition de travail avec vos mots et la tester sur des exemples",
-                    "Apprendre par cœur le plus de termes techniques possible",
-                    "Commencer par les contenus les plus avancés",
-                    "Attendre d'avoir lu toutes les sources disponibles",
-                ],
-                "explanation": "Une définition de travail, vérifiée sur des exemples, vous donne un cadre dans lequel chaque détail ultérieur trouve sa place.",
-            },
-            {
-                "prompt": "Pourquoi se fixer un objectif concret et vérifiable au début du cours ?",
-                "options": [
-                    "Il indique quoi apprendre en premier et permet de mesurer vos progrès",
-                    "Il est nécessaire pour débloquer les chapitres suivants",
-                    "Il dispense de pratiquer",
-                    "Il garantit que vous ne ferez pas d'erreurs",
-                ],
-                "explanation": "Un objectif concret oriente vos choix et vous donne un repère pour mesurer vos progrès.",
-            },
-            {
-                "prompt": "Quel est le but principal d'un exemple commenté ?",
-                "options": [
-                    "Montrer chaque étape de la mise en œuvre d'une idée, avec le raisonnement qui la sous-tend",
-                    "Vous donner un résultat à copier sans le comprendre",
-                    "Rendre les principes inutiles",
-                    "Prouver que le sujet est facile",
-                ],
-                "explanation": "Un exemple commenté rend le raisonnement visible, et c'est ce qui permet d'appliquer l'idée à de nouveaux cas.",
-            },
-            {
-                "prompt": "Quelque chose dans {s} ne fonctionne pas comme prévu. Que faites-vous d'abord ?",
-                "options": [
-                    "Décrire le symptôme avec précision : ce que vous attendiez et ce qui s'est passé",
-                    "Changer plusieurs choses à la fois pour gagner du temps",
-                    "Tout recommencer depuis le début",
-                    "Supposer que l'outil est défectueux",
-                ],
-                "explanation": "Une description précise du symptôme est la base pour reproduire le problème et en cerner la cause.",
-            },
-            {
-                "prompt": "Qu'est-ce qui fait un bon premier projet ?",
-                "options": [
-                    "Un petit projet terminé en quelques jours, avec un résultat que vous pouvez montrer ou vérifier",
-                    "Le plus grand projet que vous puissiez imaginer",
-                    "Un projet qui n'utilise que les techniques les plus avancées",
-                    "Un projet sans fin précise, pour ne jamais cesser d'apprendre",
-                ],
-                "explanation": "Un petit projet mené à terme vous donne vite un retour et vous montre quoi améliorer.",
-            },
-            {
-                "prompt": "Quel est le moyen le plus sûr de continuer à progresser en {s} après le cours ?",
-                "options": [
-                    "Des séances de pratique courtes et régulières, chacune avec un objectif précis",
-                    "Une très longue séance tous les quelques mois",
-                    "Relire les leçons sans pratiquer",
-                    "Ne s'exercer qu'à des tâches qui semblent déjà faciles",
-                ],
-                "explanation": "Une pratique régulière et délibérée, à la limite de vos capacités et avec des révisions espacées, construit des compétences durables.",
-            },
-        ],
         "agreement": (
             "Je confirme avoir suivi le cours sur {s} jusqu'au bout. J'en ai parcouru les chapitres et les "
             "activités de bonne foi. Je comprends qu'il s'agit d'une introduction structurée et non d'une "

@@ -28,31 +28,245 @@ TEXTS = {
             "title": "Primeiros passos",
             "summary": "O que é {s}, onde se usa e os termos-chave de que você precisa.",
             "takeaway": "Comece com uma definição de trabalho clara de {s} e uma meta concreta e verificável.",
+            "objectives": [
+                {"verb": "explicar", "object": "o que é {s}, quem usa e que resultado produz"},
+                {
+                    "verb": "definir",
+                    "object": "os termos-chave de {s} em linguagem simples, cada um com um exemplo",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Qual é o melhor primeiro passo quando você começa a estudar {s}?",
+                    "options": [
+                        "Escrever uma definição de trabalho com suas palavras e testá-la em exemplos",
+                        "Decorar uma longa lista de termos técnicos antes de ler qualquer outra coisa",
+                        "Começar pelo material mais avançado para que o básico pareça fácil depois",
+                        "Reunir e ler as fontes disponíveis sobre o tema antes de começar a praticar",
+                    ],
+                    "explanation": "Uma definição de trabalho, conferida com exemplos, dá a você uma estrutura na qual cada detalhe posterior se encaixa.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Que abordagem constrói um glossário útil de uma área nova?",
+                    "options": [
+                        "Anotar os termos que se repetem nas fontes e definir cada um com um exemplo",
+                        "Copiar as definições de um livro didático exatamente como estão impressas",
+                        "Traduzir cada palavra técnica pela palavra cotidiana mais próxima que conhece",
+                        "Listar as palavras mais raras que encontrar, porque os especialistas as valorizam",
+                    ],
+                    "explanation": "Os termos que se repetem nas fontes são a base da área; uma definição com suas palavras e um exemplo mostra que você sabe usá-los.",
+                },
+            ],
         },
         {
             "title": "Ideias centrais",
             "summary": "Os princípios por trás de {s}, como eles se encaixam e um exemplo resolvido.",
             "takeaway": "Poucos princípios centrais explicam a maior parte do que fazem os profissionais de {s}.",
+            "objectives": [
+                {
+                    "verb": "descrever",
+                    "object": "os princípios centrais de {s} e a razão por trás de cada um",
+                },
+                {
+                    "verb": "analisar",
+                    "object": "um exemplo resolvido de {s} passo a passo, nomeando o princípio que cada passo aplica",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Como saber se um princípio que você anotou é útil?",
+                    "options": [
+                        "Ele ajuda a prever ou explicar o que acontece em um caso que você já viu",
+                        "Ele soa convincente e é fácil de lembrar quando você o relê mais tarde",
+                        "Ele aparece no parágrafo de abertura da maioria dos livros introdutórios",
+                        "Ele reúne muitas regras de uma vez, e assim há menos coisas para decorar",
+                    ],
+                    "explanation": "Um princípio vale quando permite prever ou explicar casos reais, e não quando apenas soa correto.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Qual é o principal propósito de estudar um exemplo resolvido?",
+                    "options": [
+                        "Ver cada passo da aplicação de uma ideia junto com o raciocínio por trás dela",
+                        "Obter um resultado pronto que você pode copiar sem precisar elaborá-lo",
+                        "Pular os princípios e ir direto às respostas que importam na prática",
+                        "Confirmar que o tema é mais fácil do que as lições introdutórias davam a entender",
+                    ],
+                    "explanation": "Um exemplo resolvido torna o raciocínio visível, e é isso que permite aplicar a ideia a casos novos.",
+                },
+            ],
         },
         {
             "title": "Mãos à obra",
             "summary": "Uma rotina passo a passo, as ferramentas certas e um primeiro projeto pequeno com {s}.",
             "takeaway": "Aplique {s} em passos pequenos e concluídos, e registre cada tentativa em um diário.",
+            "objectives": [
+                {
+                    "verb": "aplicar",
+                    "object": "{s} a um caso pequeno e de baixo risco com uma rotina de quatro passos",
+                },
+                {
+                    "verb": "planejar",
+                    "object": "um primeiro projeto com {s} que tenha um resultado claro e verificável",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Sua primeira tentativa em uma tarefa nova deu um resultado surpreendente. Qual é a melhor jogada agora?",
+                    "options": [
+                        "Comparar o desfecho com o que você esperava, mudar uma coisa e fazer outra vez",
+                        "Mudar várias configurações ao mesmo tempo para achar uma que funcione mais cedo",
+                        "Partir logo para uma versão maior da tarefa para ter mais dados para estudar",
+                        "Abandonar essa abordagem e procurar outro método que combine mais com você",
+                    ],
+                    "explanation": "Comparar o desfecho com a sua expectativa e mudar uma coisa de cada vez mostra o efeito de cada mudança.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "O que caracteriza um bom primeiro projeto?",
+                    "options": [
+                        "Algo pequeno que você conclui em poucos dias, com um resultado verificável",
+                        "O maior trabalho que você consegue imaginar, para desafiar as suas capacidades",
+                        "Uma tarefa baseada nas técnicas mais avançadas sobre as quais você já leu algo",
+                        "Um esforço aberto, sem um fim definido, para que você continue aprendendo",
+                    ],
+                    "explanation": "Um projeto pequeno e concluído dá retorno rápido e mostra o que melhorar.",
+                },
+            ],
         },
         {
             "title": "Erros e solução de problemas",
             "summary": "As armadilhas mais comuns de {s}, como resolver problemas e como verificar a qualidade.",
             "takeaway": "Descreva os problemas com precisão, mude uma coisa de cada vez e confira os resultados com critérios claros.",
+            "objectives": [
+                {
+                    "verb": "diagnosticar",
+                    "object": "problemas em {s} descrevendo o sintoma e mudando uma coisa de cada vez",
+                },
+                {"verb": "avaliar", "object": "a qualidade do seu trabalho em {s} com critérios claros"},
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Algo em {s} se comporta de um jeito diferente do que você esperava. O que fazer primeiro?",
+                    "options": [
+                        "Descrever o sintoma com precisão: o que você queria e o que observou",
+                        "Mudar várias coisas ao mesmo tempo, para achar a causa mais depressa",
+                        "Recomeçar o trabalho inteiro desde o início, passo a passo, com calma",
+                        "Supor que a ferramenta está com defeito e procurar outra para usar",
+                    ],
+                    "explanation": "Uma descrição precisa do sintoma é a base para reproduzir o problema e delimitá-lo.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Como julgar se o seu próprio trabalho está bom o suficiente?",
+                    "options": [
+                        "Conferi-lo com uma lista curta de critérios escrita com antecedência",
+                        "Comparar quanto tempo levou com o tempo que outras pessoas costumam levar",
+                        "Confiar na sensação de satisfação que aparece depois de terminar a tarefa",
+                        "Esperar que alguém aponte problemas antes de decidir melhorar alguma coisa",
+                    ],
+                    "explanation": "Critérios escritos com antecedência transformam uma impressão vaga em uma verificação que pode ser repetida.",
+                },
+            ],
         },
         {
             "title": "Continue evoluindo",
             "summary": "Prática regular, onde se aprofundar em {s} e como medir o seu progresso.",
             "takeaway": "Prática curta e regular e uma avaliação honesta mantêm você evoluindo.",
+            "objectives": [
+                {
+                    "verb": "projetar",
+                    "object": "um plano de sessões de prática curtas e regulares para {s}",
+                },
+                {
+                    "verb": "avaliar",
+                    "object": "o seu progresso em {s} em relação à meta definida no início",
+                },
+            ],
+            "questions": [
+                {
+                    "objective": 0,
+                    "prompt": "Qual é a forma mais confiável de continuar evoluindo em {s} depois do curso?",
+                    "options": [
+                        "Sessões de prática curtas e regulares, cada uma com uma meta específica",
+                        "Uma sessão muito longa a cada trimestre, quando você encontrar um tempo",
+                        "Reler as lições com frequência em vez de praticar as habilidades",
+                        "Praticar as tarefas que já parecem fáceis, para ganhar confiança",
+                    ],
+                    "explanation": "A prática regular e deliberada, no limite da sua capacidade e com revisões espaçadas, constrói habilidades duradouras.",
+                },
+                {
+                    "objective": 1,
+                    "prompt": "Que evidência mostra o seu progresso com mais clareza?",
+                    "options": [
+                        "Refazer um exercício do início e comparar com a sua primeira tentativa",
+                        "O número de horas que você dedicou ao curso desde o dia em que começou",
+                        "A confiança que você sente quando lê sobre o tema nos dias de hoje",
+                        "A quantidade de material que você leu e destacou até este momento",
+                    ],
+                    "explanation": "Refazer um exercício antigo dá evidências do que você já consegue fazer, em vez de uma impressão.",
+                },
+            ],
         },
     ],
     "outline_chapter": {
         "summary": "O que é {t}, como aplicar passo a passo e os erros comuns que você deve evitar.",
         "takeaway": "{t}: explique com as suas palavras, aplique passo a passo e fique atento aos erros comuns.",
+        "objectives": [
+            {"verb": "explicar", "object": "o que é {t} e por que importa"},
+            {"verb": "aplicar", "object": "{t} passo a passo, evitando os erros comuns"},
+        ],
+        "questions": [
+            {
+                "objective": 0,
+                "prompt": "Qual é a melhor forma de verificar que você entende {t}?",
+                "options": [
+                    "Explicar com as suas palavras e testar a explicação em dois exemplos",
+                    "Reler a lição até conseguir recitar as frases principais de cor",
+                    "Buscar a definição mais longa que encontrar e copiá-la nas anotações",
+                    "Contar quantas vezes aparece nas fontes para julgar a sua importância",
+                ],
+                "explanation": "Explicar {t} com as suas palavras e testar isso em exemplos mostra o que você consegue fazer com o tema, e não o que consegue repetir.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Você vai aplicar {t} pela primeira vez. Que rotina ajuda mais?",
+                "options": [
+                    "Tentar um caso pequeno e de baixo risco, conferir e ajustar uma coisa",
+                    "Começar pelo maior caso que você tem, para que a prática valha a pena",
+                    "Mudar várias partes de uma vez, para que cada tentativa cubra mais terreno",
+                    "Deixar a conferência dos resultados para o final, quando houver mais dados",
+                ],
+                "explanation": "Tentativas pequenas, cada uma conferida e ajustada, mostram como {t} funciona e onde dá errado.",
+            },
+            {
+                "objective": 0,
+                "prompt": "Por que ajuda saber para que serve {t} antes de estudar os detalhes?",
+                "options": [
+                    "A finalidade dá uma estrutura na qual cada ponto posterior se encaixa",
+                    "Permite pular as partes do tema que parecem mais difíceis logo no começo",
+                    "Substitui a prática que as lições seguintes pedem que você faça",
+                    "Faz o tema parecer mais simples do que é, o que mantém a motivação",
+                ],
+                "explanation": "Saber para que serve {t} dá um lugar a cada detalhe, e assim os detalhes fazem sentido e ficam na memória.",
+            },
+            {
+                "objective": 1,
+                "prompt": "Que hábito ajuda você a evitar os erros comuns de {t}?",
+                "options": [
+                    "Revisar o seu diário de tentativas em busca de falhas já cometidas",
+                    "Trabalhar mais depressa, para ter menos tempo de cometer falhas",
+                    "Seguir o primeiro tutorial que encontrar sem mudar coisa alguma",
+                    "Esperar até se sentir bem confiante antes de uma primeira tentativa",
+                ],
+                "explanation": "O seu diário mostra os erros que você costuma cometer, para que possa ficar atento a eles na próxima tentativa.",
+            },
+        ],
     },
     "lessons": {
         "what_it_is": {
@@ -516,68 +730,6 @@ TEXTS = {
             "Mantenha anotações, um glossário e um diário: eles transformam experiência em conhecimento.",
         ],
     },
-    "questions": [
-        {
-            "prompt": "Qual é o melhor primeiro passo ao começar a aprender {s}?",
-            "options": [
-                "Escrever uma definição de trabalho com as suas palavras e testá-la com exemplos",
-                "Decorar o maior número possível de termos técnicos",
-                "Começar pelo material mais avançado",
-                "Esperar até ter lido todas as fontes disponíveis",
-            ],
-            "explanation": "Uma definição de trabalho, conferida com exemplos, dá a você uma estrutura em que cada detalhe posterior se encaixa.",
-        },
-        {
-            "prompt": "Por que definir uma meta concreta e verificável no início do curso?",
-            "options": [
-                "Ela mostra o que aprender primeiro e permite medir o seu progresso",
-                "Ela é necessária para liberar os capítulos seguintes",
-                "Ela dispensa a prática",
-                "Ela garante que você não vai cometer erros",
-            ],
-            "explanation": "Uma meta concreta orienta as suas escolhas e dá uma referência para medir o seu progresso.",
-        },
-        {
-            "prompt": "Qual é a principal finalidade de um exemplo resolvido?",
-            "options": [
-                "Mostrar cada passo da aplicação de uma ideia, com o raciocínio por trás dele",
-                "Dar a você um resultado para copiar sem entender",
-                "Dispensar os princípios",
-                "Provar que o tema é fácil",
-            ],
-            "explanation": "Um exemplo resolvido torna o raciocínio visível, e é isso que permite aplicar a ideia a casos novos.",
-        },
-        {
-            "prompt": "Algo em {s} não funciona como esperado. O que você deve fazer primeiro?",
-            "options": [
-                "Descrever o sintoma com precisão: o que você esperava e o que aconteceu",
-                "Mudar várias coisas ao mesmo tempo para ganhar tempo",
-                "Recomeçar tudo do zero",
-                "Supor que a ferramenta está com defeito",
-            ],
-            "explanation": "Uma descrição precisa do sintoma é a base para reproduzir o problema e restringir as causas.",
-        },
-        {
-            "prompt": "O que caracteriza um bom primeiro projeto?",
-            "options": [
-                "Um projeto pequeno, que você conclui em poucos dias, com um resultado que pode mostrar ou conferir",
-                "O maior projeto que você conseguir imaginar",
-                "Um projeto que usa apenas as técnicas mais avançadas",
-                "Um projeto sem fim definido, para você nunca parar de aprender",
-            ],
-            "explanation": "Um projeto pequeno e concluído dá retorno rápido e mostra o que melhorar.",
-        },
-        {
-            "prompt": "Qual é a forma mais confiável de continuar evoluindo em {s} depois do curso?",
-            "options": [
-                "Sessões de prática curtas e regulares, cada uma com um objetivo específico",
-                "Uma sessão muito longa a cada poucos meses",
-                "Reler as lições sem praticar",
-                "Praticar só tarefas que já parecem fáceis",
-            ],
-            "explanation": "Prática regular e deliberada, no limite da sua capacidade e com revisões espaçadas, cria habilidades duradouras.",
-        },
-    ],
     "agreement": (
         "Confirmo que concluí o curso sobre {s}. Percorri os seus capítulos e atividades de boa-fé. "
         "Entendo que se trata de uma introdução estruturada, e não de uma qualificação profissional, e "

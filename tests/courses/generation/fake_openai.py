@@ -3,7 +3,8 @@ An OpenAI-compatible chat completions server on loopback for tests.
 
 It answers POST /v1/chat/completions with JSON that fits the request's JSON schema, written in
 the language the request's system prompt names, so any request the generator makes gets a
-plausible answer. Tests script failures per step (the schema name: course_plan, course_chapter,
+plausible answer: quizzes are well written (QUIZ: no item-writing rule trips, though the correct
+option always comes first, as models tend to put it), and every question names an objective. Tests script failures per step (the schema name: course_plan, course_chapter,
 course_wrapup, …), hold requests at a barrier to prove they are in flight together, and read what
 was asked.
 """
@@ -24,7 +25,152 @@ PHRASES = {
     "de-DE": "Diese Lektion erklärt das Thema mit einem Beispiel, und Sie üben jeden Schritt in Ruhe.",
 }
 
+# Well-written quiz questions per language: (prompt, options with the correct one first).
+QUIZ = {
+    "en-US": [
+        ("Which habit helps most when a new task looks hard?", [
+            "Split it into small parts and finish one",
+            "Wait for a quiet week to start on it",
+            "Ask a colleague to do it in your place",
+            "Read about it for a whole month beforehand",
+        ]),
+        ("What should a short review session contain?", [
+            "Recall of key points from memory first",
+            "A long reading of the whole textbook",
+            "Notes copied again in neater writing",
+            "Music with a break after each page read",
+        ]),
+        ("Which source deserves the most trust on a technical question?", [
+            "Official documentation from the maker",
+            "A forum post with many enthusiastic likes",
+            "An advert from a company that sells it",
+            "A rumour heard from a friend of a friend",
+        ]),
+        ("How do you check that a plan is realistic?", [
+            "Compare its steps with the time you have",
+            "Count how many pages the plan fills up",
+            "Ask whether it sounds ambitious enough",
+            "Make sure that its title is short and catchy",
+        ]),
+    ],
+    "pt-BR": [
+        ("Que hábito ajuda mais quando uma tarefa nova parece difícil?", [
+            "Dividi-la em partes pequenas e concluir uma",
+            "Esperar uma semana tranquila para começar",
+            "Pedir a um colega que a faça em seu lugar, já",
+            "Ler sobre o assunto durante um mês inteiro",
+        ]),
+        ("O que uma sessão curta de revisão deve conter?", [
+            "Recordar os pontos-chave de memória primeiro",
+            "Uma leitura longa do livro didático inteiro",
+            "Anotações copiadas de novo com letra melhor",
+            "Música e uma pausa depois de cada página lida",
+        ]),
+        ("Que fonte merece mais confiança numa questão técnica?", [
+            "A documentação oficial do fabricante",
+            "Um post de fórum com muitas curtidas animadas",
+            "Um anúncio de uma empresa que vende o produto",
+            "Um boato ouvido do amigo de um amigo",
+        ]),
+        ("Como conferir se um plano é realista?", [
+            "Comparar as etapas com o tempo disponível",
+            "Contar quantas páginas o plano ocupa no papel",
+            "Perguntar se ele parece ambicioso o bastante",
+            "Garantir que o título seja curto e chamativo",
+        ]),
+    ],
+    "es-ES": [
+        ("¿Qué hábito ayuda más cuando una tarea nueva parece difícil?", [
+            "Dividirla en partes pequeñas y terminar una",
+            "Esperar una semana tranquila para empezar",
+            "Pedir a un colega que la haga en tu lugar ya",
+            "Leer sobre el asunto durante un mes entero",
+        ]),
+        ("¿Qué debe contener una sesión breve de repaso?", [
+            "Recordar primero los puntos clave de memoria",
+            "Una lectura larga del libro de texto entero",
+            "Apuntes copiados otra vez con mejor letra, limpios",
+            "Música y una pausa tras cada página leída",
+        ]),
+        ("¿Qué fuente merece más confianza en una cuestión técnica?", [
+            "La documentación oficial del fabricante",
+            "Un mensaje de foro con muchos me gusta",
+            "Un anuncio de una empresa que lo vende",
+            "Un rumor oído al amigo de un amigo tuyo",
+        ]),
+        ("¿Cómo compruebas que un plan es realista?", [
+            "Comparar sus etapas con el tiempo que tienes",
+            "Contar cuántas páginas ocupa el plan entero",
+            "Preguntar si suena lo bastante ambicioso",
+            "Asegurarte de que el título sea corto y vistoso",
+        ]),
+    ],
+    "fr-FR": [
+        ("Quelle habitude aide le plus quand une tâche nouvelle semble difficile ?", [
+            "La découper en petites parties et en finir une",
+            "Attendre une semaine calme pour s'y mettre",
+            "Demander à un collègue de la faire à sa place",
+            "Lire sur le sujet pendant un mois entier avant",
+        ]),
+        ("Que doit contenir une courte séance de révision ?", [
+            "Se rappeler d'abord les points clés de mémoire",
+            "Une longue lecture du manuel en entier",
+            "Des notes recopiées avec une plus belle écriture",
+            "De la musique et une pause après chaque page lue",
+        ]),
+        ("Quelle source mérite le plus de confiance sur une question technique ?", [
+            "La documentation officielle du fabricant",
+            "Un message de forum avec beaucoup de likes",
+            "Une publicité d'une entreprise qui le vend",
+            "Une rumeur entendue chez l'ami d'un ami",
+        ]),
+        ("Comment vérifier qu'un plan est réaliste ?", [
+            "Comparer ses étapes avec le temps disponible",
+            "Compter combien de pages le plan occupe",
+            "Se demander s'il semble assez ambitieux",
+            "S'assurer que son titre est court et accrocheur",
+        ]),
+    ],
+    "de-DE": [
+        ("Welche Gewohnheit hilft am meisten, wenn eine neue Aufgabe schwer wirkt?", [
+            "Sie in kleine Teile zerlegen und einen abschließen",
+            "Auf eine ruhige Woche warten, um damit anzufangen",
+            "Einen Kollegen bitten, sie an Ihrer Stelle zu erledigen",
+            "Einen ganzen Monat lang vorher darüber lesen",
+        ]),
+        ("Was sollte eine kurze Wiederholungseinheit enthalten?", [
+            "Zuerst die Kernpunkte aus dem Gedächtnis abrufen",
+            "Eine lange Lektüre des ganzen Lehrbuchs",
+            "Notizen, die in schönerer Schrift abgeschrieben sind",
+            "Musik und eine Pause nach einer gelesenen Seite",
+        ]),
+        ("Welche Quelle verdient bei einer technischen Frage das meiste Vertrauen?", [
+            "Die offizielle Dokumentation des Herstellers",
+            "Ein Forumsbeitrag mit vielen begeisterten Likes",
+            "Eine Werbung einer Firma, die das Produkt verkauft",
+            "Ein Gerücht vom Freund eines Freundes",
+        ]),
+        ("Wie prüfen Sie, ob ein Plan realistisch ist?", [
+            "Seine Schritte mit der verfügbaren Zeit vergleichen",
+            "Zählen, wie viele Seiten der Plan insgesamt füllt",
+            "Sich fragen, ob er ehrgeizig genug klingt",
+            "Sicherstellen, dass sein Titel kurz und einprägsam ist",
+        ]),
+    ],
+}
+
 ADD_ON_STEPS = ("course_wrapup", "course_assessment", "course_agreement")
+
+
+def write_questions(document: dict, schema: dict, language: str) -> None:
+    """Fill the questions of an assessment answer with QUIZ items, each naming the next objective."""
+    items = schema["properties"]["questions"]["items"]["properties"]
+    objectives = items["objective_id"].get("enum", [None]) if "objective_id" in items else [None]
+    for number, question in enumerate(document["questions"]):
+        prompt, options = QUIZ[language][number % len(QUIZ[language])]
+        question.update(prompt=prompt, options=list(options), correct_index=0)
+        if "objective_id" in question:
+            question["objective_id"] = objectives[number % len(objectives)]
 
 
 def group_of(step: str) -> str:
@@ -158,7 +304,11 @@ class FakeOpenAI:
 
     def document_for(self, body: dict, language: str) -> dict:
         """The answer to a request, before any scripted behaviour changes it."""
-        return self.fill(body["response_format"]["json_schema"]["schema"], PHRASES[language])
+        schema = body["response_format"]["json_schema"]["schema"]
+        document = self.fill(schema, PHRASES[language])
+        if "questions" in document:
+            write_questions(document, schema, language)
+        return document
 
     def fill(self, schema: dict, phrase: str):
         """A value that fits the (strict, inlined) JSON schema."""
@@ -172,6 +322,8 @@ class FakeOpenAI:
             return True
         if kind == "integer":
             return schema.get("minimum", 0)
+        if "enum" in schema:
+            return schema["enum"][next(self._numbers) % len(schema["enum"])]
         return f"{phrase} {next(self._numbers)}"
 
 

@@ -1,6 +1,6 @@
 """
-A model server that follows the JSON schema it is sent, and breaks the course's other rules at
-random, as real models do: an answer index outside the options, repeated options, too few or too
+A model server that follows the JSON schema it is sent (its quiz questions well written, from
+fake_openai.QUIZ), and breaks the course's other rules at random, as real models do: an answer index outside the options, repeated options, too few or too
 many lessons, questions or chapter summaries, empty texts, texts over their limit, spaces around
 texts. Servers that do not enforce every keyword of a schema send such answers too.
 
@@ -18,7 +18,7 @@ import random
 
 import jsonschema
 
-from tests.courses.generation.fake_openai import PHRASES, FakeOpenAI
+from tests.courses.generation.fake_openai import PHRASES, QUIZ, FakeOpenAI
 
 WORDS = {language: phrase.rstrip(".").split() for language, phrase in PHRASES.items()}
 
@@ -35,7 +35,7 @@ class SloppyModel(FakeOpenAI):
         schema = body["response_format"]["json_schema"]["schema"]
         seed = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest()
         rng = random.Random(seed + json.dumps(schema, sort_keys=True).encode())
-        document = _draw(schema, rng, WORDS[language])
+        document = _draw(schema, rng, language)
         jsonschema.Draft202012Validator(schema).validate(document)  # schema-valid, before the breaks
         told_what_broke = len(body["messages"]) > 2
         if told_what_broke:
@@ -49,24 +49,30 @@ class SloppyModel(FakeOpenAI):
         return document
 
 
-def _draw(schema: dict, rng: random.Random, words: list[str]):
+def _draw(schema: dict, rng: random.Random, language: str):
     kind = schema.get("type")
     if kind == "object":
-        document = {name: _draw(sub, rng, words) for name, sub in schema["properties"].items()}
+        document = {name: _draw(sub, rng, language) for name, sub in schema["properties"].items()}
         if "options" in document and "correct_index" in document:
-            document["correct_index"] = rng.randrange(len(document["options"]))
-            document["options"] = [f"{option} {number}" for number, option in enumerate(document["options"])]
+            prompt, options = rng.choice(QUIZ[language])
+            answer = rng.randrange(len(options))
+            options = list(options)
+            options[0], options[answer] = options[answer], options[0]
+            document.update(prompt=prompt, options=options, correct_index=answer)
         if "can_teach" in document:
             document["can_teach"] = True
         return document
     if kind == "array":
         low = schema.get("minItems", 0)
         high = min(schema.get("maxItems", low + 4), low + 4)
-        return [_draw(schema["items"], rng, words) for _ in range(rng.randint(max(low, 1), max(high, 1)))]
+        return [_draw(schema["items"], rng, language) for _ in range(rng.randint(max(low, 1), max(high, 1)))]
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "integer":
         return schema.get("minimum", 0) + rng.randrange(3)
+    if "enum" in schema:
+        return rng.choice(schema["enum"])
+    words = WORDS[language]
     low, high = schema.get("minLength", 1), min(schema.get("maxLength", 600), 600)
     text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
     return (text * (1 + low // max(len(text), 1)))[: rng.randint(max(low, 1), max(high, low, 1))].strip() or "x"
@@ -197,3 +203,111 @@ def _texts(node, schema):
                 yield node, index, schema["items"]
             else:
                 yield from _texts(value, schema["items"])
+
+
+class CarelessQuizWriter(FakeOpenAI):
+    """
+    Writes assessments the way careless models do (every other answer is FakeOpenAI's): the correct
+    option always first, and each question, with probability `flaw_probability`, with one of the
+    classic item-writing flaws drawn at random (half as often once told what was wrong). Options
+    are picked from phrases of 27 to 44 characters, so where there is no flaw the correct option is
+    the only longest by chance alone. English courses only. Seeded by the request, like SloppyModel.
+    """
+
+    FLAWS = (
+        "answer_longest", "all_of_the_above", "near_duplicate", "negative_stem", "absolute_distractor",
+        "stem_word", "uneven", "same_words",
+    )
+
+    def __init__(self, *, flaw_probability: float, questions: int = 8):
+        super().__init__()
+        self.flaw_probability = flaw_probability
+        self.questions = questions
+        self.flaws: collections.Counter = collections.Counter()
+        self.told = 0  # assessment requests that carry our description of an earlier answer's flaws
+
+    def document_for(self, body: dict, language: str) -> dict:
+        document = super().document_for(body, language)
+        if body["response_format"]["json_schema"]["name"] != "course_assessment":
+            return document
+        rng = random.Random(hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest())
+        told = len(body["messages"]) > 2
+        objectives = body["response_format"]["json_schema"]["schema"]["properties"]["questions"]["items"][
+            "properties"]["objective_id"]["enum"]
+        stems = rng.sample(CARELESS_STEMS, self.questions)
+        questions = []
+        for number, (stem, keyword) in enumerate(stems):
+            options = rng.sample(CARELESS_OPTIONS, 4)
+            question = {
+                "prompt": stem,
+                "options": options,
+                "correct_index": 0,
+                "explanation": "Because that is how it works in practice.",
+                "objective_id": objectives[number % len(objectives)],
+            }
+            if rng.random() < self.flaw_probability / (2 if told else 1):
+                flaw = rng.choice(self.FLAWS)
+                _write_flaw(question, flaw, keyword)
+                with self._lock:
+                    self.flaws[flaw] += 1
+            questions.append(question)
+        document["questions"] = questions
+        if told:
+            with self._lock:
+                self.told += 1
+        return document
+
+
+def _write_flaw(question: dict, flaw: str, keyword: str) -> None:
+    options = question["options"]
+    if flaw == "answer_longest":
+        options[0] = f"{options[0]}, and then check the outcome with care"
+    elif flaw == "all_of_the_above":
+        options[3] = "All of the above"
+    elif flaw == "near_duplicate":
+        options[2] = f"{options[0]}."
+    elif flaw == "negative_stem":
+        question["prompt"] = f"{question['prompt'][:-1]}, and which part is not optional?"
+    elif flaw == "absolute_distractor":
+        options[1] = f"Always {options[1][0].lower()}{options[1][1:]}"
+    elif flaw == "stem_word":
+        options[0] = f"{options[0]} for the {keyword}"
+    elif flaw == "uneven":
+        options[2] = "Guess"
+    elif flaw == "same_words":
+        options[3] = " ".join(reversed(options[0].split()))
+
+
+# (stem, a content word of the stem), and options of 27 to 44 characters sharing no word with a stem.
+CARELESS_STEMS = [
+    ("What helps most when a migration stalls?", "migration"),
+    ("How should a team review a deployment?", "deployment"),
+    ("What is the first move after a failed backup?", "backup"),
+    ("How do you prepare a database upgrade?", "upgrade"),
+    ("What keeps a rollout under control?", "rollout"),
+    ("How should you treat a flaky integration?", "integration"),
+    ("What makes an incident report useful?", "incident"),
+    ("How do you plan a capacity review?", "capacity"),
+    ("What belongs in a handover between shifts?", "handover"),
+    ("How should a newcomer approach the codebase?", "codebase"),
+    ("What reduces risk in a schema change?", "schema"),
+    ("How do you judge a vendor proposal?", "vendor"),
+]
+CARELESS_OPTIONS = [
+    "Write down what you expected first",
+    "Ask the people who built it",
+    "Compare the logs with last week's",
+    "Try the smallest fix that could work",
+    "Measure before and after each step",
+    "Keep a written record of each decision",
+    "Split the work into reversible steps",
+    "Agree on who decides before you start",
+    "Read the documentation of the tool in use",
+    "Reproduce the problem on a spare machine",
+    "Set a time limit and stop when it is reached",
+    "Share a short summary with stakeholders",
+    "Check the assumptions behind the estimate",
+    "Rehearse the procedure on a copy",
+    "Look for a similar case in past tickets",
+    "Draw the flow of data on a whiteboard",
+]

@@ -3,6 +3,7 @@
 import re
 
 from courses.content import CourseContent
+from courses.quality import bloom
 
 # Short words that are frequent in one course language and rare in the others.
 MARKERS = {
@@ -64,6 +65,11 @@ def assert_complete(course: CourseContent, *, language_id: str, format: str, add
     for chapter in course.chapters:
         assert chapter.title.strip() and chapter.summary.strip()
         assert 2 <= len(chapter.lessons) <= 5
+        assert 1 <= len(chapter.objectives) <= 3
+        for objective in chapter.objectives:
+            # A measurable verb of our table, at the level the table gives it.
+            assert objective.bloom_level == bloom.level_of(objective.verb, language_id), objective
+            assert objective.object.strip()
         for lesson in chapter.lessons:
             assert lesson.title.strip() and lesson.body.strip()
             if "practical-exercises" in add_ons:
@@ -89,7 +95,9 @@ def assert_complete(course: CourseContent, *, language_id: str, format: str, add
         assert all(takeaway.strip() for takeaway in course.wrapup.key_takeaways)
     if "assessment" in add_ons:
         assert len(course.assessment.questions) >= 3
+        objectives = {objective.id for chapter in course.chapters for objective in chapter.objectives}
         for question in course.assessment.questions:
+            assert question.objective_id in objectives
             assert question.prompt.strip() and question.explanation.strip()
             assert len(question.options) >= 2 and all(option.strip() for option in question.options)
             assert 0 <= question.correct_index < len(question.options)

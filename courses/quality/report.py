@@ -1,0 +1,245 @@
+"""The quality report of one course document: a pure function of the document, in one pass."""
+
+import collections
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+
+from courses import content
+from courses.quality import bloom, readability, rules
+from courses.quality.rules import Finding, finding
+
+# What each finding takes off the score of 100 (never below 0).
+PENALTY = {"high": 15, "medium": 5, "low": 1}
+
+
+@dataclass(frozen=True)
+class ObjectiveReport:
+    id: str
+    where: str
+    chapter: int  # 0-based, like the pointers
+    verb: str
+    object: str
+    statement: str
+    bloom_level: str
+    questions: tuple[int, ...]  # 0-based positions of the questions that test it
+
+
+@dataclass(frozen=True)
+class LessonReadability:
+    where: str
+    chapter: int
+    lesson: int
+    title: str
+    readability: readability.Readability | None  # None for a lesson without words to read
+
+
+@dataclass(frozen=True)
+class Summary:
+    score: int
+    findings: int
+    high: int
+    medium: int
+    low: int
+    questions: int
+    questions_with_findings: int
+    objectives: int
+    objectives_tested: int
+    lessons: int
+    lessons_with_findings: int
+
+
+@dataclass(frozen=True)
+class QualityReport:
+    language_id: str
+    rules_version: int
+    summary: Summary
+    findings: tuple[Finding, ...]
+    objectives: tuple[ObjectiveReport, ...]
+    untested_objectives: tuple[str, ...]
+    readability: tuple[LessonReadability, ...]
+
+
+def report_for(course: content.CourseContent) -> QualityReport:
+    """
+    Check a course document against every rule and measure its lessons: findings (questions and
+    the quiz first, then objectives, chapters and lessons, each in document order), the objectives
+    with the questions that test them, and the readability of every lesson.
+    """
+    language = course.language_id
+    questions = course.assessment.questions if course.assessment else []
+    has_objectives = any(chapter.objectives for chapter in course.chapters)
+
+    findings = rules.check_quiz(questions, language=language)
+    if has_objectives:
+        for number, question in enumerate(questions):
+            if question.objective_id is None:
+                findings.append(
+                    finding(
+                        "QUESTION_WITHOUT_OBJECTIVE",
+                        f"/assessment/questions/{number}",
+                        "The question names no learning objective, so nobody can tell what it measures.",
+                    )
+                )
+        findings.sort(key=_question_order)
+
+    objectives, untested = _objectives(course, questions, findings)
+    for number, chapter in enumerate(course.chapters):
+        if not chapter.objectives:
+            findings.append(
+                finding(
+                    "CHAPTER_WITHOUT_OBJECTIVES",
+                    f"/chapters/{number}",
+                    "The chapter states no learning objective: say what a learner can do after it.",
+                )
+            )
+    lessons = _lessons(course, findings)
+
+    counts = {
+        severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES
+    }
+    summary = Summary(
+        score=max(0, 100 - sum(PENALTY[item.severity] for item in findings)),
+        findings=len(findings),
+        high=counts["high"],
+        medium=counts["medium"],
+        low=counts["low"],
+        questions=len(questions),
+        questions_with_findings=len({item.where for item in findings if item.part == "question"}),
+        objectives=len(objectives),
+        objectives_tested=len(objectives) - len(untested),
+        lessons=len(lessons),
+        lessons_with_findings=len({item.where for item in findings if item.part == "lesson"}),
+    )
+    return QualityReport(
+        language_id=language,
+        rules_version=rules.RULES_VERSION,
+        summary=summary,
+        findings=tuple(findings),
+        objectives=tuple(objectives),
+        untested_objectives=tuple(untested),
+        readability=tuple(lessons),
+    )
+
+
+# Reports of the documents read last, per process, by digest: a report is a pure function of its
+# document and the rules, so it never goes stale, and a client asking again costs one digest.
+REMEMBERED_REPORTS = 256
+_remembered: collections.OrderedDict[str, QualityReport] = collections.OrderedDict()
+_remembered_lock = threading.Lock()
+
+
+def report_for_document(document: dict) -> QualityReport:
+    """The report of a stored course document (its JSON form), computed once per process."""
+    digest = hashlib.sha256(
+        json.dumps([rules.RULES_VERSION, document], sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()
+    with _remembered_lock:
+        if digest in _remembered:
+            _remembered.move_to_end(digest)
+            return _remembered[digest]
+    report = report_for(content.CourseContent.model_validate(document))
+    with _remembered_lock:
+        _remembered[digest] = report
+        while len(_remembered) > REMEMBERED_REPORTS:
+            _remembered.popitem(last=False)
+    return report
+
+
+def _question_order(item: Finding) -> tuple[int, int]:
+    """Questions in order (each question's findings in rule order), then the quiz as a whole."""
+    if item.where.startswith("/assessment/questions/"):
+        return (0, int(item.where.rsplit("/", 1)[1]))
+    return (1, 0)
+
+
+def _objectives(
+    course: content.CourseContent, questions: list[content.Question], findings: list[Finding]
+) -> tuple[list[ObjectiveReport], list[str]]:
+    language = course.language_id
+    reports, untested = [], []
+    for chapter_number, chapter in enumerate(course.chapters):
+        for number, objective in enumerate(chapter.objectives):
+            where = f"/chapters/{chapter_number}/objectives/{number}"
+            testing = tuple(
+                position
+                for position, question in enumerate(questions)
+                if question.objective_id == objective.id
+            )
+            reports.append(
+                ObjectiveReport(
+                    id=objective.id,
+                    where=where,
+                    chapter=chapter_number,
+                    verb=objective.verb,
+                    object=objective.object,
+                    statement=bloom.statement(
+                        verb=objective.verb, object=objective.object, language=language
+                    ),
+                    bloom_level=objective.bloom_level,
+                    questions=testing,
+                )
+            )
+            level = bloom.level_of(objective.verb, language)
+            if bloom.is_vague(objective.verb, language):
+                findings.append(
+                    finding(
+                        "OBJECTIVE_VERB_VAGUE",
+                        where,
+                        f"“{objective.verb}” names no behaviour anyone can observe: use a measurable verb such "
+                        "as explain, apply, compare or design.",
+                    )
+                )
+            elif level is None:
+                findings.append(
+                    finding(
+                        "OBJECTIVE_VERB_UNLISTED",
+                        where,
+                        f"“{objective.verb}” is not in our verb table for {language}: its Bloom level "
+                        f"({objective.bloom_level}) could not be checked.",
+                    )
+                )
+            elif level != objective.bloom_level:
+                findings.append(
+                    finding(
+                        "OBJECTIVE_LEVEL_MISMATCH",
+                        where,
+                        f"“{objective.verb}” is at the level {level} in our verb table, not {objective.bloom_level}.",
+                    )
+                )
+            if course.assessment is not None and not testing:
+                untested.append(objective.id)
+                findings.append(
+                    finding(
+                        "OBJECTIVE_UNTESTED",
+                        where,
+                        "No question of the assessment tests this objective.",
+                    )
+                )
+    return reports, untested
+
+
+def _lessons(course: content.CourseContent, findings: list[Finding]) -> list[LessonReadability]:
+    language = course.language_id
+    measured = []
+    for chapter_number, chapter in enumerate(course.chapters):
+        for number, lesson in enumerate(chapter.lessons):
+            where = f"/chapters/{chapter_number}/lessons/{number}"
+            ease = readability.readability(lesson.body, language)
+            measured.append(
+                LessonReadability(
+                    where=where, chapter=chapter_number, lesson=number, title=lesson.title, readability=ease
+                )
+            )
+            if ease is not None and ease.score < rules.HARD_TO_READ_BELOW:
+                findings.append(
+                    finding(
+                        "LESSON_HARD_TO_READ",
+                        where,
+                        f"Reading ease {ease.score} ({ease.formula}) is very difficult for {language} readers: "
+                        f"{ease.words_per_sentence} words per sentence, {ease.syllables_per_word} syllables per "
+                        "word. Use shorter sentences and plainer words.",
+                    )
+                )
+    return measured

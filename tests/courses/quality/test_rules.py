@@ -1,0 +1,845 @@
+"""
+Every rule of the checker, through the whole report of a course document: a question (or quiz,
+objective, chapter, lesson) that trips the rule and one that does not, in each of the five languages
+where the rule depends on the language. The clean variant of each pair gets no finding at all.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from courses import quality
+from courses.quality import rules
+from tests.courses.generation.fake_openai import QUIZ
+from tests.courses.quality.documents import PLAIN_LESSON, course, filler_questions, objective, question
+
+LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
+QUIZ_EN = QUIZ["en-US"]
+
+
+def quiz_with(language_id: str, tested: dict) -> list[dict]:
+    """The question under test first (its answer at A), then three clean questions (answers at B, C, D)."""
+    return [tested, *filler_questions(language_id)]
+
+
+# code → language → (stem, options with the correct one first) that trips the rule, and the clean variant.
+QUESTION_CASES = {
+    "ALL_OR_NONE_OF_THE_ABOVE": {
+        "en-US": (
+            (
+                "Which of these can a relational table hold?",
+                [
+                    "Rows of typed columns",
+                    "Only loose text files",
+                    "Images kept in memory",
+                    "All of the above",
+                ],
+            ),
+            (
+                "Which of these can a relational table hold?",
+                ["Rows of typed columns", "Loose text files", "Images kept in memory", "Running programs"],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "O que uma tabela relacional pode guardar?",
+                [
+                    "Linhas de colunas tipadas",
+                    "Arquivos de texto soltos",
+                    "Imagens mantidas na memória",
+                    "Todas as anteriores",
+                ],
+            ),
+            (
+                "O que uma tabela relacional pode guardar?",
+                [
+                    "Linhas de colunas tipadas",
+                    "Arquivos de texto soltos",
+                    "Imagens mantidas na memória",
+                    "Programas em execução",
+                ],
+            ),
+        ),
+        "es-ES": (
+            (
+                "¿Qué puede guardar una tabla relacional?",
+                [
+                    "Filas de columnas tipadas",
+                    "Archivos de texto sueltos",
+                    "Imágenes guardadas en memoria",
+                    "Todas las anteriores",
+                ],
+            ),
+            (
+                "¿Qué puede guardar una tabla relacional?",
+                [
+                    "Filas de columnas tipadas",
+                    "Archivos de texto sueltos",
+                    "Imágenes guardadas en memoria",
+                    "Programas en ejecución",
+                ],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Que peut contenir une table relationnelle ?",
+                [
+                    "Des lignes de colonnes typées",
+                    "Des fichiers texte épars",
+                    "Des images gardées en mémoire",
+                    "Toutes les réponses ci-dessus",
+                ],
+            ),
+            (
+                "Que peut contenir une table relationnelle ?",
+                [
+                    "Des lignes de colonnes typées",
+                    "Des fichiers texte épars",
+                    "Des images gardées en mémoire",
+                    "Des programmes en cours",
+                ],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Was kann eine relationale Tabelle enthalten?",
+                [
+                    "Zeilen mit typisierten Spalten",
+                    "Lose Textdateien auf der Platte",
+                    "Bilder im Arbeitsspeicher",
+                    "Alle oben genannten",
+                ],
+            ),
+            (
+                "Was kann eine relationale Tabelle enthalten?",
+                [
+                    "Zeilen mit typisierten Spalten",
+                    "Lose Textdateien auf der Platte",
+                    "Bilder im Arbeitsspeicher",
+                    "Laufende Programme im Speicher",
+                ],
+            ),
+        ),
+    },
+    "NEGATIVE_STEM": {
+        "en-US": (
+            (
+                "Which of these is not a kind of join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
+            (
+                "Which of these is NOT a kind of join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "Qual destas opções não é um tipo de junção?",
+                ["Ordenação por mescla", "Junção interna", "Junção externa completa", "Junção cruzada"],
+            ),
+            (
+                "Qual destas opções NÃO é um tipo de junção?",
+                ["Ordenação por mescla", "Junção interna", "Junção externa completa", "Junção cruzada"],
+            ),
+        ),
+        "es-ES": (
+            (
+                "¿Cuál de estas opciones no es un tipo de unión?",
+                ["Ordenación por mezcla", "Unión interna", "Unión por la izquierda", "Unión cruzada"],
+            ),
+            (
+                "¿Cuál de estas opciones NO es un tipo de unión?",
+                ["Ordenación por mezcla", "Unión interna", "Unión por la izquierda", "Unión cruzada"],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Laquelle de ces options n'est pas un type de jointure ?",
+                ["Le tri par fusion", "La jointure interne", "La jointure à gauche", "La jointure croisée"],
+            ),
+            (
+                "Laquelle de ces options n'est PAS un type de jointure ?",
+                ["Le tri par fusion", "La jointure interne", "La jointure à gauche", "La jointure croisée"],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Welche dieser Optionen ist kein Join-Typ?",
+                ["Sortieren durch Mischen", "Ein innerer Join", "Ein linker äußerer Join", "Ein Kreuz-Join"],
+            ),
+            (
+                "Welche dieser Optionen ist KEIN Join-Typ?",
+                ["Sortieren durch Mischen", "Ein innerer Join", "Ein linker äußerer Join", "Ein Kreuz-Join"],
+            ),
+        ),
+    },
+    "ABSOLUTES_IN_DISTRACTORS": {
+        "en-US": (
+            (
+                "How does an index change a lookup by key?",
+                [
+                    "It usually makes it faster",
+                    "It always makes it slower",
+                    "It turns it into a full scan",
+                    "It locks the whole table",
+                ],
+            ),
+            (
+                "How does an index change a lookup by key?",
+                [
+                    "It usually makes it faster",
+                    "It often makes it slower",
+                    "It turns it into a full scan",
+                    "It locks the whole table",
+                ],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "Como um índice muda uma busca por chave?",
+                [
+                    "Costuma deixá-la mais rápida",
+                    "Sempre a deixa mais lenta",
+                    "Transforma-a numa varredura total",
+                    "Bloqueia a tabela inteira",
+                ],
+            ),
+            (
+                "Como um índice muda uma busca por chave?",
+                [
+                    "Costuma deixá-la mais rápida",
+                    "Muitas vezes a deixa lenta",
+                    "Transforma-a numa varredura total",
+                    "Bloqueia a tabela inteira",
+                ],
+            ),
+        ),
+        "es-ES": (
+            (
+                "¿Cómo cambia un índice una búsqueda por clave?",
+                [
+                    "Suele hacerla más rápida",
+                    "Siempre la hace más lenta",
+                    "La convierte en un recorrido",
+                    "Bloquea la tabla entera",
+                ],
+            ),
+            (
+                "¿Cómo cambia un índice una búsqueda por clave?",
+                [
+                    "Suele hacerla más rápida",
+                    "A menudo la hace más lenta",
+                    "La convierte en un recorrido",
+                    "Bloquea la tabla entera",
+                ],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Comment un index change-t-il une recherche par clé ?",
+                [
+                    "Il la rend en général plus rapide",
+                    "Il la rend toujours plus lente",
+                    "Il la transforme en parcours complet",
+                    "Il verrouille la table entière",
+                ],
+            ),
+            (
+                "Comment un index change-t-il une recherche par clé ?",
+                [
+                    "Il la rend en général plus rapide",
+                    "Il la rend souvent plus lente",
+                    "Il la transforme en parcours complet",
+                    "Il verrouille la table entière",
+                ],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Wie verändert ein Index eine Suche nach Schlüssel?",
+                [
+                    "Er macht sie meist schneller",
+                    "Er macht sie immer langsamer",
+                    "Er macht daraus einen Scan",
+                    "Er sperrt die ganze Tabelle dafür",
+                ],
+            ),
+            (
+                "Wie verändert ein Index eine Suche nach Schlüssel?",
+                [
+                    "Er macht sie meist schneller",
+                    "Er macht sie oft langsamer",
+                    "Er macht daraus einen Scan",
+                    "Er sperrt die ganze Tabelle dafür",
+                ],
+            ),
+        ),
+    },
+    "GRAMMATICAL_CUE": {
+        "en-US": (
+            (
+                "A table with one row per order is usually called an",
+                ["order table", "fact table", "lookup table", "staging table"],
+            ),
+            (
+                "A table with one row per sale is usually called a",
+                ["fact table", "lookup table", "staging table", "dimension table"],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "Uma consulta que combina duas tabelas pelas chaves é uma",
+                ["junção", "projeção", "agrupamento", "ordenação"],
+            ),
+            (
+                "Uma consulta que combina duas tabelas pelas chaves é uma",
+                ["junção", "projeção", "seleção", "ordenação"],
+            ),
+        ),
+        "es-ES": (
+            (
+                "Una consulta que combina dos tablas por sus claves es una",
+                ["unión", "proyección", "agrupamiento", "ordenación"],
+            ),
+            (
+                "Una consulta que combina dos tablas por sus claves es una",
+                ["unión", "proyección", "selección", "ordenación"],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Une requête qui combine deux tables par leurs clés est une",
+                ["jointure", "projection", "regroupement", "sélection"],
+            ),
+            (
+                "Une requête qui combine deux tables par leurs clés est une",
+                ["jointure", "projection", "union", "sélection"],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Eine Abfrage, die zwei Tabellen über Schlüssel kombiniert, ist ein",
+                ["Join", "Index", "Verknüpfung", "Cursor"],
+            ),
+            (
+                "Eine Abfrage, die zwei Tabellen über Schlüssel kombiniert, ist ein",
+                ["Join", "Index", "View", "Cursor"],
+            ),
+        ),
+    },
+    "STEM_WORD_IN_ANSWER": {
+        "en-US": (
+            (
+                "Which clause filters grouped rows?",
+                [
+                    "HAVING filters them",
+                    "WHERE, before grouping",
+                    "ORDER BY, at the end",
+                    "LIMIT, on the output",
+                ],
+            ),
+            (
+                "Which clause filters grouped rows?",
+                [
+                    "HAVING, after grouping",
+                    "WHERE, before grouping",
+                    "ORDER BY, at the end",
+                    "LIMIT, on the output",
+                ],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "Que cláusula filtra linhas agrupadas?",
+                ["HAVING as filtra", "WHERE, antes do grupo", "ORDER BY, no final", "LIMIT, na saída"],
+            ),
+            (
+                "Que cláusula filtra linhas agrupadas?",
+                ["HAVING, após o grupo", "WHERE, antes do grupo", "ORDER BY, no final", "LIMIT, na saída"],
+            ),
+        ),
+        "es-ES": (
+            (
+                "¿Qué cláusula filtra filas agrupadas?",
+                ["HAVING las filtra", "WHERE, antes del grupo", "ORDER BY, al final", "LIMIT, en la salida"],
+            ),
+            (
+                "¿Qué cláusula filtra filas agrupadas?",
+                [
+                    "HAVING, tras el grupo",
+                    "WHERE, antes del grupo",
+                    "ORDER BY, al final",
+                    "LIMIT, en la salida",
+                ],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Quelle clause filtre les lignes regroupées ?",
+                [
+                    "HAVING les filtre",
+                    "WHERE, avant le groupe",
+                    "ORDER BY, à la fin",
+                    "LIMIT, appliquée sur la sortie",
+                ],
+            ),
+            (
+                "Quelle clause filtre les lignes regroupées ?",
+                [
+                    "HAVING, après le groupe",
+                    "WHERE, avant le groupe",
+                    "ORDER BY, à la fin",
+                    "LIMIT, appliquée sur la sortie",
+                ],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Welche Klausel filtert gruppierte Zeilen?",
+                [
+                    "HAVING filtert sie",
+                    "WHERE, vor der Gruppe",
+                    "ORDER BY, am Ende",
+                    "LIMIT, bei der finalen Ausgabe",
+                ],
+            ),
+            (
+                "Welche Klausel filtert gruppierte Zeilen?",
+                [
+                    "HAVING, nach der Gruppe",
+                    "WHERE, vor der Gruppe",
+                    "ORDER BY, am Ende",
+                    "LIMIT, bei der finalen Ausgabe",
+                ],
+            ),
+        ),
+    },
+    "OPTIONS_SAY_THE_SAME": {
+        "en-US": (
+            (
+                "What should you do before you trust a query?",
+                [
+                    "Test it on known data",
+                    "Check the results carefully",
+                    "Carefully check the results",
+                    "Ask for a second opinion",
+                ],
+            ),
+            (
+                "What should you do before you trust a query?",
+                [
+                    "Test it on known data",
+                    "Check the results carefully",
+                    "Read the plan it produces",
+                    "Ask for a second opinion",
+                ],
+            ),
+        ),
+        "pt-BR": (
+            (
+                "O que fazer antes de confiar numa consulta?",
+                [
+                    "Testá-la com dados conhecidos",
+                    "Conferir os resultados com cuidado",
+                    "Com cuidado, conferir os resultados",
+                    "Pedir uma segunda opinião",
+                ],
+            ),
+            (
+                "O que fazer antes de confiar numa consulta?",
+                [
+                    "Testá-la com dados conhecidos",
+                    "Conferir os resultados com cuidado",
+                    "Ler o plano que ela produz",
+                    "Pedir uma segunda opinião",
+                ],
+            ),
+        ),
+        "es-ES": (
+            (
+                "¿Qué haces antes de fiarte de una consulta?",
+                [
+                    "Probarla con datos conocidos",
+                    "Revisar los resultados con cuidado",
+                    "Con cuidado, revisar los resultados",
+                    "Pedir una segunda opinión",
+                ],
+            ),
+            (
+                "¿Qué haces antes de fiarte de una consulta?",
+                [
+                    "Probarla con datos conocidos",
+                    "Revisar los resultados con cuidado",
+                    "Leer el plan que produce",
+                    "Pedir una segunda opinión",
+                ],
+            ),
+        ),
+        "fr-FR": (
+            (
+                "Que faire avant de se fier à une requête ?",
+                [
+                    "La tester sur des données connues",
+                    "Vérifier les résultats avec soin",
+                    "Avec soin, vérifier les résultats",
+                    "Demander un second avis à un collègue",
+                ],
+            ),
+            (
+                "Que faire avant de se fier à une requête ?",
+                [
+                    "La tester sur des données connues",
+                    "Vérifier les résultats avec soin",
+                    "Lire le plan qu'elle produit",
+                    "Demander un second avis à un collègue",
+                ],
+            ),
+        ),
+        "de-DE": (
+            (
+                "Was tun Sie, bevor Sie einer Abfrage vertrauen?",
+                [
+                    "Sie an bekannten Daten testen",
+                    "Die Ergebnisse sorgfältig prüfen",
+                    "Sorgfältig die Ergebnisse prüfen",
+                    "Eine zweite Meinung einholen",
+                ],
+            ),
+            (
+                "Was tun Sie, bevor Sie einer Abfrage vertrauen?",
+                [
+                    "Sie an bekannten Daten testen",
+                    "Die Ergebnisse sorgfältig prüfen",
+                    "Den erzeugten Plan lesen",
+                    "Eine zweite Meinung einholen",
+                ],
+            ),
+        ),
+    },
+    # Rules that do not depend on the language: English only.
+    "ANSWER_ONLY_LONGEST": {
+        "en-US": (
+            (
+                "What does a primary key guarantee?",
+                [
+                    "Each row can be told apart from every other",
+                    "Rows are sorted by date",
+                    "Tables load faster",
+                    "Columns can hold text",
+                ],
+            ),
+            (
+                "What does a primary key guarantee?",
+                [
+                    "Each row can be told apart",
+                    "Rows come back sorted by date",
+                    "Tables load from disk faster",
+                    "Columns may hold any text",
+                ],
+            ),
+        ),
+    },
+    "NEAR_DUPLICATE_OPTIONS": {
+        "en-US": (
+            (
+                "Which command removes rows from a table?",
+                [
+                    "DELETE with a WHERE clause",
+                    "DROP the whole table",
+                    "Delete, with a where clause!",
+                    "ALTER the table schema",
+                ],
+            ),
+            (
+                "Which command removes rows from a table?",
+                [
+                    "DELETE with a WHERE clause",
+                    "DROP the whole table",
+                    "UPDATE the chosen rows in place",
+                    "ALTER the table schema",
+                ],
+            ),
+        ),
+    },
+    "UNEVEN_OPTION_LENGTHS": {
+        "en-US": (
+            (
+                "Which clause sorts the result?",
+                ["ORDER BY", "GROUP BY with a HAVING clause on top of it", "WHERE", "LIMIT"],
+            ),
+            ("Which clause sorts the result?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"]),
+        ),
+    },
+}
+LANGUAGE_SPECIFIC = {code for code, rule in rules.RULES.items() if rule.language_specific}
+
+
+def _case_ids():
+    return [(code, language) for code, languages in QUESTION_CASES.items() for language in languages]
+
+
+@pytest.mark.parametrize("code, language_id", _case_ids(), ids=lambda value: value)
+def test_a_question_trips_the_rule_and_its_clean_variant_trips_nothing(code, language_id):
+    (stem, options), (clean_stem, clean_options) = QUESTION_CASES[code][language_id]
+
+    flawed = quality.report_for(
+        course(language_id=language_id, questions=quiz_with(language_id, question(stem, options)))
+    )
+    clean = quality.report_for(
+        course(language_id=language_id, questions=quiz_with(language_id, question(clean_stem, clean_options)))
+    )
+
+    assert code in [item.code for item in flawed.findings if item.where == "/assessment/questions/0"]
+    assert clean.findings == ()
+
+
+def test_every_question_rule_has_cases_in_every_language_it_depends_on():
+    question_rules = {code for code, rule in rules.RULES.items() if rule.part == "question"} - {
+        "QUESTION_WITHOUT_OBJECTIVE"  # about the course's objectives: below
+    }
+
+    assert set(QUESTION_CASES) == question_rules
+    for code in question_rules & LANGUAGE_SPECIFIC:
+        assert sorted(QUESTION_CASES[code]) == sorted(LANGUAGES), code
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+def test_emphasising_the_negative_word_is_the_mend_for_a_negative_stem(language_id):
+    (stem, _), (emphasised, _) = QUESTION_CASES["NEGATIVE_STEM"][language_id]
+
+    assert rules.emphasise_negations(stem, language_id) == emphasised
+    assert rules.emphasise_negations(emphasised, language_id) == emphasised
+
+
+def test_emphasising_leaves_quoted_words_alone():
+    stem = "Which statement about “Why not SQL” is NOT true?"
+
+    assert rules.emphasise_negations("Which statement about “Why not SQL” is not true?", "en-US") == stem
+
+
+# --- the quiz as a whole ---------------------------------------------------------------------------
+
+
+def test_correct_option_only_longest_in_more_questions_than_chance_trips_the_length_pattern():
+    longest = [
+        question(
+            "Which keyword starts a query?", ["SELECT, then the columns you want", "FROM", "WHERE", "JOIN"]
+        ),
+        question(
+            "Which keyword names the tables?", ["UPDATE", "FROM, then the tables to read", "LIMIT", "WITH"], 1
+        ),
+        question(
+            "Which keyword keeps matching rows?", ["ORDER", "GROUP", "WHERE, then a condition", "UNION"], 2
+        ),
+        question("Which keyword sorts rows?", ["CASE", "CAST", "NULL", "ORDER BY, then the sort keys"], 3),
+    ]
+    at_chance = [
+        longest[0],
+        *[
+            question(prompt["prompt"], [option[:4] for option in prompt["options"]], prompt["correct_index"])
+            for prompt in longest[1:]
+        ],
+    ]
+
+    flawed = quality.report_for(course(questions=longest))
+    fine = quality.report_for(course(questions=at_chance))
+
+    pattern = [item for item in flawed.findings if item.code == "ANSWER_LENGTH_PATTERN"]
+    assert [(item.where, item.severity) for item in pattern] == [("/assessment", "high")]
+    assert pattern[0].message == (
+        "The correct option is the only longest in 4 of 4 questions (questions 1, 2, 3, 4); chance gives 1.0. "
+        "A learner who always picks the longest option scores 100%."
+    )
+    assert "ANSWER_LENGTH_PATTERN" not in [item.code for item in fine.findings]
+    assert [item.code for item in fine.findings if item.where == "/assessment/questions/0"] == [
+        "ANSWER_ONLY_LONGEST",
+        "UNEVEN_OPTION_LENGTHS",
+    ]
+
+
+def test_answers_piled_on_one_position_trip_the_position_rule():
+    piled = [question(prompt, list(options)) for prompt, options in QUIZ_EN[:3]]
+    spread = [
+        question(prompt, list(options[index:]) + list(options[:index]), (4 - index) % 4)
+        for index, (prompt, options) in enumerate(QUIZ_EN[:3])
+    ]
+
+    flawed = quality.report_for(course(questions=piled))
+    fine = quality.report_for(course(questions=spread))
+
+    assert [(item.code, item.where, item.message) for item in flawed.findings] == [
+        (
+            "ANSWER_POSITION_PILED",
+            "/assessment",
+            "3 of 3 correct answers are option A; chance gives 0.8. A learner who always picks A scores 100%.",
+        )
+    ]
+    assert fine.findings == ()
+
+
+# --- objectives, chapters and lessons --------------------------------------------------------------
+
+VAGUE = {
+    "en-US": "understand",
+    "pt-BR": "entender",
+    "es-ES": "comprender",
+    "fr-FR": "comprendre",
+    "de-DE": "verstehen",
+}
+UNLISTED = {
+    "en-US": "master",
+    "pt-BR": "dominar",
+    "es-ES": "dominar",
+    "fr-FR": "maîtriser",
+    "de-DE": "beherrschen",
+}
+DESIGN = {
+    "en-US": "design",
+    "pt-BR": "projetar",
+    "es-ES": "diseñar",
+    "fr-FR": "concevoir",
+    "de-DE": "entwerfen",
+}
+
+
+def codes_at(report, where: str) -> list[str]:
+    return [item.code for item in report.findings if item.where == where]
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+def test_a_vague_verb_trips_the_vague_verb_rule(language_id):
+    vague = quality.report_for(
+        course(language_id=language_id, objectives=[objective(language_id, verb=VAGUE[language_id])])
+    )
+    measurable = quality.report_for(course(language_id=language_id))
+
+    assert codes_at(vague, "/chapters/0/objectives/0") == ["OBJECTIVE_VERB_VAGUE"]
+    assert measurable.findings == ()
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+def test_a_verb_missing_from_our_table_trips_the_unlisted_verb_rule(language_id):
+    unlisted = quality.report_for(
+        course(
+            language_id=language_id,
+            objectives=[objective(language_id, verb=UNLISTED[language_id], level="apply")],
+        )
+    )
+
+    assert codes_at(unlisted, "/chapters/0/objectives/0") == ["OBJECTIVE_VERB_UNLISTED"]
+    assert unlisted.objectives[0].bloom_level == "apply"  # the document's word, reported as it is
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+def test_a_level_other_than_our_tables_trips_the_level_rule(language_id):
+    mismatched = quality.report_for(
+        course(
+            language_id=language_id,
+            objectives=[objective(language_id, verb=DESIGN[language_id], level="remember")],
+        )
+    )
+    matching = quality.report_for(
+        course(
+            language_id=language_id,
+            objectives=[objective(language_id, verb=DESIGN[language_id], level="create")],
+        )
+    )
+
+    assert codes_at(mismatched, "/chapters/0/objectives/0") == ["OBJECTIVE_LEVEL_MISMATCH"]
+    assert matching.findings == ()
+
+
+def test_an_objective_no_question_tests_is_untested_and_listed():
+    untested = quality.report_for(course(chapters=2))
+    filler = filler_questions("en-US")
+    tested = quality.report_for(
+        course(chapters=2, questions=[*filler[:2], {**filler[2], "objective_id": "2.1"}])
+    )
+
+    assert codes_at(untested, "/chapters/1/objectives/0") == ["OBJECTIVE_UNTESTED"]
+    assert untested.untested_objectives == ("2.1",)
+    assert tested.untested_objectives == ()
+    assert tested.findings == ()
+
+
+def test_without_an_assessment_no_objective_counts_as_untested():
+    report = quality.report_for(course(chapters=2, assessment=False))
+
+    assert report.findings == () and report.untested_objectives == ()
+    assert [objective.questions for objective in report.objectives] == [(), ()]
+
+
+def test_a_question_naming_no_objective_trips_the_rule_in_a_course_with_objectives():
+    filler = filler_questions("en-US")
+
+    report = quality.report_for(course(questions=[{**filler[0], "objective_id": None}, *filler[1:]]))
+
+    assert codes_at(report, "/assessment/questions/0") == ["QUESTION_WITHOUT_OBJECTIVE"]
+    assert [item.code for item in report.findings] == ["QUESTION_WITHOUT_OBJECTIVE"]
+
+
+def test_a_chapter_without_objectives_trips_the_rule_and_its_questions_need_none():
+    questions = [{**item, "objective_id": None} for item in filler_questions("en-US")]
+
+    report = quality.report_for(course(objectives=[], questions=questions))
+
+    assert [(item.code, item.where) for item in report.findings] == [
+        ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/0")
+    ]
+
+
+HARD_TO_READ = {
+    "en-US": "Notwithstanding considerable organizational heterogeneity, the institutionalization of comprehensive "
+    "interdisciplinary methodologies necessitates sophisticated infrastructural coordination, continuous "
+    "epistemological reconsideration and systematically documented accountability mechanisms.",
+    "pt-BR": "Independentemente da considerável heterogeneidade organizacional, a institucionalização de metodologias "
+    "interdisciplinares abrangentes exige coordenação infraestrutural sofisticada, reconsideração epistemológica "
+    "contínua e mecanismos de responsabilização sistematicamente documentados.",
+    "es-ES": "Independientemente de la considerable heterogeneidad organizativa, la institucionalización de "
+    "metodologías interdisciplinarias exhaustivas exige una coordinación infraestructural sofisticada, una "
+    "reconsideración epistemológica continua y mecanismos de responsabilidad sistemáticamente documentados.",
+    "fr-FR": "Nonobstant une considérable hétérogénéité organisationnelle, l'institutionnalisation de méthodologies "
+    "interdisciplinaires exhaustives nécessite une coordination infrastructurelle sophistiquée, une reconsidération "
+    "épistémologique continuelle et des mécanismes de responsabilisation systématiquement documentés.",
+    "de-DE": "Ungeachtet beträchtlicher organisatorischer Heterogenität erfordert die Institutionalisierung "
+    "umfassender interdisziplinärer Methodologien eine hochentwickelte infrastrukturelle Koordinierung, "
+    "kontinuierliche erkenntnistheoretische Überprüfung sowie systematisch dokumentierte Rechenschaftsmechanismen.",
+}
+
+
+@pytest.mark.parametrize("language_id", LANGUAGES)
+def test_a_lesson_very_difficult_to_read_in_its_language_trips_the_readability_rule(language_id):
+    hard = quality.report_for(
+        course(language_id=language_id, lessons=[PLAIN_LESSON[language_id], HARD_TO_READ[language_id]])
+    )
+
+    assert codes_at(hard, "/chapters/0/lessons/1") == ["LESSON_HARD_TO_READ"]
+    assert codes_at(hard, "/chapters/0/lessons/0") == []
+    assert hard.readability[1].readability.band == "very-difficult"
+    assert hard.readability[0].readability.score >= 30
+
+
+def test_every_rule_is_tested_here():
+    tested_above = {
+        "ANSWER_LENGTH_PATTERN",
+        "ANSWER_POSITION_PILED",
+        "OBJECTIVE_VERB_VAGUE",
+        "OBJECTIVE_VERB_UNLISTED",
+        "OBJECTIVE_LEVEL_MISMATCH",
+        "OBJECTIVE_UNTESTED",
+        "QUESTION_WITHOUT_OBJECTIVE",
+        "CHAPTER_WITHOUT_OBJECTIVES",
+        "LESSON_HARD_TO_READ",
+    }
+
+    assert set(QUESTION_CASES) | tested_above == set(rules.RULES)
+
+
+def test_the_readme_lists_every_rule_with_its_severity_and_the_rules_version():
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    section = readme.split("## Quality", 1)[1].split("\n## ", 1)[0]
+
+    for rule in rules.RULES.values():
+        language = "language" if rule.language_specific else ""
+        assert f"| `{rule.code}` | {rule.part} | {rule.severity} | {language} | {rule.summary} |" in section
+    assert f"Rules version: **{rules.RULES_VERSION}**" in section

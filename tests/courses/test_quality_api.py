@@ -1,0 +1,275 @@
+"""GET /api/v1/courses/:id/quality: the quality report of a course, for the key that owns it."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts import services as account_services
+from courses import jobs
+from courses.models import Course
+from tests.conftest import client_for
+from tests.courses.quality.documents import course as quality_course
+from tests.courses.quality.documents import question
+from tests.factories import CourseFactory
+
+NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
+
+
+def quality(client, course_id: str, **extra):
+    return client.get(f"/api/v1/courses/{course_id}/quality", **extra)
+
+
+@pytest.fixture
+def generated_course(api_key, django_capture_on_commit_callbacks) -> Course:
+    """A course made the way clients make one: create a job, and the offline generator writes it."""
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.create_job(
+            api_key=api_key,
+            subject="Intro to SQL",
+            format="onepage",
+            language_id="fr-FR",
+            outline=["Jointures", "Index"],
+            add_ons=["assessment", "practical-exercises"],
+        )
+    return Course.objects.get(job=job)
+
+
+def test_a_generated_course_gets_its_whole_report(api_client, generated_course):
+    response = quality(api_client, generated_course.public_id)
+
+    body = response.json()
+    assert response.status_code == 200
+    assert list(body) == [
+        "courseId",
+        "languageId",
+        "rulesVersion",
+        "summary",
+        "findings",
+        "objectives",
+        "untestedObjectives",
+        "readability",
+    ]
+    assert (body["courseId"], body["languageId"], body["rulesVersion"]) == (
+        generated_course.public_id,
+        "fr-FR",
+        1,
+    )
+    assert body["summary"] == {
+        "score": 100,
+        "findings": 0,
+        "high": 0,
+        "medium": 0,
+        "low": 0,
+        "questions": 4,
+        "questionsWithFindings": 0,
+        "objectives": 4,
+        "objectivesTested": 4,
+        "lessons": 6,
+        "lessonsWithFindings": 0,
+    }
+    assert body["findings"] == [] and body["untestedObjectives"] == []
+    first = body["objectives"][0]
+    assert first == {
+        "id": "1.1",
+        "where": "/chapters/0/objectives/0",
+        "chapter": 0,
+        "verb": "expliquer",
+        "object": "en quoi consiste «\u00a0Jointures\u00a0» et pourquoi c'est important",
+        "statement": "Expliquer en quoi consiste «\u00a0Jointures\u00a0» et pourquoi c'est important",
+        "bloomLevel": "understand",
+        "questions": first["questions"],
+    }
+    assert [objective["bloomLevel"] for objective in body["objectives"]] == ["understand", "apply"] * 2
+    assert sorted(number for objective in body["objectives"] for number in objective["questions"]) == [
+        0,
+        1,
+        2,
+        3,
+    ]
+    lesson = body["readability"][0]
+    assert (lesson["where"], lesson["chapter"], lesson["lesson"]) == ("/chapters/0/lessons/0", 0, 0)
+    assert lesson["readability"]["formula"] == "kandel-moles"
+    assert 30 <= lesson["readability"]["score"] <= 100
+    assert set(lesson["readability"]) == {
+        "formula",
+        "score",
+        "band",
+        "words",
+        "sentences",
+        "wordsPerSentence",
+        "syllablesPerWord",
+    }
+
+
+def test_findings_say_which_rule_how_severe_what_is_wrong_and_where(api_client, api_key):
+    content = quality_course(
+        questions=[
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "All of the above"],
+            ),
+            question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
+            question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
+        ]
+    )
+    course = CourseFactory(api_key=api_key, content=content.model_dump(mode="json"))
+
+    body = quality(api_client, course.public_id).json()
+
+    assert body["findings"] == [
+        {
+            "code": "ALL_OR_NONE_OF_THE_ABOVE",
+            "severity": "medium",
+            "part": "question",
+            "where": "/assessment/questions/0",
+            "message": "Option D is “all (none) of the above”: learners answer it from partial knowledge. "
+            "Write a specific, plausible option instead.",
+            "ruleVersion": 1,
+        },
+        {
+            "code": "NEGATIVE_STEM",
+            "severity": "medium",
+            "part": "question",
+            "where": "/assessment/questions/0",
+            "message": "The stem is negative (“not”) without emphasis, so learners miss it: ask positively, or "
+            "write the negative word in capitals (NOT).",
+            "ruleVersion": 1,
+        },
+    ]
+    assert body["summary"]["score"] == 90
+    assert (body["summary"]["questionsWithFindings"], body["summary"]["medium"]) == (1, 2)
+
+
+def test_a_course_written_before_objectives_existed_reports_their_absence(api_client, api_key):
+    course = CourseFactory(api_key=api_key)  # tests.samples: no objectives, answers all at A
+
+    body = quality(api_client, course.public_id).json()
+
+    assert [(finding["code"], finding["where"]) for finding in body["findings"]] == [
+        ("ANSWER_POSITION_PILED", "/assessment"),
+        ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/0"),
+        ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/1"),
+        ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/2"),
+    ]
+    assert body["objectives"] == [] and body["summary"]["score"] == 100 - 15 - 3
+
+
+def test_the_report_is_the_same_every_time(api_client, generated_course):
+    first = quality(api_client, generated_course.public_id).json()
+
+    again = quality(api_client, generated_course.public_id).json()
+
+    assert first == again
+
+
+def test_another_key_even_of_the_same_account_gets_404(
+    api_client, account, stranger_client, generated_course
+):
+    sibling = client_for(account_services.issue_key(account=account, name="sibling"))
+
+    for client in (stranger_client, sibling):
+        response = quality(client, generated_course.public_id)
+        assert response.status_code == 404
+        assert response.json() == NOT_FOUND
+
+
+@pytest.mark.parametrize("course_id", ["cou_doesnotexist", "cou_x", "x" * 300, "..", "cou_' OR 1=1 --"])
+def test_odd_course_ids_are_404(api_client, course_id):
+    response = quality(api_client, course_id)
+
+    assert response.status_code == 404
+    assert response.json() == NOT_FOUND
+
+
+def test_reading_a_report_has_its_own_rate_limit(api_client, generated_course, settings):
+    settings.RATE_LIMIT_READ = 2
+
+    answers = [quality(api_client, generated_course.public_id) for _ in range(3)]
+
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert (answers[0]["RateLimit-Limit"], answers[0]["RateLimit-Remaining"]) == ("2", "1")
+    assert answers[2].json()["code"] == "RATE_LIMIT_EXCEEDED"
+    assert (
+        api_client.get("/api/v1/courses/jobs/job_doesnotexist")["RateLimit-Limit"] == "120"
+    )  # poll: its own
+
+
+def test_the_default_read_limit_is_120_a_minute(api_client, generated_course):
+    response = quality(api_client, generated_course.public_id)
+
+    assert (response["RateLimit-Limit"], response["RateLimit-Remaining"]) == ("120", "119")
+
+
+def test_a_report_costs_no_more_queries_than_a_poll(
+    api_client, generated_course, django_assert_max_num_queries
+):
+    quality(api_client, generated_course.public_id)  # the key's last use was just written
+
+    with django_assert_max_num_queries(2):
+        response = quality(api_client, generated_course.public_id)
+
+    assert response.status_code == 200
+
+
+def test_staff_see_the_report_on_the_course_admin_page(client, api_key):
+    content = quality_course(
+        questions=[
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
+            question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
+            question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
+        ]
+    )
+    course = CourseFactory(api_key=api_key, content=content.model_dump(mode="json"))
+    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
+    client.login(username="staff", password="a-long-admin-password")
+
+    page = client.get(f"/admin/courses/course/{course.pk}/change/").content.decode()
+
+    assert "<strong>Score 95</strong> of 100 (rules version 1)" in page
+    assert "<code>NEGATIVE_STEM</code>" in page and "<code>/assessment/questions/0</code>" in page
+    assert "Explain joins" in page  # the objective, with its Bloom level
+    assert "understand" in page
+
+
+def test_learners_never_see_the_report(client, api_key):
+    content = quality_course(
+        questions=[
+            question(
+                "Which of these is not a join?",
+                ["A merge sort", "An inner join", "A left join", "A cross join"],
+            ),
+            question("Which keyword sorts rows?", ["ORDER BY", "GROUP BY", "WHERE", "LIMIT"], 1),
+            question("Which keyword filters rows?", ["WHERE", "GROUP BY", "ORDER BY", "LIMIT"], 2),
+        ]
+    )
+    course = CourseFactory(api_key=api_key, content=content.model_dump(mode="json"))
+
+    page = client.get(f"/go/{course.public_id}").content.decode()
+    without_key = client.get(f"/api/v1/courses/{course.public_id}/quality")
+
+    assert page.count("Which of these is not a join?") >= 1
+    assert "NEGATIVE_STEM" not in page and "Bloom" not in page and "objective" not in page.lower()
+    assert without_key.status_code == 401
+
+
+def test_any_version_gets_its_own_report(api_client, generated_course):
+    flawed = dict(generated_course.content)
+    first = flawed["assessment"]["questions"][0]
+    first = {**first, "options": [*first["options"][:-1], "Toutes les réponses ci-dessus"]}  # a French course
+    flawed["assessment"] = {**flawed["assessment"], "questions": [first, *flawed["assessment"]["questions"][1:]]}
+    edited = api_client.put(
+        f"/api/v1/courses/{generated_course.public_id}/content", flawed, format="json", HTTP_IF_MATCH='"1"'
+    )
+    assert edited.status_code == 200, edited.json()
+
+    latest = quality(api_client, generated_course.public_id).json()
+    original = quality(api_client, generated_course.public_id, data={"version": 1}).json()
+    missing = quality(api_client, generated_course.public_id, data={"version": 7})
+    bad = quality(api_client, generated_course.public_id, data={"version": "first"})
+
+    assert "ALL_OR_NONE_OF_THE_ABOVE" in {finding["code"] for finding in latest["findings"]}
+    assert original["findings"] == []
+    assert (missing.status_code, missing.json()) == (404, {"message": "Version not found.", "code": "NOT_FOUND"})
+    assert (bad.status_code, bad.json()["code"]) == (400, "VALIDATION_ERROR")
