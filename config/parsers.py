@@ -1,6 +1,9 @@
 """The API's JSON parser: DRF's, plus limits on what a body may hold (RFC 7493, I-JSON)."""
 
-from rest_framework.parsers import JSONParser
+from django.core.exceptions import SuspiciousOperation
+from django.http.multipartparser import MultiPartParserError
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser, MultiPartParser
 
 from config import errors  # the module, not its names: errors imports DRF, which imports this
 
@@ -48,3 +51,25 @@ def _check_text(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise errors.ValidationError("The JSON body holds a string that is not valid Unicode (an unpaired surrogate).") from None
+
+
+class StrictMultiPartParser(MultiPartParser):
+    """
+    DRF's multipart parser (Django's, streaming files to disk beyond FILE_UPLOAD_MAX_MEMORY_SIZE),
+    answering a malformed body with the API's 400 rather than a message about JSON. Only endpoints
+    that take files list it; ApiErrorMiddleware bounds the body's size before it is read.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data_and_files = super().parse(stream, media_type, parser_context)
+        except (ParseError, MultiPartParserError):  # DRF wraps Django's error in its ParseError
+            raise errors.ValidationError("The multipart/form-data body is malformed.") from None
+        except SuspiciousOperation:  # too many fields or files, or fields over DATA_UPLOAD_MAX_MEMORY_SIZE
+            raise errors.ValidationError(
+                "The multipart/form-data body has too many parts, or form fields over 1 MiB."
+            ) from None
+        for key, value in data_and_files.data.items():
+            _check_text(key)
+            _check_text(value)
+        return data_and_files

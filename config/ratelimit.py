@@ -35,8 +35,13 @@ from config import errors
 logger = logging.getLogger(__name__)
 
 WINDOW_SECONDS = 60
-SCOPES = ("create", "export", "poll")
-_SETTING_FOR_SCOPE = {"create": "RATE_LIMIT_CREATE", "export": "RATE_LIMIT_EXPORT", "poll": "RATE_LIMIT_POLL"}
+SCOPES = ("create", "export", "poll", "sources")
+_SETTING_FOR_SCOPE = {
+    "create": "RATE_LIMIT_CREATE",
+    "export": "RATE_LIMIT_EXPORT",
+    "poll": "RATE_LIMIT_POLL",
+    "sources": "RATE_LIMIT_SOURCES",
+}
 
 # KEYS[1]: the bucket to count in; KEYS[2] (optional): a guard bucket that must not be full.
 # ARGV: now (ms), window (ms), limit, record (1: record the request if it fits, 0: only look and
