@@ -2,15 +2,18 @@
 Word (DOCX, python-docx) and PowerPoint (PPTX, python-pptx) documents.
 
 Both are ZIP packages of XML. Before either library opens one, the package is checked: too many
-parts, or parts that would inflate past MAX_UNCOMPRESSED_BYTES (a zip bomb), are refused. Both
-libraries parse XML with entity resolution off, so an entity in a DTD (an expansion bomb, or an
-external entity naming a file or URL) stays an unexpanded reference and the rest is read.
+parts, or parts that would inflate past MAX_UNCOMPRESSED_BYTES or far beyond their compressed size
+(a zip bomb), are refused with SOURCE_TOO_LARGE; an XML part with a document type declaration is
+refused with SOURCE_UNREADABLE. Office never writes DTDs, and a DTD is how entity expansion bombs
+("billion laughs") and external entities (reading a local file or a URL) get in. Behind that, both
+libraries parse with entity resolution off.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 
 from sources.extraction.document import (
     HEADING,
@@ -32,6 +35,8 @@ MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024
 # A part that inflates more than this many times is a bomb; real XML compresses about 10 to 1.
 MAX_RATIO = 200
 _RATIO_APPLIES_FROM = 1024 * 1024
+# A document type declaration comes before the root element, so within the first bytes of a part.
+_PROLOG_BYTES = 8 * 1024
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 
@@ -55,6 +60,20 @@ def check_package(path: str) -> None:
             TOO_LARGE,
             "The package inflates to far more than its size (a zip bomb, or content beyond the limits).",
         )
+    with zipfile.ZipFile(path) as archive:
+        for part in parts:
+            if not part.filename.endswith((".xml", ".rels")):
+                continue
+            try:
+                with archive.open(part) as stream:
+                    prolog = stream.read(_PROLOG_BYTES)
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error):
+                raise ExtractionError(UNREADABLE, "The file is damaged: a part of its package cannot be read.") from None
+            if b"<!DOCTYPE" in prolog.upper() or b"<!ENTITY" in prolog.upper():
+                raise ExtractionError(
+                    UNREADABLE,
+                    "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
+                )
 
 
 def _open_failed(kind: str):
