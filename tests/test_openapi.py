@@ -8,6 +8,10 @@ from config.openapi import error_codes_in
 CREATE = ("/api/v1/courses", "post")
 POLL = ("/api/v1/courses/jobs/{job_id}", "get")
 EXPORT = ("/api/v1/courses/{course_id}/export", "post")
+CREATE_SOURCE = ("/api/v1/sources", "post")
+LIST_SOURCES = ("/api/v1/sources", "get")
+GET_SOURCE = ("/api/v1/sources/{source_id}", "get")
+DELETE_SOURCE = ("/api/v1/sources/{source_id}", "delete")
 
 # Interface section 7, by the endpoints that can return each code.
 CONTRACT_CODES = {
@@ -36,9 +40,38 @@ def test_document_is_valid_openapi(document):
     validate(document)  # raises, naming the first error
 
 
-def test_document_is_openapi_3_1_with_the_three_operations(document):
+def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
-    assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {CREATE, POLL, EXPORT}
+    assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
+        CREATE, POLL, EXPORT, CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE,
+    }
+
+
+def test_the_upload_body_is_described_as_the_server_reads_it(document):
+    body = document["paths"]["/api/v1/sources"]["post"]["requestBody"]
+    schemas = document["components"]["schemas"]
+
+    assert set(body["content"]) == {"multipart/form-data", "application/json"}
+    multipart = body["content"]["multipart/form-data"]
+    upload = schemas[multipart["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert upload["required"] == ["file"]
+    assert upload["properties"]["file"]["format"] == "binary"
+    assert set(upload["properties"]) == {"file", "name", "callbackUrl"}
+    assert multipart["encoding"]["file"]["contentType"] == (
+        "application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, "
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation, text/html, text/markdown, "
+        "text/plain"
+    )
+    by_url = schemas[body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert by_url["required"] == ["url"]
+    assert by_url["properties"]["url"]["pattern"] == by_url["properties"]["callbackUrl"]["pattern"]
+
+
+def test_the_source_codes_are_documented(document):
+    assert {"UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "STORAGE_LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE",
+            "INVALID_API_KEY", "PAID_PLAN_REQUIRED", "RATE_LIMIT_EXCEEDED"} <= error_codes_in(document, *CREATE_SOURCE)
+    assert "NOT_FOUND" in error_codes_in(document, *GET_SOURCE)
+    assert "NOT_FOUND" in error_codes_in(document, *DELETE_SOURCE)
 
 
 @pytest.mark.parametrize("operation", CONTRACT_CODES)
@@ -70,15 +103,17 @@ def test_headers_bearer_scheme_and_error_body_are_described(document):
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["code", "message"]
 
 
-def test_the_three_webhooks_with_their_signature_headers(document):
+def test_every_webhook_with_its_signature_headers(document):
     webhooks = document["webhooks"]
 
-    assert set(webhooks) == {"course.created", "course.failed", "course.exported"}
+    assert set(webhooks) == {"course.created", "course.failed", "course.exported", "source.ready", "source.failed"}
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
     created = document["components"]["schemas"]["CourseCreatedEvent"]["properties"]
     assert created["course"] == {"$ref": "#/components/schemas/CourseOutput"}
+    source_event = document["components"]["schemas"]["SourceEvent"]["properties"]
+    assert source_event["source"] == {"$ref": "#/components/schemas/SourceOutput"}
 
 
 def test_interactive_docs_are_served_without_a_cdn(client):
