@@ -37,16 +37,16 @@ class ApiView(APIView):
                 )
 
     def initial(self, request, *args, **kwargs):
-        method = "GET" if request.method == "HEAD" else request.method
-        self.rate_limit_scope = self.rate_limit_scopes.get(method, type(self).rate_limit_scope)
-        if self.rate_limit_scope is None:
-            raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope for {method}")
         self.rate_limit = None
         # A method the view has no handler for is answered before the key and the limiter: such a
         # request does no work, so it costs no slot (and, no bucket looked at, carries no RateLimit
         # headers). DRF itself would look for the handler only after both.
         if not self._has_handler(request.method):
             raise MethodNotAllowed(request.method)
+        method = "GET" if request.method == "HEAD" else request.method
+        self.rate_limit_scope = self.rate_limit_scopes.get(method, type(self).rate_limit_scope)
+        if self.rate_limit_scope is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope for {method}")
         super().initial(request, *args, **kwargs)
 
     def _has_handler(self, method: str) -> bool:

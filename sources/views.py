@@ -14,8 +14,9 @@ class SourcesView(ApiView):
     """POST: a new source (upload or URL). GET: the key's sources."""
 
     parser_classes = [StrictMultiPartParser, StrictJSONParser]
-    # Reading counts with the job polls; writing has its own limit.
-    rate_limit_scopes = {"GET": "poll", "POST": "sources"}
+    # Reading counts with the job polls; writing (and anything else) has its own limit.
+    rate_limit_scope = "sources"
+    rate_limit_scopes = {"GET": "poll"}
 
     @extend_schema(
         operation_id="createSource",
@@ -91,7 +92,8 @@ class SourcesView(ApiView):
         responses=openapi.responses({200: serializers.SourceList}, e400=[openapi.VALIDATION]),
     )
     def get(self, request):
-        data = serializers.ListSourcesInput(data=request.query_params)
+        # A plain dict: an empty value is then refused, not taken for an absent one.
+        data = serializers.ListSourcesInput(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
         page = queries.sources_of(api_key=request.auth, **data.validated_data)
         return Response(
@@ -105,7 +107,8 @@ class SourcesView(ApiView):
 class SourceView(ApiView):
     """GET: poll a source. DELETE: delete it."""
 
-    rate_limit_scopes = {"GET": "poll", "DELETE": "sources"}
+    rate_limit_scope = "sources"
+    rate_limit_scopes = {"GET": "poll"}
 
     @extend_schema(
         operation_id="getSource",

@@ -5,6 +5,7 @@ The schema-conformance checks hold our answers to the document; `positive_data_a
 `negative_data_rejection` hold the document to what the server really accepts and refuses.
 """
 
+import os
 import socket
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from courses.models import Export
 from tests.factories import AccountFactory, PlanFactory
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+ROOT = Path(__file__).resolve().parents[1]
 # Fixed, so that a run is reproducible; change it to explore other inputs.
 SEED = "20261122"
 
@@ -26,6 +28,7 @@ def contract_key(live_server, settings, monkeypatch):
     # Fuzzing sends far more than a customer may: raise the limits (the limiter still runs) and give
     # the key plenty of credits.
     settings.RATE_LIMIT_CREATE = settings.RATE_LIMIT_EXPORT = settings.RATE_LIMIT_POLL = 1_000_000
+    settings.RATE_LIMIT_SOURCES = 1_000_000
     # Generated callback URLs name random hosts: every such name resolves to a documentation
     # address, which delivery refuses without connecting. Only the resolver of this process (where
     # the live server runs) is replaced, and only for names: our own services are reached by address.
@@ -57,6 +60,9 @@ def test_schemathesis_finds_no_difference_between_the_document_and_the_service(l
         capture_output=True,
         text=True,
         timeout=600,
+        # Files of each kind the upload takes, for its multipart body (see tests/contract_hooks.py).
+        env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.contract_hooks", "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
     )
 
     assert run.returncode == 0, run.stdout[-20_000:] + run.stderr[-5_000:]
