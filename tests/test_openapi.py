@@ -132,6 +132,7 @@ def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
 
     page.goto(f"{live_server.url}/docs/")
     page.wait_for_selector("text=Submit a course for generation", timeout=15000)
+    page.wait_for_selector("text=Upload a document, or give the URL of one", timeout=15000)
 
     assert violations == []
     assert page.problems == []
