@@ -3,11 +3,8 @@ A real Celery worker reads every hostile document in turn, each failing with its
 next, ordinary one: no document takes the worker down.
 """
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from config.celery import app as celery_app
 from sources.models import Source
-from tests.processes import environment
+from tests.processes import environment, stop, wait_for
 from tests.sources import documents
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -60,22 +57,7 @@ def worker(tmp_path, settings):
             start_new_session=True,
         )
     yield process, log_path
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def wait_for(condition, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
+    stop(process)
 
 
 @pytest.mark.worker
