@@ -96,6 +96,16 @@ def encrypted_pdf() -> bytes:
     return bytes(pdf.output())
 
 
+def pdf_with_owner_password_only() -> bytes:
+    """Restricted (no copying, no printing) but openable by anyone: no password is needed to read it."""
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner-secret", user_password="")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(0, 10, "Open to every reader")
+    return bytes(pdf.output())
+
+
 def scanned_pdf(pages: int = 2) -> bytes:
     """Pages that are pictures of text, with no text layer: what a scanner makes."""
     picture = io.BytesIO()

@@ -31,6 +31,13 @@ def test_password_protected_pdf_fails_as_encrypted(api_client, sources_storage):
     assert_nothing_kept(source["id"], sources_storage)
 
 
+def test_pdf_with_only_an_owner_password_is_read(api_client):
+    source = read(api_client, documents.pdf_with_owner_password_only(), "restricted.pdf")
+
+    assert source["status"] == "ready"
+    assert Source.objects.get(public_id=source["id"]).text == "Open to every reader"
+
+
 def test_scanned_pdf_without_a_text_layer_fails_with_no_text(api_client, sources_storage):
     source = read(api_client, documents.scanned_pdf(pages=2), "scan.pdf")
 

@@ -4,6 +4,7 @@ address rules as webhooks, redirects checked hop by hop, limits on size and time
 """
 
 import gzip
+import socket
 
 import pytest
 
@@ -118,6 +119,67 @@ def test_every_redirect_target_is_checked_by_the_same_rules(server, location, me
 
     assert str(refusal.value) == message
     assert len(server.requests) == 1
+
+
+@pytest.fixture
+def internet(monkeypatch):
+    """
+    Stands in for the network beyond this machine (which tests cannot reach): a connection to a
+    public address given here goes to a loopback server instead. Together with the fake resolver,
+    a test can follow a request from a public name to wherever it is sent next.
+    """
+    routes: dict[tuple[str, int], int] = {}
+    real_connect = socket.socket.connect
+
+    def connect(sock, address):
+        if isinstance(address, tuple) and (address[0], address[1]) in routes:
+            address = ("127.0.0.1", routes[(address[0], address[1])])
+        return real_connect(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    return routes
+
+
+def test_a_redirect_to_a_private_address_is_refused_before_it_is_contacted(
+    private_networks_refused, resolver, internet, connections
+):
+    public_site = Receiver().start()
+    try:
+        resolver.answers["docs.example.com"] = ["93.184.215.14"]
+        resolver.answers["intranet.example.com"] = ["10.20.30.40"]
+        internet[("93.184.215.14", 80)] = public_site.port
+        public_site.script(redirect("http://intranet.example.com/secrets"))
+
+        with pytest.raises(destinations.UnsafeDestination) as refusal:
+            get("http://docs.example.com/handbook")
+    finally:
+        public_site.stop()
+
+    assert str(refusal.value) == "intranet.example.com resolves to a non-public address (10.20.30.40)"
+    assert resolver.lookups == ["docs.example.com", "intranet.example.com"]
+    assert [address[0] for address in connections.addresses] == ["127.0.0.1"]  # the public site, no other
+    assert [request.path for request in public_site.requests] == ["/handbook"]
+
+
+def test_a_redirect_to_another_public_site_is_followed_there(
+    private_networks_refused, resolver, internet, connections
+):
+    first, second = Receiver().start(), Receiver().start()
+    try:
+        resolver.answers["old.example.com"] = ["93.184.215.14"]
+        resolver.answers["new.example.org"] = ["93.184.215.15"]
+        internet[("93.184.215.14", 80)] = first.port
+        internet[("93.184.215.15", 80)] = second.port
+        first.script(redirect("http://new.example.org/handbook"))
+        second.script(answer(200, b"moved here"))
+
+        download = get("http://old.example.com/handbook")
+    finally:
+        first.stop()
+        second.stop()
+
+    assert (download.content, download.url) == (b"moved here", "http://new.example.org/handbook")
+    assert second.requests[0].headers["host"] == "new.example.org"
 
 
 @pytest.mark.parametrize("status", [404, 500, 304])
