@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bootstrap venv services stop-services browser superuser
+.PHONY: run test bench bootstrap venv services stop-services browser load-tools superuser
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -18,9 +18,18 @@ run: bootstrap
 	base_url=$$(PORT=$(PORT) $(PY) -c 'from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)') && \
 		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
-test: bootstrap browser
+test: bootstrap browser load-tools
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
 	REDIS_URL=$${TEST_REDIS_URL:-redis://127.0.0.1:63799/1} $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The service under load beside a bare Django view, in one run (README: Performance). Not part of
+# `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
+bench: bootstrap load-tools
+	$(PY) -m bench $(BENCH_ARGS)
+
+# wrk drives the endpoints in `make bench` (and in its smoke run in `make test`).
+load-tools:
+	@command -v wrk >/dev/null || scripts/system-packages.sh wrk
 
 # Everything both commands stand on: Python packages, local PostgreSQL and Redis, schema, seed data.
 bootstrap: venv .env services

@@ -8,6 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts import queries
 from accounts.models import Account, ApiKey, Plan, UsagePeriod
 from config import errors
 from config.ids import random_base62
@@ -145,12 +146,9 @@ def authenticate_key(*, plain_key: str) -> ApiKey:
     Return the live key with this plain value, its account and plan loaded, and note its use.
     :raises InvalidApiKey: if no live key has this value
     """
-    try:
-        key = ApiKey.objects.select_related("account__plan").get(
-            key_hash=hash_key(plain_key), revoked_at__isnull=True
-        )
-    except ApiKey.DoesNotExist:
-        raise InvalidApiKey() from None
+    key = queries.live_key(key_hash=hash_key(plain_key))
+    if key is None:
+        raise InvalidApiKey()
     _note_key_use(key)
     return key
 

@@ -7,6 +7,7 @@ is a bug and becomes a 500 `INTERNAL_ERROR` that shows no internals.
 
 import logging
 
+from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -40,13 +41,27 @@ class InternalError(AppError):
     status, code, message = 500, "INTERNAL_ERROR", "Internal server error."
 
 
+class ServiceUnavailable(AppError):
+    status, code = 503, "SERVICE_UNAVAILABLE"
+    message = "The service is briefly unavailable. Please try again in a few seconds."
+
+
+# The database went away (a restart, a failover): not a bug, and the request can be sent again. The
+# connection is dropped at the end of the request, so the next one connects afresh.
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 5
+
+
 def error_body(*, message: str, code: str) -> dict:
     return {"message": message, "code": code}
 
 
 def json_error(error: AppError) -> JsonResponse:
     """Render an AppError outside DRF (middleware, Django's error handlers)."""
-    return JsonResponse(error_body(message=error.message, code=error.code), status=error.status)
+    response = JsonResponse(error_body(message=error.message, code=error.code), status=error.status)
+    if isinstance(error, ServiceUnavailable):
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 # DRF's own exceptions, translated into our codes. UnsupportedMediaType is a 400 on purpose: the
@@ -73,6 +88,12 @@ def api_exception_handler(exc, context):
     ApiErrorMiddleware lets the view finish the response, so even a 500 carries the RateLimit
     headers.
     """
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        logger.warning("database unavailable", exc_info=True)
+        set_rollback()
+        exc = ServiceUnavailable()
+        body = error_body(message=exc.message, code=exc.code)
+        return Response(body, status=exc.status, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, AppError):
         return Response(error_body(message=exc.message, code=exc.code), status=exc.status)
     response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After

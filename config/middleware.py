@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
 
 from config import errors
 from config.logs import request_id_var
@@ -53,7 +54,8 @@ class ApiErrorMiddleware:
     """
     Keep the error contract for everything under /api/, including what happens outside DRF:
     oversized bodies (413, answered before any view, so without RateLimit headers) and unexpected
-    exceptions (500 without internals, logged). An exception inside a DRF view never gets here:
+    exceptions (500 without internals, logged). A database that is down is a 503 with Retry-After,
+    JSON under /api/ and a plain page elsewhere. An exception inside a DRF view never gets here:
     config.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
     This is the safety net for the rest (plain Django views, rendering, the handler itself).
     """
@@ -69,6 +71,13 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
+        if isinstance(exception, errors.DATABASE_UNAVAILABLE):
+            logger.warning("database unavailable", extra={"path": request.path}, exc_info=True)
+            if is_api_request(request):
+                return errors.json_error(errors.ServiceUnavailable())
+            response = render(request, "503.html", status=503)
+            response["Retry-After"] = str(errors.RETRY_AFTER_SECONDS)
+            return response
         if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):
             return None
         logger.exception("unhandled error", extra={"path": request.path})

@@ -43,6 +43,7 @@ COMMON_ERRORS = {
     403: ("PAID_PLAN_REQUIRED", "The key is valid but the account is not on a paid plan."),
     429: ("RATE_LIMIT_EXCEEDED", "Rate limit of the endpoint exceeded; wait `Retry-After` seconds."),
     500: ("INTERNAL_ERROR", "Internal error; safe to retry later."),
+    503: ("SERVICE_UNAVAILABLE", "The database is briefly unreachable (a restart); retry after `Retry-After` seconds."),
 }
 
 
@@ -256,7 +257,7 @@ def postprocess(result, generator, request, public):
                 headers = answer.setdefault("headers", {})
                 for name, (kind, text) in _RESPONSE_HEADERS.items():
                     headers[name] = {"schema": {"type": kind}, "description": text}
-                if status == "429":
+                if status in ("429", "503"):
                     headers["Retry-After"] = _RETRY_AFTER
                 headers.update(_ANSWER_HEADERS.get((path, method, status), {}))
                 links = _LINKS.get((path, method, status))

@@ -27,10 +27,8 @@ import redis
 from django.conf import settings
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
-from config import errors
+from config import errors, redis_client
 
 logger = logging.getLogger(__name__)
 
@@ -262,21 +260,8 @@ def _bucket(scope: str, who: str) -> str:
     return f"{settings.RATE_LIMIT_KEY_PREFIX}:{scope}:{who}"
 
 
-@functools.lru_cache(maxsize=4)
-def _client(url: str, timeout: float) -> redis.Redis:
-    # Short timeouts and no retries: an unreachable Redis costs a request at most one timeout, then
-    # the limiter fails open. Cached per (url, timeout), so a settings change gets its own client.
-    return redis.Redis.from_url(
-        url,
-        socket_connect_timeout=timeout,
-        socket_timeout=timeout,
-        retry=Retry(NoBackoff(), 0),
-        client_name="cgs-ratelimit",
-    )
-
-
 def _run_script(keys: list[str], args: list) -> list[int]:
-    client = _client(settings.REDIS_URL, settings.REDIS_SOCKET_TIMEOUT_SECONDS)
+    client = redis_client.client()
     try:
         return client.evalsha(_SLIDING_WINDOW_SHA, len(keys), *keys, *args)
     except redis.exceptions.NoScriptError:

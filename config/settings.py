@@ -76,7 +76,9 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default="postgres://cgs@127.0.0.1:54329/cgs"),
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Off by default: a check costs every request a round trip. After a database restart, each process's
+# first request on its lost connection is answered 503 (retry), and the next one connects afresh.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")

@@ -6,6 +6,8 @@ Text fields that hold Markdown say so; every other string is plain text. Rendere
 them: nothing here is trusted HTML.
 """
 
+import hashlib
+import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -150,3 +152,9 @@ class CourseContent(_Strict):
             if add_on not in wanted and any(present):
                 raise ValueError(f"add-on {add_on} is present but was not asked for")
         return self
+
+
+def digest(document: dict) -> str:
+    """A fingerprint of a course document (SHA-256 of its canonical JSON): equal documents, equal digests."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()

@@ -100,6 +100,8 @@ class Course(models.Model):
     language_id = models.CharField(max_length=5, choices=Language.choices)
     # The whole course as one JSON document, validated by courses.content.CourseContent.
     content = models.JSONField()
+    # content.digest(content), kept with it: pages know whether the content changed without reading it.
+    content_digest = models.CharField(max_length=64)
     schema_version = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -143,6 +145,7 @@ class Export(models.Model):
         SCORM12 = "scorm12", "SCORM 1.2"
         SCORM2004 = "scorm2004", "SCORM 2004 3rd edition"
         SCORM2004_4 = "scorm2004_4", "SCORM 2004 4th edition"
+        CMI5 = "cmi5", "cmi5 (xAPI)"
 
     public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")
@@ -150,7 +153,7 @@ class Export(models.Model):
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
     file = models.FileField(upload_to="exports/", max_length=300)
     callback_url = models.URLField(max_length=2048, blank=True)
-    # Set by services.export_course: whole milliseconds, later than the course's previous export.
+    # Set by exports.export_course: whole milliseconds, later than the course's previous export.
     exported_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

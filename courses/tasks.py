@@ -1,7 +1,7 @@
 from celery import shared_task
 from django.conf import settings
 
-from courses import services
+from courses import idempotency, jobs
 
 
 @shared_task(
@@ -12,14 +12,14 @@ from courses import services
     time_limit=settings.GENERATION_TIMEOUT_S + 120,
 )
 def run_generation(*, job_id: int, **_newer_kwargs) -> None:
-    services.run_job(job_id=job_id)
+    jobs.run_job(job_id=job_id)
 
 
 @shared_task
 def recover_jobs() -> dict[str, int]:
-    return services.recover_jobs()
+    return jobs.recover_jobs()
 
 
 @shared_task
 def purge_expired_idempotency_records() -> int:
-    return services.purge_expired_idempotency_records()
+    return idempotency.purge_expired()

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from config import openapi
 from config.api import ApiView
 from config.ids import looks_like_public_id
-from courses import queries, serializers, services
+from courses import exports, idempotency, jobs, queries, serializers
 from courses.models import Export
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class CreateJobView(ApiView):
     def post(self, request):
         data = serializers.CreateJobInput(data=request.data)
         data.is_valid(raise_exception=True)
-        job = services.create_job(
+        job = jobs.create_job(
             api_key=request.auth,
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
@@ -80,7 +80,7 @@ class PollJobView(ApiView):
     def get(self, request, job_id: str):
         job = queries.job_visible_to(api_key=request.auth, public_id=job_id)
         if job is None:
-            raise services.JobNotFound()
+            raise jobs.JobNotFound()
         headers = {} if job.is_finished else {"Retry-After": "5"}
         return Response(serializers.job_output(job), headers=headers)
 
@@ -90,7 +90,7 @@ def idempotency_key_of(request) -> str | None:
     if key is None:
         return None
     if not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
-        raise services.InvalidIdempotencyKey()
+        raise idempotency.InvalidIdempotencyKey()
     return key
 
 
@@ -99,8 +99,12 @@ class ExportCourseView(ApiView):
 
     @extend_schema(
         operation_id="exportCourse",
-        summary="Export a course as a SCORM package",
-        description="Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free.",
+        summary="Export a course as a SCORM or cmi5 package",
+        description=(
+            "Synchronous; with a `callbackUrl`, a `course.exported` event follows. Exports are free. "
+            "`scorm12` (the default), `scorm2004` and `scorm2004_4` make SCORM packages; `cmi5` makes a "
+            "cmi5 package (xAPI) for LMSs that speak cmi5."
+        ),
         parameters=[
             openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
             openapi.IDEMPOTENCY_KEY,
@@ -108,6 +112,7 @@ class ExportCourseView(ApiView):
         request=serializers.ExportCourseInput,
         examples=[
             OpenApiExample("SCORM 1.2", value={"format": "scorm12"}, request_only=True),
+            OpenApiExample("cmi5", value={"format": "cmi5"}, request_only=True),
             OpenApiExample(
                 "SCORM 2004 with an event",
                 value={"format": "scorm2004_4", "callbackUrl": "https://hooks.example.com/exports/7f3a9c2e"},
@@ -125,7 +130,7 @@ class ExportCourseView(ApiView):
     def post(self, request, course_id: str):
         data = serializers.ExportCourseInput(data=request.data)
         data.is_valid(raise_exception=True)
-        export = services.export_course(
+        export = exports.export_course(
             api_key=request.auth,
             course_public_id=course_id,
             idempotency_key=idempotency_key_of(request),

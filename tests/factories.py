@@ -5,6 +5,7 @@ import factory
 from accounts import services as account_services
 from accounts.models import Account, ApiKey, Plan, UsagePeriod
 from config.ids import random_base62
+from courses import content
 from courses.models import Course, GenerationJob
 from tests import samples
 
@@ -85,6 +86,7 @@ class CourseFactory(factory.django.DjangoModelFactory):
             format=course.format, language_id=course.language_id, add_ons=course.add_ons, text=course.text
         )
     )
+    content_digest = factory.LazyAttribute(lambda course: content.digest(course.content))
     name = factory.LazyAttribute(lambda course: course.content["name"])
     headline = factory.LazyAttribute(lambda course: course.content["headline"])
     schema_version = 1

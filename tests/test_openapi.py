@@ -116,6 +116,15 @@ def test_every_webhook_with_its_signature_headers(document):
     assert source_event["source"] == {"$ref": "#/components/schemas/SourceOutput"}
 
 
+def test_export_formats_are_the_three_scorm_versions_and_cmi5_with_scorm12_the_default(document):
+    schemas = document["components"]["schemas"]
+    export_input = schemas["ExportCourseInputRequest"]["properties"]["format"]
+
+    assert schemas["ExportFormatEnum"]["enum"] == ["scorm12", "scorm2004", "scorm2004_4", "cmi5"]
+    assert export_input == {"allOf": [{"$ref": "#/components/schemas/ExportFormatEnum"}], "default": "scorm12"}
+    assert schemas["CourseExportedEvent"]["properties"]["format"]["enum"] == schemas["ExportFormatEnum"]["enum"]
+
+
 def test_interactive_docs_are_served_without_a_cdn(client):
     page = client.get("/docs/")
 

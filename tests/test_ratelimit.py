@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from accounts import services as account_services
-from config import ratelimit
+from config import ratelimit, redis_client
 from config.api import ApiView
 from tests.conftest import client_for
 from tests.factories import AccountFactory, PlanFactory
@@ -366,7 +366,7 @@ def test_each_request_costs_one_redis_round_trip(api_client, client, monkeypatch
     send = redis.connection.AbstractConnection.send_packed_command
 
     def counting_send(connection, *args, **kwargs):
-        if connection.client_name == "cgs-ratelimit":
+        if connection.client_name == redis_client.CLIENT_NAME:
             round_trips.append(connection)
         return send(connection, *args, **kwargs)
 

@@ -12,12 +12,12 @@ every LMS and works the same in those that show no table of contents. Where the 
 the course is kept with the SCO's own bookmark (location and suspend_data).
 """
 
-import re
 from dataclasses import dataclass
 
 from lxml import etree
 
 from courses.content import CourseContent
+from courses.packaging import xml_text
 
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -36,19 +36,9 @@ SCORM2004_3 = Version("scorm2004", "scorm2004-3", "2004 3rd Edition", "2004")
 SCORM2004_4 = Version("scorm2004_4", "scorm2004-4", "2004 4th Edition", "2004")
 VERSIONS = {version.format: version for version in (SCORM12, SCORM2004_3, SCORM2004_4)}
 
-# Characters XML 1.0 cannot carry at all; the course text is model output and may hold them.
-_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
 IDS = {"organization": "ORG-1", "item": "ITEM-1", "resource": "RES-1"}
 # SCORM 1.2's <title> may hold at most 200 characters; course names may be longer.
 SCORM12_TITLE_MAX = 200
-
-
-def xml_text(text: str, max_length: int | None = None) -> str:
-    text = _NOT_XML.sub("", text)
-    if max_length is not None and len(text) > max_length:
-        text = text[: max_length - 1].rstrip() + "…"
-    return text
 
 
 def build_manifest(*, version: Version, content: CourseContent, course_id: str, files: list[str]) -> bytes:

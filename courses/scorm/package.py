@@ -1,16 +1,18 @@
-"""The zip: imsmanifest.xml, the SCO's files and the version's control documents, all at the root."""
+"""The zip: imsmanifest.xml, the SCO (the course player with the SCORM runtime) and the version's control
+documents, all at the root."""
 
-import datetime
 import functools
-import io
-import zipfile
+from pathlib import Path
 
+from courses import packaging
 from courses.content import CourseContent
-from courses.scorm import sco
+from courses.player import page
 from courses.scorm.manifest import VERSIONS, build_manifest
 from courses.scorm.schemas import XSD_ROOT
 
 MANIFEST = "imsmanifest.xml"
+# Finds the LMS's SCORM API and speaks its data model (1.2 or 2004) for the player.
+RUNTIME_SCRIPT = Path(__file__).resolve().parent / "assets" / "scorm-api.js"
 
 
 @functools.cache
@@ -27,14 +29,9 @@ def control_documents(schema_folder: str) -> dict[str, bytes]:
 def build_package(*, content: CourseContent, course_id: str, format: str) -> bytes:
     """The SCORM package of the course in the given export format, as zip bytes."""
     version = VERSIONS[format]
-    files = {sco.LAUNCH_PAGE: sco.render_launch_page(content=content, version=version), **sco.assets()}
+    runtime = page.Runtime(path="assets/scorm-api.js", source=RUNTIME_SCRIPT, version=version.runtime)
+    files = page.files(content=content, runtime=runtime)
     manifest = build_manifest(version=version, content=content, course_id=course_id, files=list(files))
-    moment = datetime.datetime.now(datetime.UTC).timetuple()[:6]
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        for name, data in [(MANIFEST, manifest), *files.items(), *control_documents(version.schema_folder).items()]:
-            entry = zipfile.ZipInfo(name, date_time=moment)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            archive.writestr(entry, data)
-    return buffer.getvalue()
+    return packaging.zip_files(
+        [(MANIFEST, manifest), *files.items(), *control_documents(version.schema_folder).items()]
+    )

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 
 from accounts import services
 from accounts.models import ApiKey
-from tests.factories import AccountFactory, CourseFactory
+from tests.factories import CourseFactory
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from django.db import connection
 
 from accounts import services
 from accounts.models import UsagePeriod
-from courses import services as course_services
+from courses import jobs
 from courses.models import GenerationJob
 from tests.conftest import client_for
 from tests.factories import AccountFactory, PlanFactory, UsagePeriodFactory
@@ -56,7 +56,7 @@ def test_a_paid_plan_with_no_allowance_is_refused_too(db):
 def test_a_failed_job_gives_its_credit_back(account, api_client):
     job = GenerationJob.objects.get(public_id=create(api_client).json()["jobId"])
 
-    course_services.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="No.")
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="No.")
 
     assert services.usage_for(account=account).used == 0
 

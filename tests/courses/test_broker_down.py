@@ -4,7 +4,7 @@ import pytest
 
 from accounts import services as account_services
 from config.celery import app as celery_app
-from courses import services
+from courses import jobs
 from courses.models import GenerationJob
 
 
@@ -31,12 +31,12 @@ def test_a_create_accepted_while_the_broker_is_down_is_kept_and_sent_once_it_is_
         with django_capture_on_commit_callbacks(execute=True):
             response = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json")
         time_machine.move_to("2026-05-01T10:02:01Z", tick=False)
-        while_down = services.recover_jobs()
+        while_down = jobs.recover_jobs()
     job = GenerationJob.objects.get(public_id=response.json()["jobId"])
     pending_while_down = job.status
 
     time_machine.move_to("2026-05-01T10:03:01Z", tick=False)
-    once_back = services.recover_jobs()
+    once_back = jobs.recover_jobs()
 
     job.refresh_from_db()
     assert response.status_code == 202
@@ -49,13 +49,13 @@ def test_a_create_accepted_while_the_broker_is_down_is_kept_and_sent_once_it_is_
 @pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
 def test_a_job_waiting_behind_a_backlog_is_not_sent_twice(api_key, time_machine, empty_task_queue):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    job = services.create_job(
+    job = jobs.create_job(
         api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
     )
     celery_app.send_task("courses.tasks.run_generation", kwargs={"job_id": 0})  # someone else's job waits
     time_machine.move_to("2026-05-01T10:05:00Z", tick=False)
 
-    counts = services.recover_jobs()
+    counts = jobs.recover_jobs()
     celery_app.control.purge()
 
     job.refresh_from_db()

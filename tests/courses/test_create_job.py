@@ -3,7 +3,7 @@ import re
 import pytest
 
 from accounts import services as account_services
-from courses import services
+from courses import idempotency
 from courses.models import GenerationJob, IdempotencyRecord
 
 VALID = {"subject": "Intro to SQL"}
@@ -200,7 +200,7 @@ def test_expired_idempotency_keys_are_purged(api_client, time_machine):
     post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="recent")
 
     time_machine.move_to("2026-05-02T10:00:01Z", tick=False)
-    purged = services.purge_expired_idempotency_records()
+    purged = idempotency.purge_expired()
 
     assert purged == 1
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["recent"]

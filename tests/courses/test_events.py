@@ -2,7 +2,7 @@
 
 import json
 
-from courses import services
+from courses import jobs
 from courses.models import GenerationJob
 from tests.factories import GenerationJobFactory
 from webhooks.models import WebhookEvent
@@ -23,7 +23,7 @@ def test_course_created_carries_exactly_the_course_of_the_poll_answer(
         job_id = api_client.post(
             "/api/v1/courses", {"subject": "SQL", "callbackUrl": CALLBACK}, format="json"
         ).json()["jobId"]
-    services.run_job(job_id=GenerationJob.objects.get(public_id=job_id).pk)
+    jobs.run_job(job_id=GenerationJob.objects.get(public_id=job_id).pk)
 
     poll = api_client.get(f"/api/v1/courses/jobs/{job_id}").json()
     event = sent_event(GenerationJob.objects.get(public_id=job_id))
@@ -36,7 +36,7 @@ def test_course_created_carries_exactly_the_course_of_the_poll_answer(
 def test_course_failed_carries_exactly_the_error_of_the_poll_answer(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key, callback_url=CALLBACK)
 
-    services.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
 
     poll = api_client.get(f"/api/v1/courses/jobs/{job.public_id}").json()
     assert sent_event(job) == {"event": "course.failed", "jobId": job.public_id, "error": poll["error"]}
@@ -45,6 +45,6 @@ def test_course_failed_carries_exactly_the_error_of_the_poll_answer(api_client, 
 def test_no_callback_url_no_event(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key)
 
-    services.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="No.")
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="No.")
 
     assert not WebhookEvent.objects.exists()

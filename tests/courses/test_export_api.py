@@ -66,6 +66,33 @@ def test_each_format_is_exported_as_its_own_package(api_client, course, format):
     }[format]
 
 
+def test_cmi5_export_answers_the_record_and_sends_the_event_with_the_package_to_download(
+    api_client, client, course, settings, httpserver, django_capture_on_commit_callbacks
+):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True  # the receiver listens on loopback
+    httpserver.expect_request("/hooks/s3cret", method="POST").respond_with_data("ok")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = export(
+            api_client, course.public_id, {"format": "cmi5", "callbackUrl": httpserver.url_for("/hooks/s3cret")}
+        )
+    body = response.json()
+    download = client.get(download_path(body["downloadUrl"]))
+    package = b"".join(download.streaming_content)
+
+    (request, _), = httpserver.log
+    assert response.status_code == 200
+    assert body["format"] == "cmi5"
+    assert request.get_json() == {"event": "course.exported", **body}
+    assert Export.objects.get().format == "cmi5"
+    assert download["Content-Disposition"].startswith('attachment; filename="intro-to-sql-cmi5.zip"')
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        structure = archive.read("cmi5.xml").decode("utf-8")
+        assert archive.namelist()[0] == "cmi5.xml" and "imsmanifest.xml" not in archive.namelist()
+    assert f'<course id="{PUBLIC_BASE_URL}/go/{course.public_id}">' in structure
+    assert f'<au id="{PUBLIC_BASE_URL}/go/{course.public_id}/au"' in structure
+
+
 def test_no_event_without_a_callback_url(api_client, course):
     export(api_client, course.public_id)
 

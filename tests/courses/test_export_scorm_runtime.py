@@ -7,12 +7,9 @@ every API call with the error code the runtime set after it, and hands a second 
 the first one left, as an LMS does: bookmark, suspend data, status, and `entry` "resume".
 """
 
-import functools
-import http.server
 import io
 import re
 import shutil
-import threading
 import zipfile
 
 import pytest
@@ -22,6 +19,7 @@ from courses.content import CourseContent
 from courses.scorm import package
 from tests import samples
 from tests.browser import NODE_MODULES
+from tests.courses.package_browser import PlayerControls, Site, correct_answers
 
 pytestmark = pytest.mark.browser
 
@@ -85,31 +83,6 @@ FORMATS = ["scorm12", "scorm2004", "scorm2004_4"]
 RUNTIME = {"scorm12": "1.2", "scorm2004": "2004", "scorm2004_4": "2004"}
 
 
-class Site:
-    """A loopback HTTP server over a temporary directory: the LMS host page and unpacked packages."""
-
-    def __init__(self, root):
-        self.root = root
-        handler = functools.partial(_QuietHandler, directory=str(root))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def unpack(self, name: str, zip_bytes: bytes) -> str:
-        with zipfile.ZipFile(io.BytesIO(zip_bytes)) as archive:
-            archive.extractall(self.root / name)
-        return f"{name}/index.html"
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("lms")
@@ -139,7 +112,7 @@ def manifest_mastery(zip_bytes: bytes, format: str) -> dict:
     return {"cmi.scaled_passing_score": found} if found else {}
 
 
-class Session:
+class Session(PlayerControls):
     """One launch of the SCO in the host page, and what the LMS saw of it."""
 
     def __init__(self, page, site, src: str, format: str, data: dict):
@@ -148,30 +121,8 @@ class Session:
         page.wait_for_function("document.getElementById('player').contentDocument.getElementById('sco') !== null")
         page.evaluate("([version, data]) => startLms(version, data)", [self.runtime, data])
         page.evaluate("src => launch(src)", src)
-        self.sco = page.frame_locator("#player").frame_locator("#sco")
+        self.sco = self.player = page.frame_locator("#player").frame_locator("#sco")
         page.wait_for_function("window.lmsCalls.some(call => call.method === 'Commit' || call.method === 'LMSCommit')")
-
-    def page_kind(self) -> str:
-        return self.sco.locator(".sco-page:not([hidden])").get_attribute("data-kind")
-
-    def progress(self) -> str:
-        return self.sco.locator("#sco-progress").inner_text()
-
-    def next_until(self, kind: str) -> None:
-        for _ in range(30):
-            if self.page_kind() == kind:
-                return
-            self.sco.locator("#sco-next").click()
-        raise AssertionError(f"never reached the {kind} page")
-
-    def answer(self, answers: list[int]) -> None:
-        for number, option in enumerate(answers):
-            self.sco.locator(f'input[name="q{number}"][value="{option}"]').check()
-        self.sco.locator("#sco-submit").click()
-
-    def confirm_agreement(self) -> None:
-        self.sco.locator("#sco-agree").check()
-        self.sco.locator("#sco-confirm").click()
 
     def value(self, element: str) -> str:
         """
@@ -205,10 +156,6 @@ class Session:
 
 def launch(page, site, src, format, data) -> Session:
     return Session(page, site, src, format, data)
-
-
-def correct_answers(content: CourseContent) -> list[int]:
-    return [question.correct_index for question in content.assessment.questions]
 
 
 SESSION_TIME = {"1.2": r"\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?", "2004": r"PT\d+H\d+M\d+(\.\d{1,2})?S"}

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from config.celery import app as celery_app
-from courses import services
+from courses import jobs
 from courses.models import Course, GenerationJob
 from tests import processes
 from tests.factories import GenerationJobFactory
@@ -23,20 +23,20 @@ def poll(client, job_id):
 def test_progress_never_falls_when_a_retried_attempt_starts_over(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key, status=Status.RUNNING, progress=60, attempts=2)
 
-    services.record_progress(job_id=job.pk, attempt=2, percent=10)
-    services.record_progress(job_id=job.pk, attempt=2, percent=75)
-    services.record_progress(job_id=job.pk, attempt=1, percent=90)  # a stale attempt is ignored
+    jobs.record_progress(job_id=job.pk, attempt=2, percent=10)
+    jobs.record_progress(job_id=job.pk, attempt=2, percent=75)
+    jobs.record_progress(job_id=job.pk, attempt=1, percent=90)  # a stale attempt is ignored
 
     assert poll(api_client, job.public_id)["progress"] == 75
 
 
 def test_a_finished_job_is_never_run_again(api_key, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.create_job(
+        job = jobs.create_job(
             api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
         )
 
-    services.run_job(job_id=job.pk)  # a duplicate message
+    jobs.run_job(job_id=job.pk)  # a duplicate message
 
     assert Course.objects.filter(job=job).count() == 1
     job.refresh_from_db()
@@ -46,14 +46,14 @@ def test_a_finished_job_is_never_run_again(api_key, django_capture_on_commit_cal
 def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine, empty_task_queue):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     # The job row committed but its message never reached the broker (on_commit never ran here).
-    job = services.create_job(
+    job = jobs.create_job(
         api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
     )
 
     time_machine.move_to("2026-05-01T10:01:00Z", tick=False)
-    too_early = services.recover_jobs()
+    too_early = jobs.recover_jobs()
     time_machine.move_to("2026-05-01T10:02:01Z", tick=False)
-    counts = services.recover_jobs()
+    counts = jobs.recover_jobs()
 
     job.refresh_from_db()
     assert too_early == {"resent": 0, "retried": 0, "failed": 0}
@@ -63,16 +63,16 @@ def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine, em
 
 def test_recovery_runs_a_dead_workers_job_once_more(api_key, settings, time_machine):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    job = services.create_job(
+    job = jobs.create_job(
         api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
     )
-    assert services._claim_job(job_id=job.pk) == 1  # a worker took it, then died
+    assert jobs._claim_job(job_id=job.pk) == 1  # a worker took it, then died
 
     lease = settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S
     time_machine.move_to(timezone.now() + datetime.timedelta(seconds=lease - 1), tick=False)
-    alive = services.recover_jobs()
+    alive = jobs.recover_jobs()
     time_machine.move_to(timezone.now() + datetime.timedelta(seconds=2), tick=False)
-    counts = services.recover_jobs()
+    counts = jobs.recover_jobs()
 
     job.refresh_from_db()
     assert alive["retried"] == 0
@@ -83,16 +83,16 @@ def test_recovery_runs_a_dead_workers_job_once_more(api_key, settings, time_mach
 
 def test_a_job_whose_second_worker_dies_too_is_failed_and_refunded(api_key, settings, time_machine):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    job = services.create_job(
+    job = jobs.create_job(
         api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
     )
     lease = datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S + 1)
-    services._claim_job(job_id=job.pk)
+    jobs._claim_job(job_id=job.pk)
     time_machine.move_to(timezone.now() + lease, tick=False)
-    services._claim_job(job_id=job.pk)  # the retry's worker dies as well
+    jobs._claim_job(job_id=job.pk)  # the retry's worker dies as well
     time_machine.move_to(timezone.now() + lease, tick=False)
 
-    counts = services.recover_jobs()
+    counts = jobs.recover_jobs()
 
     job.refresh_from_db()
     assert counts["failed"] == 1
@@ -107,7 +107,7 @@ def test_a_job_no_worker_ever_takes_is_failed_in_the_end(api_key, settings, time
     time_machine.move_to(
         timezone.now() + datetime.timedelta(seconds=settings.JOB_PENDING_MAX_S + 1), tick=False
     )
-    services.recover_jobs()
+    jobs.recover_jobs()
 
     job.refresh_from_db()
     assert (job.status, job.error_code) == (Status.FAILED, "GENERATION_TIMEOUT")

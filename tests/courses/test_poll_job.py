@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from courses import services
+from courses import jobs
 from courses.models import GenerationJob
 from tests.factories import GenerationJobFactory
 
@@ -54,7 +54,7 @@ def test_completed_job_shows_the_course_object_exactly(api_client, settings, dja
 
 def test_failed_job_shows_0_and_the_error(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key)
-    services.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
 
     response = poll(api_client, job.public_id)
 

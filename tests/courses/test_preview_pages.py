@@ -14,8 +14,8 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.test import Client
 
-from courses import services
-from courses.models import Signoff
+from courses import content, signoffs
+from courses.models import Course, Signoff
 from tests import samples
 from tests.factories import CourseFactory
 
@@ -239,7 +239,7 @@ def test_hostile_subject_outline_and_model_output_stay_escaped(client, format, p
         safe_starts = ("/", "#", "https://", settings.PUBLIC_BASE_URL)
         links = [value for _, attrs in tags for name, value in attrs.items() if name in ("href", "src", "action")]
         assert [link for link in links if not link.startswith(safe_starts)] == []
-    assert f"<title>Intro to SQL&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(
+    assert "<title>Intro to SQL&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(
         f"/go/{course.public_id}"
     ).content.decode()
 
@@ -386,6 +386,72 @@ def test_etag_changes_when_the_page_would_render_differently(client, settings):
     assert after_setting.status_code == 200
     assert after_setting.headers["ETag"] != etag
     assert client.get(f"/go/{other.public_id}").headers["ETag"] not in (etag, after_setting.headers["ETag"])
+
+
+def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_assert_num_queries):
+    course = CourseFactory(format="classic")
+    first = client.get(f"/go/{course.public_id}/2")
+
+    with django_assert_num_queries(1):  # the course, without its content: nothing is rendered again
+        again = client.get(f"/go/{course.public_id}/2")
+
+    assert first.status_code == again.status_code == 200
+    assert again.content == first.content
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_revalidation_costs_one_query_and_no_rendering(client, django_assert_num_queries):
+    course = CourseFactory()
+    etag = client.get(f"/go/{course.public_id}").headers["ETag"]
+
+    with django_assert_num_queries(1):
+        response = client.get(f"/go/{course.public_id}", HTTP_IF_NONE_MATCH=etag)
+
+    assert response.status_code == 304
+
+
+def test_changed_content_is_never_served_from_an_old_stored_page(client):
+    course = CourseFactory(format="classic")
+    before = client.get(f"/go/{course.public_id}/1")
+    document = {**course.content, "chapters": [{**course.content["chapters"][0], "title": "A new first chapter"},
+                                               *course.content["chapters"][1:]]}
+    Course.objects.filter(pk=course.pk).update(content=document, content_digest=content.digest(document))
+
+    after = client.get(f"/go/{course.public_id}/1", HTTP_IF_NONE_MATCH=before.headers["ETag"])
+
+    assert after.status_code == 200
+    assert "A new first chapter" in after.content.decode()
+    assert after.headers["ETag"] != before.headers["ETag"]
+
+
+def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
+    course = CourseFactory(format="onepage")
+    readers = [Client(enforce_csrf_checks=True) for _ in range(2)]
+
+    pages = [reader.get(f"/go/{course.public_id}") for reader in readers]
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1) for page in pages]
+    signed = [
+        reader.post(f"/go/{course.public_id}/agreement", {"name": name, "confirm": "yes", "csrfmiddlewaretoken": token},
+                    REMOTE_ADDR=some_ip())
+        for reader, token, name in zip(readers, tokens, ["Ada", "Grace"], strict=True)
+    ]
+
+    assert tokens[0] != tokens[1]
+    assert "<!--csrf-token-->" not in pages[0].content.decode()
+    assert all(page.cookies.get("csrftoken") for page in pages)
+    assert [response.status_code for response in signed] == [303, 303]
+    assert sorted(course.signoffs.values_list("name", flat=True)) == ["Ada", "Grace"]
+
+
+def test_pages_are_rendered_while_redis_is_down(client, settings, caplog):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    course = CourseFactory()
+
+    response = client.get(f"/go/{course.public_id}")
+
+    assert response.status_code == 200
+    assert course.name in response.content.decode()
+    assert "stored pages unavailable, rendering" in caplog.text
 
 
 def test_static_assets_are_served_by_the_app_with_long_caching(client):
@@ -545,7 +611,7 @@ def test_a_confirmation_link_cannot_be_forged_or_moved_to_another_course(client)
 def test_record_signoff_tidies_the_name():
     course = CourseFactory()
 
-    signoff = services.record_signoff(course=course, name="\tGrace \n Hopper\x07 ", client_ip="203.0.113.9")
+    signoff = signoffs.record_signoff(course=course, name="\tGrace \n Hopper\x07 ", client_ip="203.0.113.9")
 
     assert signoff.name == "Grace Hopper"
 
@@ -553,13 +619,13 @@ def test_record_signoff_tidies_the_name():
 def test_record_signoff_refuses_a_course_without_agreement():
     course = CourseFactory(add_ons=[])
 
-    with pytest.raises(services.CourseHasNoAgreement):
-        services.record_signoff(course=course, name="Ada", client_ip="203.0.113.9")
+    with pytest.raises(signoffs.CourseHasNoAgreement):
+        signoffs.record_signoff(course=course, name="Ada", client_ip="203.0.113.9")
 
 
 def test_staff_see_signoffs_in_admin(admin_client):
     course = CourseFactory()
-    services.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
+    signoffs.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
 
     response = admin_client.get("/admin/courses/signoff/")
 

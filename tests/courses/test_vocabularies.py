@@ -5,7 +5,7 @@ import typing
 from courses import content
 from courses.generation import texts
 from courses.models import AddOn, Format, Language
-from courses.scorm import strings
+from courses.player import strings
 
 
 def literal_values(annotation) -> set[str]:
@@ -22,6 +22,6 @@ def test_the_course_document_accepts_exactly_the_api_vocabularies():
     assert set(typing.get_args(content.AddOnCode)) == set(AddOn.values)
 
 
-def test_generators_and_the_scorm_package_speak_every_language():
+def test_generators_and_the_course_player_speak_every_language():
     assert set(texts.TEXTS) == set(Language.values)
     assert set(strings.WORDS) == set(Language.values)

@@ -1,10 +1,12 @@
 /*
  * The SCO's connection to the LMS, for both SCORM data models.
  *
- * Finds the LMS API the standard way (ADL's discovery algorithm: the window, then up the chain of
- * parents, then the opener's chain), calls Initialize once and Terminate once, and maps the few
- * things the course reports (bookmark, suspend data, completion, score, pass/fail, interactions,
- * session time, exit) onto cmi.core.* (SCORM 1.2) or cmi.* (SCORM 2004).
+ * The course player's runtime for SCORM packages (the contract is at the top of sco.js). Finds the
+ * LMS API the standard way (ADL's discovery algorithm: the window, then up the chain of parents,
+ * then the opener's chain), calls Initialize once and Terminate once, and maps the few things the
+ * course reports (bookmark, suspend data, completion, score, pass/fail, interactions, session time,
+ * exit) onto cmi.core.* (SCORM 1.2) or cmi.* (SCORM 2004). The SCORM API answers at once, so
+ * start() calls back before it returns.
  *
  * Plain ES5 on purpose: SCOs run in whatever browser the LMS's learners have.
  */
@@ -99,12 +101,25 @@
     return { value: result === undefined || result === null ? "" : String(result), ok: code === "0" || code === "" };
   };
 
-  /* Initialize, once; false when there is no LMS or it refuses. */
-  Lms.prototype.start = function () {
-    if (!this.api || this.active) { return this.active; }
-    this.active = String(this.call("initialize", [""]).value) === "true";
-    this.startedAt = new Date().getTime();
-    return this.active;
+  /* Initialize, once, then tell the player what the LMS holds for this learner. */
+  Lms.prototype.start = function (ready) {
+    if (this.api && !this.active) {
+      this.active = String(this.call("initialize", [""]).value) === "true";
+      this.startedAt = new Date().getTime();
+    }
+    if (!this.active) {
+      ready({ connected: false, reviewing: false, location: "", suspendData: "", notice: "no_lms", canExit: false });
+      return;
+    }
+    var resume = this.resumeData();
+    ready({
+      connected: true,
+      reviewing: resume.reviewing,
+      location: resume.location,
+      suspendData: resume.suspendData,
+      notice: "",
+      canExit: false
+    });
   };
 
   Lms.prototype.get = function (element) {
@@ -209,6 +224,11 @@
     }
   };
 
+  /* SCORM LMSs have their own way out of a SCO. */
+  Lms.prototype.exit = function () {
+    this.finish();
+  };
+
   /* Save and finish: Commit, then Terminate/LMSFinish, once. */
   Lms.prototype.finish = function () {
     if (!this.active) { return; }
@@ -217,5 +237,5 @@
     this.active = false;
   };
 
-  window.ScoLms = Lms;
+  window.CourseRuntime = Lms;
 })(window);

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from courses import services
+from courses import jobs
 from courses.content import CourseContent
 from courses.models import GenerationJob
 from tests.courses.generation.sloppy_model import SloppyModel
@@ -36,11 +36,11 @@ def test_at_least_29_of_30_courses_complete_from_a_model_that_breaks_rules_at_ra
     sloppy_model, api_key, django_capture_on_commit_callbacks
 ):
     choices = random.Random(30)
-    jobs = []
+    created = []
     for number in range(COURSES):
         with django_capture_on_commit_callbacks(execute=True):
-            jobs.append(
-                services.create_job(
+            created.append(
+                jobs.create_job(
                     api_key=api_key,
                     subject=f"Course number {number} on workplace safety",
                     format=choices.choice(["onepage", "classic"]),
@@ -50,7 +50,7 @@ def test_at_least_29_of_30_courses_complete_from_a_model_that_breaks_rules_at_ra
                 )
             )
 
-    finished = GenerationJob.objects.filter(pk__in=[job.pk for job in jobs]).select_related("course")
+    finished = GenerationJob.objects.filter(pk__in=[job.pk for job in created]).select_related("course")
     completed = [job for job in finished if job.status == GenerationJob.Status.COMPLETED]
     assert len(completed) >= 29, [(job.status, job.error_code) for job in finished]
     for job in completed:

@@ -1,48 +1,34 @@
-"""Generation jobs and courses: every write and rule about them lives here."""
+"""Generation jobs: accepting them, running them, recording how they end, recovering lost ones."""
 
 import datetime
-import hashlib
-import json
 import logging
+import math
 import time
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.core.files.base import ContentFile
-from django.db import connection, transaction
-from django.db.models import F, Max, Q
+from django.db import transaction
+from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config import errors, queue
-from courses import generation, queries, tasks
-from courses.content import CourseContent
-from courses.models import Course, Export, GenerationJob, IdempotencyRecord
-from courses.scorm import package as scorm_package
-from courses.serializers import course_output, export_output, job_error
+from courses import content as course_content
+from courses import generation, idempotency, tasks
+from courses.models import Course, GenerationJob
+from courses.serializers import course_output, job_error
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
 
 Status = GenerationJob.Status
 
-IDEMPOTENCY_WINDOW = datetime.timedelta(hours=24)
 # A job is run at most this many times: once, and once more if its worker died.
 MAX_ATTEMPTS = 2
 # How long after its message was sent a pending job is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
-
-
-class IdempotencyKeyReused(errors.AppError):
-    status, code = 409, "IDEMPOTENCY_KEY_REUSED"
-    message = "This Idempotency-Key was already used with a different request body."
-
-
-class InvalidIdempotencyKey(errors.AppError):
-    message = "Idempotency-Key must be 1 to 255 printable ASCII characters."
 
 
 class JobNotFound(errors.NotFound):
@@ -79,9 +65,7 @@ def create_job(
         "callback_url": callback_url,
     }
     if idempotency_key is not None:
-        replayed = _replay_idempotent_request(
-            api_key=api_key, key=idempotency_key, request={"operation": "create", **request}
-        )
+        replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request={"operation": "create", **request})
         if replayed is not None:
             return replayed.job
     period = account_services.charge_credit(account=api_key.account)
@@ -89,45 +73,9 @@ def create_job(
         api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(), **request
     )
     if idempotency_key is not None:
-        IdempotencyRecord.objects.create(
-            api_key=api_key,
-            key=idempotency_key,
-            request_hash=_request_hash({"operation": "create", **request}),
-            job=job,
-        )
+        idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "create", **request}, job=job)
     queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
     return job
-
-
-def _replay_idempotent_request(*, api_key: ApiKey, key: str, request: dict) -> IdempotencyRecord | None:
-    """
-    The record of the first request with this key in the last 24 hours, if `request` is the same;
-    None if the key is new (or expired). Call inside the transaction that records the new request.
-    :raises IdempotencyKeyReused: if the key was used for a different request
-    """
-    # Requests with the same key wait for each other (a lock for this transaction only), so two
-    # retries racing each other still make one job and charge one credit.
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [api_key.pk, key])
-    record = IdempotencyRecord.objects.select_related("job", "export__course").filter(api_key=api_key, key=key).first()
-    if record is None:
-        return None
-    if record.created_at < timezone.now() - IDEMPOTENCY_WINDOW:
-        record.delete()
-        return None
-    if record.request_hash != _request_hash(request):
-        raise IdempotencyKeyReused()
-    return record
-
-
-def purge_expired_idempotency_records() -> int:
-    """Forget idempotency keys older than 24 hours; return how many."""
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - IDEMPOTENCY_WINDOW).delete()
-    return deleted
-
-
-def _request_hash(request: dict) -> str:
-    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
 
 # Running jobs ---------------------------------------------------------------------------------
@@ -152,7 +100,7 @@ def run_job(*, job_id: int) -> None:
                 outline=list(job.outline),
                 add_ons=list(job.add_ons),
             ),
-            on_progress=lambda percent: record_progress(job_id=job_id, attempt=attempt, percent=percent),
+            on_progress=_progress_writer(job_id=job_id, attempt=attempt),
             deadline=deadline,
         )
     except generation.GenerationError as exc:
@@ -194,6 +142,24 @@ def _claim_job(*, job_id: int) -> int | None:
     return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
 
 
+# Clients poll every 5 seconds: progress is written at most once a second, so a fast generator does not
+# commit a dozen times for a course that is done in a tenth of a second.
+PROGRESS_WRITE_INTERVAL_S = 1.0
+
+
+def _progress_writer(*, job_id: int, attempt: int):
+    last_write = -math.inf
+
+    def on_progress(percent: int) -> None:
+        nonlocal last_write
+        now = time.monotonic()
+        if now - last_write >= PROGRESS_WRITE_INTERVAL_S:
+            last_write = now
+            record_progress(job_id=job_id, attempt=attempt, percent=percent)
+
+    return on_progress
+
+
 def record_progress(*, job_id: int, attempt: int, percent: int) -> None:
     # GREATEST: progress never falls, not even when a retried job starts over.
     GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
@@ -212,6 +178,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
     )
     if job is None:
         return None  # another attempt took over or finished: its result stands
+    document = content.model_dump(mode="json")
     course = Course.objects.create(
         job=job,
         api_key=job.api_key,
@@ -219,7 +186,8 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         headline=content.headline,
         format=job.format,
         language_id=job.language_id,
-        content=content.model_dump(mode="json"),
+        content=document,
+        content_digest=course_content.digest(document),
         schema_version=content.schema_version,
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
@@ -303,105 +271,3 @@ def recover_jobs() -> dict[str, int]:
 
 _NOT_STARTED_MESSAGE = "The course could not be started in time. Please try again."
 _INTERRUPTED_MESSAGE = "Course generation was interrupted. Please try again."
-
-
-# Sign-offs of the agreement add-on --------------------------------------------------------------
-
-SIGNOFF_NAME_MAX_LENGTH = 200
-
-
-class InvalidSignoffName(errors.ValidationError):
-    message = "A sign-off needs a name of 1 to 200 characters."
-
-
-class CourseHasNoAgreement(errors.NotFound):
-    message = "This course has no agreement."
-
-
-def record_signoff(*, course: Course, name: str, client_ip: str):
-    """
-    Record that a learner confirmed the course's agreement, under the name they typed. The IP is
-    kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
-    :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
-    :raises CourseHasNoAgreement: if the course has no agreement add-on
-    """
-    if not course.content.get("agreement"):
-        raise CourseHasNoAgreement()
-    # Runs of whitespace become one space; other invisible characters go (PostgreSQL refuses NUL),
-    # except the zero-width (non-)joiners some scripts need.
-    tidy = "".join(ch for ch in " ".join(name.split()) if ch.isprintable() or ch in "\u200c\u200d")
-    if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
-        raise InvalidSignoffName()
-    ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
-    return course.signoffs.create(name=tidy, ip_hash=ip_hash)
-
-
-# Exports --------------------------------------------------------------------------------------
-
-
-class CourseNotFound(errors.NotFound):
-    message = "Course not found."
-
-
-def export_course(
-    *,
-    api_key: ApiKey,
-    course_public_id: str,
-    format: str,
-    callback_url: str = "",
-    idempotency_key: str | None = None,
-) -> Export:
-    """
-    Build the course's SCORM package in `format`, store it and record the export, with its
-    course.exported event when a callback URL was given. Every call makes a new export, except a
-    retry with the same idempotency key and request within 24 hours, which returns the first.
-    :raises CourseNotFound: if no course with this id belongs to this key
-    :raises IdempotencyKeyReused: if the idempotency key was used for a different request
-    """
-    course = queries.course_visible_to(api_key=api_key, public_id=course_public_id)
-    if course is None:
-        raise CourseNotFound()
-    package = scorm_package.build_package(
-        content=CourseContent.model_validate(course.content), course_id=course.public_id, format=format
-    )
-    export = Export(course=course, api_key=api_key, format=format, callback_url=callback_url)
-    # The file is written before the row (a row must never point at a missing file) and removed
-    # again if the row does not commit.
-    export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)
-    request = {"operation": "export", "course": course.public_id, "format": format, "callback_url": callback_url}
-    try:
-        with transaction.atomic(durable=True):
-            if idempotency_key is not None:
-                replayed = _replay_idempotent_request(api_key=api_key, key=idempotency_key, request=request)
-                if replayed is not None:
-                    export.file.delete(save=False)
-                    return replayed.export
-            export.exported_at = _next_export_time(course=course)
-            export.save()
-            if idempotency_key is not None:
-                IdempotencyRecord.objects.create(
-                    api_key=api_key, key=idempotency_key, request_hash=_request_hash(request), export=export
-                )
-            if callback_url:
-                webhook_services.record_event(
-                    account=api_key.account,
-                    url=callback_url,
-                    payload={"event": "course.exported", **export_output(export)},
-                )
-    except BaseException:
-        export.file.delete(save=False)
-        raise
-    return export
-
-
-def _next_export_time(*, course: Course) -> datetime.datetime:
-    # Receivers deduplicate course.exported on courseId + exportedAt, which shows milliseconds:
-    # two exports of a course must never share one. Exports of the same course take turns (row
-    # lock), and each is stamped in whole milliseconds, after the one before.
-    Course.objects.select_for_update(no_key=True).filter(pk=course.pk).values_list("pk", flat=True).get()
-    now = timezone.now()
-    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-    previous = course.exports.aggregate(latest=Max("exported_at"))["latest"]
-    if previous is not None and now <= previous:
-        return previous + datetime.timedelta(milliseconds=1)
-    return now

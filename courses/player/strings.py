@@ -1,4 +1,4 @@
-"""The SCO's own words (buttons, headings, messages) in every course language."""
+"""The course player's own words (buttons, headings, messages) in every course language."""
 
 WORDS: dict[str, dict[str, str]] = {
     "en-US": {
@@ -38,6 +38,9 @@ WORDS: dict[str, dict[str, str]] = {
         "finish": "Course complete",
         "finished": "You have completed this course.",
         "no_lms": "Your progress is not being recorded: no learning management system was found.",
+        "lms_failed": "Your progress is not being recorded: the learning management system did not answer.",
+        "session_ended": "This session has ended, so your progress here is no longer recorded. Open the course again from your learning management system to go on.",
+        "exit": "Exit course",
     },
     "pt-BR": {
         "pages": "Páginas",
@@ -76,6 +79,9 @@ WORDS: dict[str, dict[str, str]] = {
         "finish": "Curso concluído",
         "finished": "Você concluiu este curso.",
         "no_lms": "Seu progresso não está sendo registrado: nenhum sistema de gestão de aprendizagem foi encontrado.",
+        "lms_failed": "Seu progresso não está sendo registrado: o sistema de gestão de aprendizagem não respondeu.",
+        "session_ended": "Esta sessão terminou, então seu progresso aqui não é mais registrado. Abra o curso novamente pelo seu sistema de gestão de aprendizagem para continuar.",
+        "exit": "Sair do curso",
     },
     "es-ES": {
         "pages": "Páginas",
@@ -114,6 +120,9 @@ WORDS: dict[str, dict[str, str]] = {
         "finish": "Curso completado",
         "finished": "Has completado este curso.",
         "no_lms": "Tu progreso no se está registrando: no se ha encontrado ningún sistema de gestión del aprendizaje.",
+        "lms_failed": "Tu progreso no se está registrando: el sistema de gestión del aprendizaje no ha respondido.",
+        "session_ended": "Esta sesión ha terminado, así que tu progreso aquí ya no se registra. Vuelve a abrir el curso desde tu sistema de gestión del aprendizaje para continuar.",
+        "exit": "Salir del curso",
     },
     "fr-FR": {
         "pages": "Pages",
@@ -152,6 +161,9 @@ WORDS: dict[str, dict[str, str]] = {
         "finish": "Cours terminé",
         "finished": "Vous avez terminé ce cours.",
         "no_lms": "Votre progression n'est pas enregistrée : aucune plateforme de formation n'a été trouvée.",
+        "lms_failed": "Votre progression n'est pas enregistrée : la plateforme de formation n'a pas répondu.",
+        "session_ended": "Cette session est terminée : votre progression ici n'est plus enregistrée. Rouvrez le cours depuis votre plateforme de formation pour continuer.",
+        "exit": "Quitter le cours",
     },
     "de-DE": {
         "pages": "Seiten",
@@ -190,6 +202,9 @@ WORDS: dict[str, dict[str, str]] = {
         "finish": "Kurs abgeschlossen",
         "finished": "Sie haben diesen Kurs abgeschlossen.",
         "no_lms": "Ihr Fortschritt wird nicht gespeichert: Es wurde kein Lernmanagementsystem gefunden.",
+        "lms_failed": "Ihr Fortschritt wird nicht gespeichert: Das Lernmanagementsystem hat nicht geantwortet.",
+        "session_ended": "Diese Sitzung ist beendet, Ihr Fortschritt wird hier nicht mehr gespeichert. Öffnen Sie den Kurs erneut in Ihrem Lernmanagementsystem, um fortzufahren.",
+        "exit": "Kurs verlassen",
     },
 }
 

@@ -4,8 +4,18 @@
  * All text is already in the page (rendered and escaped by the server); this script only shows and
  * hides it and sets its own words with textContent, never markup.
  *
- * The learner's state travels in cmi.suspend_data as `v1|r<furthest page>|a<answers>|c<0/1>`:
- * a few dozen characters, well inside SCORM 1.2's 4096.
+ * The learner's state travels as `v1|r<furthest page>|a<answers>|c<0/1>`: a few dozen characters,
+ * well inside SCORM 1.2's 4096 for cmi.suspend_data.
+ *
+ * The LMS is reached through the runtime script the package format loads before this one. It
+ * defines `window.CourseRuntime(version)` with:
+ *   start(ready)          connect, then call ready(session) once, possibly later (cmi5 asks the LMS
+ *                         over HTTP). session: {connected, reviewing, location, suspendData, notice
+ *                         (a key of config.words, or ""), canExit}
+ *   passPercent()         the passing score as the LMS has it, in percent, or null
+ *   bookmark(location, suspendData), report(progress), recordAnswer(answer), commit()
+ *   finish()              save and end the session, once
+ *   exit()                when session.canExit: finish, then leave for the LMS
  */
 (function (window, document) {
   "use strict";
@@ -94,36 +104,28 @@
 
   var passPercent = config.passPercent;
 
+  /*
+   * What the runtime reports: `finished` (reached the end, agreement confirmed), `score` (percent,
+   * or null before the assessment), `passed`, `progress` (0 to 1), `answers` (the submitted
+   * answers as digits, "" before the assessment), `passPercent`.
+   */
   function progress() {
     return {
       finished: finished(),
       score: score(),
       passed: score() !== null && score() >= passPercent,
-      progress: last === 0 ? 1 : state.reached / last
+      progress: last === 0 ? 1 : state.reached / last,
+      answers: state.answers === null ? "" : state.answers.join(""),
+      passPercent: passPercent
     };
   }
 
   // The LMS ----------------------------------------------------------------------------------
 
-  var lms = new window.ScoLms(config.version);
-  var connected = lms.start();
+  var lms = new window.CourseRuntime(config.version);
+  var started = false;
+  var connected = false;
   var reviewing = false;
-  if (connected) {
-    var resume = lms.resumeData();
-    reviewing = resume.reviewing;
-    decode(resume.suspendData);
-    if (/^\d+$/.test(resume.location)) {
-      state.current = Math.min(parseInt(resume.location, 10), state.reached);
-    }
-    if (assessmentPage >= 0) {
-      var lmsPass = lms.passPercent();
-      if (lmsPass !== null) { passPercent = lmsPass; }
-    }
-  } else {
-    var notice = document.getElementById("sco-notice");
-    notice.textContent = words.no_lms;
-    notice.hidden = false;
-  }
 
   function save(commit) {
     if (!connected) { return; }
@@ -135,6 +137,7 @@
   // Pages ------------------------------------------------------------------------------------
 
   function show(index, moveFocus) {
+    if (!started) { return; }
     index = Math.max(0, Math.min(index, limit()));
     state.current = index;
     state.reached = Math.max(state.reached, index);
@@ -246,6 +249,7 @@
         answers.forEach(function (answer, i) {
           lms.recordAnswer({
             id: "question-" + (i + 1),
+            prompt: questions()[i].querySelector("legend").textContent.replace(/\s+/g, " ").trim(),
             response: LETTERS.charAt(answer),
             correctResponse: LETTERS.charAt(config.answers[i]),
             correct: answer === config.answers[i]
@@ -310,10 +314,42 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden" && !left) { save(true); }
   });
+  var exitButton = document.getElementById("sco-exit");
+  exitButton.addEventListener("click", function () {
+    if (left) { return; }
+    left = true;
+    exitButton.disabled = true;
+    save(false);
+    lms.exit();
+  });
 
   // Start ------------------------------------------------------------------------------------
 
-  if (state.answers !== null && quiz) { showAnswers(); }
-  if (state.confirmed && agreement) { showConfirmed(); }
-  show(state.current, false);
+  // Nothing is shown until the LMS has said where the learner was.
+  for (var p = 0; p < pages.length; p++) { pages[p].hidden = true; }
+  prevButton.disabled = true;
+  nextButton.disabled = true;
+
+  lms.start(function (session) {
+    connected = session.connected;
+    reviewing = session.reviewing;
+    decode(session.suspendData);
+    if (/^\d+$/.test(session.location)) {
+      state.current = Math.min(parseInt(session.location, 10), state.reached);
+    }
+    if (connected && assessmentPage >= 0) {
+      var lmsPass = lms.passPercent();
+      if (lmsPass !== null) { passPercent = lmsPass; }
+    }
+    if (session.notice) {
+      var notice = document.getElementById("sco-notice");
+      notice.textContent = words[session.notice];
+      notice.hidden = false;
+    }
+    exitButton.hidden = !session.canExit;
+    started = true;
+    if (state.answers !== null && quiz) { showAnswers(); }
+    if (state.confirmed && agreement) { showConfirmed(); }
+    show(state.current, false);
+  });
 })(window, document);

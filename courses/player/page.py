@@ -1,42 +1,65 @@
 """
-The SCO: one self-contained HTML page with the whole course, its stylesheet and its runtime.
+The course player: the whole course as one self-contained HTML page, with its stylesheet and
+script, the same in every package format (a SCORM SCO, a cmi5 AU). Each format adds the runtime
+script that connects the player to its kind of LMS (see the contract at the top of sco.js).
 
 All course text is rendered here, on the server, by Django's autoescaping template engine
 (Markdown through courses.markdown, which sanitises); the JavaScript only shows and hides pages and
 talks to the LMS, and never turns data into markup. Nothing is loaded from outside the package, and
-the page's Content-Security-Policy forbids it, so the SCO works offline and never calls home.
+the page's Content-Security-Policy forbids it, so the player works offline and never calls home.
 """
 
 import functools
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.template import Context, Engine
 
 from courses import markdown
 from courses.content import CourseContent, Video
-from courses.scorm.manifest import Version
-from courses.scorm.strings import words_for
+from courses.player.strings import words_for
 
 HERE = Path(__file__).resolve().parent
 LAUNCH_PAGE = "index.html"
-ASSET_FILES = ["assets/sco.css", "assets/scorm-api.js", "assets/sco.js"]
+STYLESHEET = "assets/sco.css"
+PLAYER_SCRIPT = "assets/sco.js"
 
 _ENGINE = Engine(dirs=[str(HERE / "templates")], autoescape=True)
 
 
+@dataclass(frozen=True)
+class Runtime:
+    """The script that connects the player to one kind of LMS."""
+
+    path: str  # where the package holds it, loaded before the player's own script
+    source: Path  # the file in this repository
+    version: str  # handed to it as the page's config.version
+    # Where it may send requests besides the package (the page's CSP connect-src); by default nowhere.
+    connect_src: str = ""
+
+
 @functools.cache
-def assets() -> dict[str, bytes]:
-    """The SCO's static files, read once per process."""
-    return {name: (HERE / name).read_bytes() for name in ASSET_FILES}
+def _read(path: Path) -> bytes:
+    return path.read_bytes()
 
 
-def render_launch_page(*, content: CourseContent, version: Version) -> bytes:
+def files(*, content: CourseContent, runtime: Runtime) -> dict[str, bytes]:
+    """Every file of the player by its path in the package, the launch page first."""
+    return {
+        LAUNCH_PAGE: render_launch_page(content=content, runtime=runtime),
+        STYLESHEET: _read(HERE / STYLESHEET),
+        runtime.path: _read(runtime.source),
+        PLAYER_SCRIPT: _read(HERE / PLAYER_SCRIPT),
+    }
+
+
+def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
     words = words_for(content.language_id)
     pages = _pages(content, words)
     assessment = content.assessment
     config = {
-        "version": version.runtime,
+        "version": runtime.version,
         "passPercent": assessment.passing_score_percent if assessment else None,
         "answers": [question.correct_index for question in assessment.questions] if assessment else [],
         "words": {
@@ -53,6 +76,8 @@ def render_launch_page(*, content: CourseContent, version: Version) -> bytes:
                 "confirmed",
                 "agreement_needed",
                 "no_lms",
+                "lms_failed",
+                "session_ended",
             )
         },
     }
@@ -63,12 +88,16 @@ def render_launch_page(*, content: CourseContent, version: Version) -> bytes:
         "words": words,
         "pages": pages,
         "config": config,
+        "runtime_script": runtime.path,
+        "connect_src": runtime.connect_src,
+        "player_script": PLAYER_SCRIPT,
+        "stylesheet": STYLESHEET,
     }
-    return _ENGINE.get_template("scorm/index.html").render(Context(context)).encode("utf-8")
+    return _ENGINE.get_template("player/index.html").render(Context(context)).encode("utf-8")
 
 
 def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
-    """The SCO's pages in reading order; the assessment and agreement gate the finish page."""
+    """The player's pages in reading order; the assessment and agreement gate the finish page."""
     pages: list[dict] = [
         {
             "kind": "introduction",

@@ -1,0 +1,39 @@
+"""
+`make bench`: measure the service under load, side by side with a bare Django view, in one run.
+
+    python -m bench              # the whole table; exits 1 when a measure misses its target
+    python -m bench --smoke      # a second per measure, targets not enforced (make test runs it)
+
+It uses a database of its own (`cgs_bench`, made afresh each run) and Redis database 2 on the
+project-local servers (BENCH_DATABASE_NAME, BENCH_REDIS_URL), starts gunicorn with the web flags of `make run` (Procfile.dev) serving the
+service plus a bare JSON view, and drives each endpoint with wrk (16 connections). Rate limits are
+raised out of the way; the limiter still runs. Ratios compare each endpoint with the bare view
+measured in the same run, so they hold on any machine; absolute numbers do not.
+"""
+
+import argparse
+import os
+import sys
+
+from bench import harness
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long wrk drives each endpoint")
+    parser.add_argument("--smoke", action="store_true", help="one second a measure, no targets: does it run?")
+    options = parser.parse_args()
+    seconds = 1.0 if options.smoke else options.seconds
+    results = harness.run(seconds=seconds, pipeline_jobs=10 if options.smoke else 100)
+    print(harness.table(results), flush=True)
+    missed = [result for result in results if result.missed]
+    if options.smoke:
+        return 0
+    for result in missed:
+        print(f"MISSED: {result.name}: {result.verdict}", file=sys.stderr)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""The benchmark's moving parts: its own database, gunicorn, wrk, the worker pipeline, the table."""
+
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import shlex
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+# The benchmark's own database (made afresh every run) and Redis database (emptied), on the servers
+# `make run` uses; the test suite's smoke run points these elsewhere.
+DATABASE_SERVER = os.environ.get("BENCH_DATABASE_SERVER", "postgres://cgs@127.0.0.1:54329")
+DATABASE_NAME = os.environ.get("BENCH_DATABASE_NAME", "cgs_bench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:63799/2")
+CONNECTIONS = 16
+UNLIMITED = "1000000000"
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    requests_per_second: float | None = None
+    p50_ms: float | None = None
+    p99_ms: float | None = None
+    sql: int | None = None
+    ratio: float | None = None
+    value: str = ""  # for measures that are not request rates
+    target: str = ""
+    missed: bool = False
+
+    @property
+    def verdict(self) -> str:
+        return f"{'missed' if self.missed else 'met'} {self.target}".strip()
+
+
+def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
+    """Prepare everything, measure every row of the table, and stop what was started."""
+    _environment()
+    _fresh_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from bench import scenario
+
+    world = scenario.build()
+    port = _free_port()
+    with _gunicorn(port) as base_url:
+        bare = _wrk(f"{base_url}/bench/bare", seconds=seconds)
+        results = [dataclasses.replace(bare, name="bare Django view", ratio=1.0)]
+        for measure in scenario.measures(world):
+            result = _wrk(base_url + measure.path, seconds=seconds, method=measure.method,
+                          headers=measure.headers, body=measure.body, expect=measure.expect)
+            result.name = measure.name
+            result.sql = scenario.queries_for(measure)
+            result.ratio = result.requests_per_second / bare.requests_per_second
+            result.target = f">= {measure.target_ratio}x, <= {measure.sql_budget} SQL"
+            result.missed = result.ratio < measure.target_ratio or result.sql > measure.sql_budget
+            results.append(result)
+        results.append(_export_time(base_url, world))
+        results.append(_cold_render(world))
+    results.append(_pipeline(jobs=pipeline_jobs))
+    return results
+
+
+def table(results: list[Result]) -> str:
+    """The results as a Markdown table, as the README shows them."""
+    lines = [
+        "| measure | req/s | x bare Django view | p50 ms | p99 ms | SQL per request | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for result in results:
+        if result.requests_per_second is None:
+            lines.append(f"| {result.name} | {result.value} | | | | | {result.verdict} |")
+            continue
+        lines.append(
+            f"| {result.name} | {result.requests_per_second:.0f} | {result.ratio:.2f} | {result.p50_ms:.1f} "
+            f"| {result.p99_ms:.1f} | {'' if result.sql is None else result.sql} | {result.verdict} |"
+        )
+    return "\n".join(lines)
+
+
+# The service ----------------------------------------------------------------------------------
+
+
+def _environment() -> None:
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "DATABASE_URL": f"{DATABASE_SERVER}/{DATABASE_NAME}",
+            "REDIS_URL": REDIS_URL,
+            "RATE_LIMIT_CREATE": UNLIMITED,
+            "RATE_LIMIT_EXPORT": UNLIMITED,
+            "RATE_LIMIT_POLL": UNLIMITED,
+            "COURSE_GENERATOR": "offline",
+            "DEBUG": "false",
+            "MEDIA_ROOT": tempfile.mkdtemp(prefix="cgs-bench-media-"),
+        }
+    )
+    os.environ.setdefault("PUBLIC_BASE_URL", "http://localhost:8000")
+
+
+def _fresh_database() -> None:
+    with psycopg.connect(f"{DATABASE_SERVER}/postgres", autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def _web_command(port: int) -> list[str]:
+    """The web process of Procfile.dev (what `make run` starts), on `port`."""
+    line = next(line for line in (ROOT / "Procfile.dev").read_text().splitlines() if line.startswith("web:"))
+    return [part.replace("$PORT", str(port)) for part in shlex.split(line.split(":", 1)[1])]
+
+
+@contextlib.contextmanager
+def _gunicorn(port: int):
+    log = open(tempfile.mktemp(prefix="cgs-bench-web-", suffix=".log"), "w")  # noqa: SIM115
+    server = subprocess.Popen(
+        _web_command(port), cwd=ROOT, stdout=log, stderr=log, start_new_session=True
+    )
+    try:
+        _wait_until_up(f"http://127.0.0.1:{port}/healthz", server)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited ({process.returncode}) before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    raise RuntimeError(f"no answer from {url} within 60 s")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# wrk ------------------------------------------------------------------------------------------
+
+_REQUESTS = re.compile(r"Requests/sec:\s+([\d.]+)")
+_PERCENTILE = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.MULTILINE)
+_UNEXPECTED = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
+
+
+def _wrk(url: str, *, seconds: float, method: str = "GET", headers: dict | None = None,
+         body: str | None = None, expect: int = 200) -> Result:
+    script = [f"wrk.method = {json.dumps(method)}"]
+    for name, value in (headers or {}).items():
+        script.append(f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}")
+    if body is not None:
+        script.append(f"wrk.body = {json.dumps(body)}")
+    # Every answer must be the expected one, or the rate measures errors.
+    script.append(
+        "local unexpected = 0\n"
+        f"function response(status) if status ~= {expect} then unexpected = unexpected + 1 end end\n"
+        "function done() if unexpected > 0 then io.stderr:write('unexpected answers: ' .. unexpected .. '\\n') end end"
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+        lua.write("\n".join(script))
+    try:
+        run = subprocess.run(
+            ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{max(seconds, 1):g}s", "--latency", "-s", lua.name, url],
+            capture_output=True, text=True, check=True,
+        )
+    finally:
+        os.unlink(lua.name)
+    if "unexpected answers" in run.stderr:
+        raise RuntimeError(f"{method} {url}: {run.stderr.strip()}")
+    percentiles = {int(p): _milliseconds(float(v), unit) for p, v, unit in _PERCENTILE.findall(run.stdout)}
+    return Result(
+        name=url,
+        requests_per_second=float(_REQUESTS.search(run.stdout).group(1)),
+        p50_ms=percentiles[50],
+        p99_ms=percentiles[99],
+    )
+
+
+def _milliseconds(value: float, unit: str) -> float:
+    return {"us": value / 1000, "ms": value, "s": value * 1000}[unit]
+
+
+# Other measures ---------------------------------------------------------------------------------
+
+EXPORT_TARGET_MS = 200
+PIPELINE_TARGET_JOBS_PER_SECOND = 20
+
+
+def _export_time(base_url: str, world) -> Result:
+    """SCORM export of the 9-chapter course with every add-on, one request at a time: the median."""
+    timings = []
+    for _ in range(15):
+        request = urllib.request.Request(
+            f"{base_url}/api/v1/courses/{world.course_id}/export",
+            data=json.dumps({"format": "scorm2004_4"}).encode(),
+            headers={"Authorization": f"Bearer {world.plain_key}", "Content-Type": "application/json"},
+        )
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+        timings.append((time.perf_counter() - started) * 1000)
+    median = statistics.median(timings)
+    return Result(
+        name="SCORM export, 9 chapters, all add-ons",
+        value=f"{median:.0f} ms",
+        target=f"<= {EXPORT_TARGET_MS} ms",
+        missed=median > EXPORT_TARGET_MS,
+    )
+
+
+def _cold_render(world) -> Result:
+    """How long the first view of a course takes to render, before its page is stored (no target)."""
+    from bench import scenario
+
+    return Result(name="preview page, first render of a course", value=f"{scenario.cold_render_ms(world):.0f} ms")
+
+
+def _pipeline(*, jobs: int) -> Result:
+    """Jobs queued first, then drained by one worker with 2 processes: jobs per second from the first
+    claim to the last finish (the worker's start-up is not counted)."""
+    from bench import scenario
+
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()  # the create benchmark's jobs wait there: not these
+    job_ids = scenario.queue_jobs(jobs)
+    log = open(tempfile.mktemp(prefix="cgs-bench-worker-", suffix=".log"), "w")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", "celery", "--concurrency", "2",
+         "--loglevel", "warning", "-n", f"bench-{os.getpid()}@%h"],
+        cwd=ROOT, stdout=log, stderr=log, start_new_session=True,
+    )
+    try:
+        elapsed = scenario.wait_for_jobs(job_ids, timeout=300)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
+        log.close()
+    rate = jobs / elapsed
+    return Result(
+        name=f"offline pipeline, {jobs} jobs, 2 worker processes",
+        value=f"{rate:.1f} jobs/s",
+        target=f">= {PIPELINE_TARGET_JOBS_PER_SECOND} jobs/s",
+        missed=rate < PIPELINE_TARGET_JOBS_PER_SECOND,
+    )

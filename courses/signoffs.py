@@ -1,0 +1,34 @@
+"""Sign-offs of the agreement add-on, recorded from the preview page."""
+
+from django.utils.crypto import salted_hmac
+
+from config import errors
+from courses.models import Course
+
+SIGNOFF_NAME_MAX_LENGTH = 200
+
+
+class InvalidSignoffName(errors.ValidationError):
+    message = "A sign-off needs a name of 1 to 200 characters."
+
+
+class CourseHasNoAgreement(errors.NotFound):
+    message = "This course has no agreement."
+
+
+def record_signoff(*, course: Course, name: str, client_ip: str):
+    """
+    Record that a learner confirmed the course's agreement, under the name they typed. The IP is
+    kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
+    :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
+    :raises CourseHasNoAgreement: if the course has no agreement add-on
+    """
+    if not course.content.get("agreement"):
+        raise CourseHasNoAgreement()
+    # Runs of whitespace become one space; other invisible characters go (PostgreSQL refuses NUL),
+    # except the zero-width (non-)joiners some scripts need.
+    tidy = "".join(ch for ch in " ".join(name.split()) if ch.isprintable() or ch in "\u200c\u200d")
+    if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
+        raise InvalidSignoffName()
+    ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
+    return course.signoffs.create(name=tidy, ip_hash=ip_hash)

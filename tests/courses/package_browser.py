@@ -1,0 +1,69 @@
+"""
+What the browser tests of exported packages share: a loopback content server for unpacked packages,
+and the learner's hands on the course player, which the SCORM and cmi5 packages both show.
+"""
+
+import functools
+import http.server
+import io
+import threading
+import zipfile
+
+from courses.content import CourseContent
+
+
+class Site:
+    """A loopback HTTP server over a temporary directory: the LMS's pages and unpacked packages."""
+
+    def __init__(self, root):
+        self.root = root
+        handler = functools.partial(_QuietHandler, directory=str(root))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def unpack(self, name: str, zip_bytes: bytes) -> str:
+        with zipfile.ZipFile(io.BytesIO(zip_bytes)) as archive:
+            archive.extractall(self.root / name)
+        return f"{name}/index.html"
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class PlayerControls:
+    """The learner's hands on the player in `self.player`, a Playwright frame locator."""
+
+    player = None
+
+    def page_kind(self) -> str:
+        return self.player.locator(".sco-page:not([hidden])").get_attribute("data-kind")
+
+    def progress(self) -> str:
+        return self.player.locator("#sco-progress").inner_text()
+
+    def next_until(self, kind: str) -> None:
+        for _ in range(30):
+            if self.page_kind() == kind:
+                return
+            self.player.locator("#sco-next").click()
+        raise AssertionError(f"never reached the {kind} page")
+
+    def answer(self, answers: list[int]) -> None:
+        for number, option in enumerate(answers):
+            self.player.locator(f'input[name="q{number}"][value="{option}"]').check()
+        self.player.locator("#sco-submit").click()
+
+    def confirm_agreement(self) -> None:
+        self.player.locator("#sco-agree").check()
+        self.player.locator("#sco-confirm").click()
+
+
+def correct_answers(content: CourseContent) -> list[int]:
+    return [question.correct_index for question in content.assessment.questions]

@@ -1,0 +1,95 @@
+"""A database connection that goes away (a restart, a failover) is a 503 to retry, never a 500."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests import processes
+from tests.factories import CourseFactory
+
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+
+
+def drop_every_other_database_connection():
+    """What a PostgreSQL restart does to the server's connections (this test's own one survives)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+def get(url: str, **headers) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+    except OSError:
+        return 0, {}, b""  # not listening yet
+
+
+@pytest.fixture
+def warm_server(transactional_db, plain_key):
+    """The web process as production runs it (gunicorn, one worker keeping its database connection),
+    with one request served, so it holds a connection to lose."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [str(GUNICORN), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        env=processes.environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while get(f"{url}/healthz")[0] != 200:
+            assert time.monotonic() < deadline and server.poll() is None, "gunicorn did not start"
+            time.sleep(0.1)
+        assert get(f"{url}/api/v1/courses/jobs/job_0000000000000000000000",
+                   Authorization=f"Bearer {plain_key}")[0] == 404
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_an_api_request_on_a_lost_connection_is_a_json_503_and_the_next_one_is_served(warm_server, plain_key):
+    url = f"{warm_server}/api/v1/courses/jobs/job_0000000000000000000000"
+    drop_every_other_database_connection()
+
+    status, headers, body = get(url, Authorization=f"Bearer {plain_key}")
+    again = get(url, Authorization=f"Bearer {plain_key}")
+
+    assert status == 503
+    assert headers["Content-Type"] == "application/json"
+    assert headers["Retry-After"] == "5"
+    assert json.loads(body) == {
+        "message": "The service is briefly unavailable. Please try again in a few seconds.",
+        "code": "SERVICE_UNAVAILABLE",
+    }
+    assert again[0] == 404  # connected afresh
+
+
+def test_a_page_on_a_lost_connection_is_a_plain_503_page(warm_server, api_key):
+    course = CourseFactory(api_key=api_key)
+    drop_every_other_database_connection()
+
+    status, headers, body = get(f"{warm_server}/go/{course.public_id}")
+    again = get(f"{warm_server}/go/{course.public_id}")
+
+    assert status == 503
+    assert headers["Retry-After"] == "5"
+    assert "Back in a moment" in body.decode() and "Traceback" not in body.decode()
+    assert again[0] == 200
