@@ -142,13 +142,12 @@ def storage_used(*, account: Account) -> int:
     return used or 0
 
 
-def _check_storage(*, account: Account, adding: int, lock: bool = False, ignoring: Source | None = None) -> None:
+def _check_storage(*, account: Account, adding: int, lock: bool = False) -> None:
     if lock:
         # Uploads of one account take turns here, so two cannot both squeeze into the last megabytes.
         account = Account.objects.select_for_update().select_related("plan").get(pk=account.pk)
     allowance = account.plan.source_storage_mb * 1024 * 1024
-    used = storage_used(account=account) - ((ignoring.bytes or 0) if ignoring is not None else 0)
-    if used + adding > allowance:
+    if storage_used(account=account) + adding > allowance:
         raise StorageLimitExceeded(account.plan.name, account.plan.source_storage_mb)
 
 

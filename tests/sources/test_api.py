@@ -466,3 +466,32 @@ def test_no_callback_url_no_event(api_client):
     read(api_client, PDF, "handbook.pdf")
 
     assert not WebhookEvent.objects.exists()
+
+
+def test_a_multipart_body_with_too_many_files_is_a_400(api_client, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FILES = 3
+    files = {f"file{n}": io.BytesIO(b"Note.") for n in range(5)}
+
+    response = api_client.post("/api/v1/sources", files, format="multipart")
+
+    assert error_of(response) == (
+        400, "VALIDATION_ERROR", "The multipart/form-data body has too many parts, or form fields over 1 MiB.",
+    )
+
+
+# Staff ----------------------------------------------------------------------------------------
+
+
+def test_staff_see_sources_and_their_passages_in_admin_without_changing_them(api_client, admin_client):
+    source = read(api_client, PDF, "handbook.pdf")
+    row = Source.objects.get(public_id=source["id"])
+
+    listing = admin_client.get("/admin/sources/source/")
+    detail = admin_client.get(f"/admin/sources/source/{row.pk}/change/")
+
+    assert listing.status_code == 200 and source["id"] in listing.content.decode()
+    page = detail.content.decode()
+    assert detail.status_code == 200
+    assert row.passages.first().public_id in page
+    assert 'name="_save"' not in page  # read-only
+    assert admin_client.get("/admin/sources/source/add/").status_code == 403
