@@ -8,6 +8,7 @@ keys) nor anything but the one file.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from sources.extraction.document import TOO_LARGE, UNREADABLE, Document, ExtractionError
 
+logger = logging.getLogger(__name__)
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 _MAX_ANSWER_BYTES = 256 * 1024 * 1024
 
@@ -48,10 +50,16 @@ def extract(
         output, _ = process.communicate(timeout=timeout_s + 5)
     except subprocess.TimeoutExpired:
         _kill(process)
+        logger.warning("source reader stopped at its time limit", extra={"media_type": media_type})
         raise ExtractionError(TOO_LARGE, f"Reading the document took longer than {timeout_s:g} seconds.") from None
     except BaseException:
         _kill(process)
         raise
+    if process.returncode != 0:
+        # How the child ended, never what it read: the document is the client's.
+        logger.warning(
+            "source reader ended abnormally", extra={"media_type": media_type, "returncode": process.returncode}
+        )
     if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         raise ExtractionError(TOO_LARGE, f"Reading the document took longer than {timeout_s:g} seconds of CPU time.")
     if process.returncode == -signal.SIGABRT:
@@ -64,6 +72,10 @@ def extract(
     try:
         answer = json.loads(output)
         if "error" in answer:
+            if "detail" in answer["error"]:  # a library failed on the file: which exception, for staff
+                logger.warning(
+                    "source reader failed", extra={"media_type": media_type, "exception": answer["error"]["detail"]}
+                )
             raise ExtractionError(str(answer["error"]["code"]), str(answer["error"]["message"]))
         return Document.from_json(answer["document"])
     except (ValueError, KeyError, TypeError):

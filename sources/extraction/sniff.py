@@ -29,6 +29,8 @@ _HTML_TAGS = (
     b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font", b"<table",
     b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--",
 )
+# Text formats that are markup for another program, not prose: RTF, PostScript.
+_NOT_DOCUMENTS = (b"{\\rtf", b"%!ps")
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 # Control characters that never appear in text (tab, line feed, form feed and carriage return do).
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -57,6 +59,11 @@ def sniff(path: str) -> str | None:
     if text is None:
         return None
     start = text.lstrip("\ufeff \t\r\n\f").encode("utf-8", "replace")[:64].lower()
+    if start.startswith(_NOT_DOCUMENTS):
+        return None
+    if start.startswith(b"<?xml"):
+        # XHTML is HTML; any other XML (SVG, feeds, office XML) is data, not a document we read.
+        return HTML if re.search(r"<html[\s>]", text[:4096], re.IGNORECASE) else None
     for tag in _HTML_TAGS:
         if start.startswith(tag) and start[len(tag) : len(tag) + 1] in (b" ", b">", b"/", b"\t", b"\n", b"\r", b"-"):
             return HTML

@@ -120,6 +120,9 @@ def a_workbook() -> bytes:
         ("binary.txt", bytes(range(256)) * 4),
         ("sheet.docx", a_workbook()),
         ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512)),  # a Word 97 file
+        ("letter.txt", b"{\\rtf1\\ansi Hello}"),  # RTF is text, but markup for a word processor
+        ("drawing.html", b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>'),
+        ("print.txt", b"%!PS-Adobe-3.0\n/Times findfont\n"),
     ],
 )
 def test_a_file_of_another_kind_is_refused_whatever_its_name(api_client, name, data):

@@ -167,3 +167,14 @@ def test_raw_html_in_markdown_is_not_text(api_client):
 
     assert source["title"] == "Rules alert(1)"
     assert Source.objects.get(public_id=source["id"]).passages.get().text == "Be kind."
+
+
+def test_a_reader_killed_at_its_limit_is_logged_without_the_documents_content(api_client, settings, caplog):
+    settings.SOURCE_EXTRACTION_MEMORY_MB = 1024
+
+    with caplog.at_level("WARNING", logger="sources.extraction.sandbox"):
+        read(api_client, documents.pdf_inflating_to(2), "bomb.pdf")
+
+    [record] = caplog.records
+    assert record.message == "source reader ended abnormally"
+    assert (record.media_type, record.returncode) == ("application/pdf", -6)

@@ -188,6 +188,8 @@ def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
         ("a.docx", documents.slide_deck(), "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
         ("a.pptx", documents.WEB_PAGE.encode(), "text/html"),
         ("a.html", documents.MARKDOWN.encode(), "text/markdown"),
+        ("a.xml", b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+                  b"<body><h1>XHTML</h1><p>A page written as XML.</p></body></html>", "text/html"),
     ],
 )
 def test_the_kind_of_document_is_told_from_its_bytes_not_its_name(api_client, name, data, media_type):
