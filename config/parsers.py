@@ -1,4 +1,7 @@
-"""The API's JSON parser: DRF's, plus limits on what a body may hold (RFC 7493, I-JSON)."""
+"""
+The API's parsers: JSON as DRF reads it, plus limits on what a body may hold (RFC 7493, I-JSON);
+and, for the endpoints that take files, multipart with the API's own error answers.
+"""
 
 from django.core.exceptions import SuspiciousOperation
 from django.http.multipartparser import MultiPartParserError

@@ -118,8 +118,10 @@ class SourceList(serializers.Serializer):
     )
 
 
+# A position in the list: creation time (microseconds since 1970) and row id of the last source seen.
+CURSOR_PATTERN = r"^[0-9]{1,16}_[0-9]{1,18}$"
+
+
 class ListSourcesInput(serializers.Serializer):
-    cursor = serializers.RegexField(
-        r"^[0-9]{1,16}_[0-9]{1,18}$", required=False, help_text="`nextCursor` of the previous page."
-    )
+    cursor = serializers.RegexField(CURSOR_PATTERN, required=False, help_text="`nextCursor` of the previous page.")
     limit = serializers.IntegerField(min_value=1, max_value=100, default=20)

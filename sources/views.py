@@ -78,7 +78,7 @@ class SourcesView(ApiView):
         parameters=[
             OpenApiParameter(
                 "cursor",
-                {"type": "string", "pattern": r"^[0-9]{1,16}_[0-9]{1,18}$"},
+                {"type": "string", "pattern": serializers.CURSOR_PATTERN},
                 OpenApiParameter.QUERY,
                 description="`nextCursor` of the previous page.",
             ),
