@@ -48,9 +48,25 @@ def pdf_with_bookmarks(chapters: int = 3, pages_per_chapter: int = 2, paragraphs
     return bytes(pdf.output())
 
 
+class _PdfWithRunningLines(FPDF):
+    """Every page has a running header and a page number in its footer, in small type."""
+
+    def header(self):
+        self.set_font("helvetica", size=8)
+        self.cell(0, 6, "Acme Logistics - internal use only", new_x="LMARGIN", new_y="NEXT")
+
+    def footer(self):
+        self.set_y(-15)
+        self.set_font("helvetica", size=8)
+        self.cell(0, 6, f"Page {self.page_no()}")
+
+
 def pdf_without_bookmarks() -> bytes:
-    """Headings told only by their size: a 22 pt title, 16 pt sections and 13 pt subsections."""
-    pdf = FPDF()
+    """
+    Headings told only by their size: a 22 pt title, 16 pt sections and 13 pt subsections; and a
+    running header and page numbers on every page.
+    """
+    pdf = _PdfWithRunningLines()
     pdf.add_page()
     pdf.set_font("helvetica", "B", 22)
     pdf.cell(0, 12, "Warehouse safety guide", new_x="LMARGIN", new_y="NEXT")

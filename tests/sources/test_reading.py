@@ -55,7 +55,7 @@ def test_pdf_with_bookmarks_keeps_its_chapters_sections_and_pages(api_client):
     assert found[0].text.startswith(documents.paragraph(70, seed=11)[:40])
 
 
-def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes(api_client):
+def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes_and_loses_its_running_lines(api_client):
     source = read(api_client, documents.pdf_without_bookmarks(), "guide.pdf")
 
     assert source["status"] == "ready"
@@ -72,6 +72,9 @@ def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes(api_client):
     assert checklist.heading_path == ["Warehouse safety guide", "Forklifts", "Forklifts checklist"]
     # Bullets become list items, one line each, without their bullet.
     assert checklist.text == "Check the brakes before every shift.\nWear a high-visibility vest at all times."
+    # The running header and the page numbers are not text of the document.
+    text = Source.objects.get(public_id=source["id"]).text
+    assert "Acme Logistics" not in text and "Page 1" not in text and "Page 3" not in text
     # The last paragraph, on page 3, is still under the last heading: the passage spans two pages.
     assert (found[-1].page, found[-1].page_end) == (2, 3)
     assert found[-1].text.endswith("who keeps this guide up to date.")
