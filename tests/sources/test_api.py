@@ -498,3 +498,18 @@ def test_staff_see_sources_and_their_passages_in_admin_without_changing_them(api
     assert row.passages.first().public_id in page
     assert 'name="_save"' not in page  # read-only
     assert admin_client.get("/admin/sources/source/add/").status_code == 403
+
+
+def test_staff_set_a_plans_storage_for_sources_in_admin(admin_client, db):
+    from accounts.models import Plan
+
+    plan = PlanFactory(slug="team", name="Team", source_storage_mb=100)
+    form = {
+        "name": "Team", "slug": "team", "is_paid": "on", "monthly_course_credits": "50", "source_storage_mb": "2500",
+        "rate_limit_create": "", "rate_limit_export": "", "rate_limit_poll": "", "rate_limit_sources": "",
+    }
+
+    response = admin_client.post(f"/admin/accounts/plan/{plan.pk}/change/", form)
+
+    assert response.status_code == 302
+    assert Plan.objects.get(pk=plan.pk).source_storage_mb == 2500
