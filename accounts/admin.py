@@ -8,13 +8,18 @@ from webhooks import services as webhook_services
 
 @admin.register(Plan)
 class PlanAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "is_paid", "monthly_course_credits"]
+    list_display = ["name", "slug", "is_paid", "monthly_course_credits", "source_storage_mb"]
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = [
-        (None, {"fields": ["name", "slug", "is_paid", "monthly_course_credits"]}),
+        (None, {"fields": ["name", "slug", "is_paid", "monthly_course_credits", "source_storage_mb"]}),
         (
             "Rate limits per key (requests in any 60 seconds; empty: the service-wide setting)",
-            {"fields": ["rate_limit_create", "rate_limit_export", "rate_limit_poll", "rate_limit_read", "rate_limit_edit"]},
+            {
+                "fields": [
+                    "rate_limit_create", "rate_limit_export", "rate_limit_poll", "rate_limit_read",
+                    "rate_limit_edit", "rate_limit_sources",
+                ]
+            },
         ),
     ]
 

@@ -38,6 +38,14 @@ class Plan(models.Model):
         blank=True,
         help_text="Editing a course's content (PUT, PATCH), per key per 60 s. Empty: RATE_LIMIT_EDIT.",
     )
+    rate_limit_sources = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="POST and DELETE /api/v1/sources per key per 60 s. Empty: RATE_LIMIT_SOURCES.",
+    )
+    source_storage_mb = models.PositiveIntegerField(
+        default=0, help_text="Storage for uploaded and fetched sources, in MB (2^20 bytes), for the whole account."
+    )
 
     class Meta:
         ordering = ["monthly_course_credits", "slug"]

@@ -56,12 +56,14 @@ def hash_key(plain_key: str) -> str:
 # Plans ----------------------------------------------------------------------------------------
 
 
-def save_plan(*, slug: str, name: str, monthly_course_credits: int, is_paid: bool) -> Plan:
-    """Create the plan or update the one with this slug."""
-    plan, _ = Plan.objects.update_or_create(
-        slug=slug,
-        defaults={"name": name, "monthly_course_credits": monthly_course_credits, "is_paid": is_paid},
-    )
+def save_plan(
+    *, slug: str, name: str, monthly_course_credits: int, is_paid: bool, source_storage_mb: int | None = None
+) -> Plan:
+    """Create the plan or update the one with this slug; a storage of None leaves it as it is (0 when new)."""
+    fields = {"name": name, "monthly_course_credits": monthly_course_credits, "is_paid": is_paid}
+    if source_storage_mb is not None:
+        fields["source_storage_mb"] = source_storage_mb
+    plan, _ = Plan.objects.update_or_create(slug=slug, defaults=fields)
     return plan
 
 

@@ -12,7 +12,9 @@ measured in the same run, so they hold on any machine; absolute numbers do not.
 """
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 
 from bench import harness
@@ -25,6 +27,7 @@ def main() -> int:
     options = parser.parse_args()
     seconds = 1.0 if options.smoke else options.seconds
     results = harness.run(seconds=seconds, pipeline_jobs=10 if options.smoke else 100)
+    results += sources_results()
     print(harness.table(results), flush=True)
     missed = [result for result in results if result.missed]
     if options.smoke:
@@ -32,6 +35,19 @@ def main() -> int:
     for result in missed:
         print(f"MISSED: {result.name}: {result.verdict}", file=sys.stderr)
     return 1 if missed else 0
+
+
+def sources_results() -> list[harness.Result]:
+    """The measures of sources (bench/sources.py), taken in a process of their own with its own database."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.sources", "--json"],
+        cwd=harness.ROOT,
+        env={**os.environ, "BENCH_SOURCES_DATABASE_NAME": f"{harness.DATABASE_NAME}_sources"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [harness.Result(**row) for row in json.loads(run.stdout)]
 
 
 if __name__ == "__main__":

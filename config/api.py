@@ -24,25 +24,29 @@ class ApiView(APIView):
 
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasPaidPlan]
-    rate_limit_scope: str | None = None  # one of ratelimit.SCOPES: "create", "export", "poll", "read"
+    rate_limit_scope: str | None = None  # one of ratelimit.SCOPES
+    # Where methods of one view count in different buckets: {"GET": "poll", "POST": "sources"}.
+    rate_limit_scopes: dict[str, str] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.rate_limit_scope is not None and cls.rate_limit_scope not in ratelimit.SCOPES:
-            raise ImproperlyConfigured(
-                f"{cls.__name__}.rate_limit_scope must be one of {ratelimit.SCOPES}, "
-                f"not {cls.rate_limit_scope!r}"
-            )
+        for scope in [cls.rate_limit_scope, *cls.rate_limit_scopes.values()]:
+            if scope is not None and scope not in ratelimit.SCOPES:
+                raise ImproperlyConfigured(
+                    f"{cls.__name__}'s rate limit scopes must be among {ratelimit.SCOPES}, not {scope!r}"
+                )
 
     def initial(self, request, *args, **kwargs):
-        if self.rate_limit_scope is None:
-            raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope")
         self.rate_limit = None
         # A method the view has no handler for is answered before the key and the limiter: such a
         # request does no work, so it costs no slot (and, no bucket looked at, carries no RateLimit
         # headers). DRF itself would look for the handler only after both.
         if not self._has_handler(request.method):
             raise MethodNotAllowed(request.method)
+        method = "GET" if request.method == "HEAD" else request.method
+        self.rate_limit_scope = self.rate_limit_scopes.get(method, type(self).rate_limit_scope)
+        if self.rate_limit_scope is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope for {method}")
         super().initial(request, *args, **kwargs)
 
     def _has_handler(self, method: str) -> bool:

@@ -1,3 +1,4 @@
+import dataclasses
 import logging
 import re
 import time
@@ -63,8 +64,10 @@ class ApiErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if is_api_request(request) and _declared_body_size(request) > settings.API_MAX_BODY_BYTES:
-            return errors.json_error(PayloadTooLarge())
+        if is_api_request(request):
+            limit = _body_limit(request)
+            if _declared_body_size(request) > limit.bytes:
+                return errors.json_error(PayloadTooLarge(limit.message))
         return self.get_response(request)
 
     def process_exception(self, request, exception):
@@ -88,6 +91,28 @@ _ANSWERED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperatio
 
 class PayloadTooLarge(errors.AppError):
     status, code, message = 413, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MiB."
+
+
+# File uploads: the paths that take a multipart body with a file, and the room the form's other
+# parts and boundaries may take beside the file.
+UPLOAD_PATHS = frozenset({"/api/v1/sources"})
+MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class _Limit:
+    bytes: int
+    message: str
+
+
+def _body_limit(request) -> _Limit:
+    content_type = request.META.get("CONTENT_TYPE", "").lower()
+    if request.path in UPLOAD_PATHS and content_type.startswith("multipart/form-data"):
+        return _Limit(
+            bytes=settings.SOURCE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
+            message=f"The file is larger than {settings.SOURCE_MAX_BYTES} bytes (SOURCE_MAX_BYTES).",
+        )
+    return _Limit(bytes=settings.API_MAX_BODY_BYTES, message=PayloadTooLarge.message)
 
 
 def is_api_request(request) -> bool:

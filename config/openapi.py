@@ -13,6 +13,8 @@ from rest_framework import serializers
 
 from courses.content import CourseContent
 from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
+from sources.extraction import sniff
+from sources.serializers import SourceOutput
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.authentication.ApiKeyAuthentication"
@@ -128,6 +130,15 @@ _ANSWER_HEADERS = {
     ("/api/v1/courses/{course_id}/regenerate", "post", "202"): {
         "Location": {"schema": {"type": "string"}, "description": "The poll URL, as in `pollUrl`."},
     },
+    ("/api/v1/sources", "post", "202"): {
+        "Location": {"schema": {"type": "string"}, "description": "The source's path, to poll."},
+    },
+    ("/api/v1/sources/{source_id}", "get", "200"): {
+        "Retry-After": {
+            "schema": {"type": "integer"},
+            "description": "`5` while the source is pending: poll at most once every 5 seconds.",
+        },
+    },
 }
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The course\'s version, quoted (`"3"`).'}}
 for _answer in [
@@ -137,6 +148,8 @@ for _answer in [
     ("/api/v1/courses/{course_id}/content", "patch", "200"),
 ]:
     _ANSWER_HEADERS[_answer] = _ETAG
+# What the `file` part of an upload may be: the kinds of document read (told from the content).
+UPLOAD_CONTENT_TYPES = ", ".join(sniff.MEDIA_TYPES)
 
 
 def _webhook(name: str, payload: type[serializers.Serializer], description: str) -> OpenApiWebhook:
@@ -183,6 +196,11 @@ class CourseExportedEvent(ExportOutput):
     event = serializers.ChoiceField(choices=["course.exported"])
 
 
+class SourceEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["source.ready", "source.failed"])
+    source = SourceOutput()
+
+
 _DELIVERY = (
     " Sent by HTTP POST to the `callbackUrl` of the request, with Standard Webhooks headers `webhook-id` "
     "(the same on every retry of the event), `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 "
@@ -203,6 +221,18 @@ COURSE_EXPORTED = _webhook(
     "course.exported",
     CourseExportedEvent,
     "An export finished and a `callbackUrl` was given. Deduplicate on `courseId` + `exportedAt`." + _DELIVERY,
+)
+
+SOURCE_READY = _webhook(
+    "source.ready",
+    SourceEvent,
+    "A source was read: `source.status` is `ready`. Deduplicate on `source.id` and `event`." + _DELIVERY,
+)
+SOURCE_FAILED = _webhook(
+    "source.failed",
+    SourceEvent,
+    "A source could not be read: `source.status` is `failed`, with `source.error`. Deduplicate on "
+    "`source.id` and `event`." + _DELIVERY,
 )
 
 
@@ -276,6 +306,18 @@ _LINKS = {
             "description": "Poll the regeneration that was just accepted.",
         },
     },
+    ("/api/v1/sources", "post", "202"): {
+        "GetSource": {
+            "operationId": "getSource",
+            "parameters": {"source_id": "$response.body#/id"},
+            "description": "Poll the source that was just accepted.",
+        },
+        "DeleteSource": {
+            "operationId": "deleteSource",
+            "parameters": {"source_id": "$response.body#/id"},
+            "description": "Delete the source that was just accepted.",
+        },
+    },
 }
 
 
@@ -309,6 +351,10 @@ def postprocess(result, generator, request, public):
     _add_content_schema(result)
     for name, condition in _CONDITIONS.items():
         result["components"]["schemas"][name].update(condition)
+    upload = result.get("paths", {}).get("/api/v1/sources", {}).get("post", {}).get("requestBody", {})
+    multipart = upload.get("content", {}).get("multipart/form-data")
+    if multipart is not None:
+        multipart["encoding"] = {"file": {"contentType": UPLOAD_CONTENT_TYPES}}
     for hook in result.get("webhooks", {}).values():
         for operation in hook.values():
             operation["parameters"] = [

@@ -1,6 +1,12 @@
-"""The API's JSON parser: DRF's, plus limits on what a body may hold (RFC 7493, I-JSON)."""
+"""
+The API's parsers: JSON as DRF reads it, plus limits on what a body may hold (RFC 7493, I-JSON);
+and, for the endpoints that take files, multipart with the API's own error answers.
+"""
 
-from rest_framework.parsers import JSONParser
+from django.core.exceptions import SuspiciousOperation
+from django.http.multipartparser import MultiPartParserError
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser, MultiPartParser
 
 from config import errors  # the module, not its names: errors imports DRF, which imports this
 
@@ -54,3 +60,23 @@ class MergePatchParser(StrictJSONParser):
     """JSON Merge Patch bodies (RFC 7386), read like any JSON body."""
 
     media_type = "application/merge-patch+json"
+class StrictMultiPartParser(MultiPartParser):
+    """
+    DRF's multipart parser (Django's, streaming files to disk beyond FILE_UPLOAD_MAX_MEMORY_SIZE),
+    answering a malformed body with the API's 400 rather than a message about JSON. Only endpoints
+    that take files list it; ApiErrorMiddleware bounds the body's size before it is read.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data_and_files = super().parse(stream, media_type, parser_context)
+        except (ParseError, MultiPartParserError):  # DRF wraps Django's error in its ParseError
+            raise errors.ValidationError("The multipart/form-data body is malformed.") from None
+        except SuspiciousOperation:  # too many fields or files, or fields over DATA_UPLOAD_MAX_MEMORY_SIZE
+            raise errors.ValidationError(
+                "The multipart/form-data body has too many parts, or form fields over 1 MiB."
+            ) from None
+        for key, value in data_and_files.data.items():
+            _check_text(key)
+            _check_text(value)
+        return data_and_files

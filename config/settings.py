@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "accounts",
     "courses",
     "webhooks",
+    "sources",
+    "django.contrib.postgres",
 ]
 
 MIDDLEWARE = [
@@ -257,8 +259,21 @@ RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
 # content.
 RATE_LIMIT_READ = env.int("RATE_LIMIT_READ", default=120)
 RATE_LIMIT_EDIT = env.int("RATE_LIMIT_EDIT", default=60)
+RATE_LIMIT_SOURCES = env.int("RATE_LIMIT_SOURCES", default=30)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
+
+# --- Sources (sources app): documents clients upload or point at ---------------------------------
+# Largest file accepted, uploaded or fetched (bytes); an upload beyond it is refused with 413.
+SOURCE_MAX_BYTES = env.int("SOURCE_MAX_BYTES", default=25 * 1024 * 1024)
+# Pages (PDF, DOCX) or slides (PPTX) read at most; a longer document fails with SOURCE_TOO_LARGE.
+SOURCE_MAX_PAGES = env.int("SOURCE_MAX_PAGES", default=500)
+# Each document is read in a child process with these limits (wall clock and CPU time; address space).
+SOURCE_EXTRACTION_TIMEOUT_S = env.int("SOURCE_EXTRACTION_TIMEOUT_S", default=60)
+SOURCE_EXTRACTION_MEMORY_MB = env.int("SOURCE_EXTRACTION_MEMORY_MB", default=1024)
+# Limit on fetching a web source: the whole exchange, redirects included.
+SOURCE_FETCH_TIMEOUT_S = env.float("SOURCE_FETCH_TIMEOUT_S", default=20)
+CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_sources", "schedule": 60.0}
 
 # --- Preview page (/go/<course_id>) ---------------------------------------------------------------
 # Courses are customer content: search engines are asked not to index their pages unless this is on.
@@ -302,12 +317,16 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "courses.models.GenerationJob.Status",
         "CourseFormatEnum": "courses.models.Format",
         "ExportFormatEnum": "courses.models.Export.ExportFormat",
+        "SourceStatusEnum": "sources.models.Source.Status",
+        "SourceMediaTypeEnum": "sources.extraction.sniff.MEDIA_TYPES",
     },
     "WEBHOOKS": [
         "config.openapi.COURSE_CREATED",
         "config.openapi.COURSE_FAILED",
         "config.openapi.COURSE_UPDATED",
         "config.openapi.COURSE_EXPORTED",
+        "config.openapi.SOURCE_READY",
+        "config.openapi.SOURCE_FAILED",
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -24,6 +24,7 @@ urlpatterns = [
         name="docs",
     ),
     path("api/v1/", include("courses.urls")),
+    path("api/v1/", include("sources.urls")),
     path("downloads/", include("courses.download_urls")),
     path("", include("courses.page_urls")),
 ]

@@ -19,6 +19,7 @@ class PlanFactory(factory.django.DjangoModelFactory):
     name = "Pro"
     is_paid = True
     monthly_course_credits = 50
+    source_storage_mb = 1000
 
 
 class AccountFactory(factory.django.DjangoModelFactory):

@@ -5,6 +5,7 @@ The schema-conformance checks hold our answers to the document; `positive_data_a
 `negative_data_rejection` hold the document to what the server really accepts and refuses.
 """
 
+import os
 import socket
 import subprocess
 import sys
@@ -60,6 +61,9 @@ def test_schemathesis_finds_no_difference_between_the_document_and_the_service(l
         capture_output=True,
         text=True,
         timeout=600,
+        # Files of each kind the upload takes, for its multipart body (see tests/contract_hooks.py).
+        env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.contract_hooks", "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
     )
 
     # Exits non-zero on any failure and on every warning but the one schemathesis.toml explains.

@@ -41,5 +41,7 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "SCORM export, 9 chapters, all add-ons",
         "preview page, first render of a course",
         "offline pipeline, 10 jobs, 2 worker processes",
+        "reading a 100-page PDF (child process, passages, index)",
+        "full-text query over 10,000 passages (rank and headlines, top 10)",
     ]
     assert "| 2 |" in rows[1] and "| 1 |" in rows[3]  # SQL per request: poll 2, a stored page 1

@@ -9,6 +9,10 @@ CREATE = ("/api/v1/courses", "post")
 POLL = ("/api/v1/courses/jobs/{job_id}", "get")
 EXPORT = ("/api/v1/courses/{course_id}/export", "post")
 QUALITY = ("/api/v1/courses/{course_id}/quality", "get")
+CREATE_SOURCE = ("/api/v1/sources", "post")
+LIST_SOURCES = ("/api/v1/sources", "get")
+GET_SOURCE = ("/api/v1/sources/{source_id}", "get")
+DELETE_SOURCE = ("/api/v1/sources/{source_id}", "delete")
 
 # Interface section 7, by the endpoints that can return each code.
 CONTRACT_CODES = {
@@ -50,6 +54,7 @@ def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
+        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE,
     }
 
 
@@ -65,6 +70,33 @@ def test_edits_and_reads_state_their_own_codes_and_the_etag(document):
     content = document["components"]["schemas"]["CourseContent"]
     assert {"introduction", "chapters", "assessment"} <= set(content["properties"])
     assert document["components"]["schemas"]["CourseContentQuestion"]["properties"]["correct_index"]
+
+
+def test_the_upload_body_is_described_as_the_server_reads_it(document):
+    body = document["paths"]["/api/v1/sources"]["post"]["requestBody"]
+    schemas = document["components"]["schemas"]
+
+    assert set(body["content"]) == {"multipart/form-data", "application/json"}
+    multipart = body["content"]["multipart/form-data"]
+    upload = schemas[multipart["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert upload["required"] == ["file"]
+    assert upload["properties"]["file"]["format"] == "binary"
+    assert set(upload["properties"]) == {"file", "name", "callbackUrl"}
+    assert multipart["encoding"]["file"]["contentType"] == (
+        "application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, "
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation, text/html, text/markdown, "
+        "text/plain"
+    )
+    by_url = schemas[body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert by_url["required"] == ["url"]
+    assert by_url["properties"]["url"]["pattern"] == by_url["properties"]["callbackUrl"]["pattern"]
+
+
+def test_the_source_codes_are_documented(document):
+    assert {"UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "STORAGE_LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE",
+            "INVALID_API_KEY", "PAID_PLAN_REQUIRED", "RATE_LIMIT_EXCEEDED"} <= error_codes_in(document, *CREATE_SOURCE)
+    assert "NOT_FOUND" in error_codes_in(document, *GET_SOURCE)
+    assert "NOT_FOUND" in error_codes_in(document, *DELETE_SOURCE)
 
 
 @pytest.mark.parametrize("operation", CONTRACT_CODES)
@@ -96,15 +128,19 @@ def test_headers_bearer_scheme_and_error_body_are_described(document):
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["code", "message"]
 
 
-def test_the_three_webhooks_with_their_signature_headers(document):
+def test_every_webhook_with_its_signature_headers(document):
     webhooks = document["webhooks"]
 
-    assert set(webhooks) == {"course.created", "course.failed", "course.updated", "course.exported"}
+    assert set(webhooks) == {
+        "course.created", "course.failed", "course.updated", "course.exported", "source.ready", "source.failed",
+    }
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
         assert headers == {"webhook-id", "webhook-timestamp", "webhook-signature"}
     created = document["components"]["schemas"]["CourseCreatedEvent"]["properties"]
     assert created["course"] == {"$ref": "#/components/schemas/CourseOutput"}
+    source_event = document["components"]["schemas"]["SourceEvent"]["properties"]
+    assert source_event["source"] == {"$ref": "#/components/schemas/SourceOutput"}
 
 
 def test_export_formats_are_the_three_scorm_versions_and_cmi5_with_scorm12_the_default(document):
@@ -133,7 +169,8 @@ def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
     page.goto(f"{live_server.url}/docs/")
     page.wait_for_selector("text=Submit a course for generation", timeout=15000)
     for summary in ["Read a course: its latest version's whole document", "Generate one part of a course again",
-                    "Change part of a course's document: a new version"]:
+                    "Change part of a course's document: a new version",
+                    "Upload a document, or give the URL of one"]:
         page.wait_for_selector(f"text={summary}", timeout=15000)
 
     assert violations == []

@@ -138,11 +138,13 @@ def test_a_plan_can_override_the_limit_of_one_endpoint(frozen_clock):
 
 def test_staff_set_a_plans_rate_limit_in_admin(admin_client, frozen_clock):
     plan = PlanFactory(slug="limited", name="Limited", is_paid=True, monthly_course_credits=50)
-    form = {"name": "Limited", "slug": "limited", "is_paid": "on", "monthly_course_credits": "50"}
+    form = {
+        "name": "Limited", "slug": "limited", "is_paid": "on", "monthly_course_credits": "50", "source_storage_mb": "100",
+    }
 
     saved = admin_client.post(
         f"/admin/accounts/plan/{plan.pk}/change/",
-        {**form, "rate_limit_create": "2", "rate_limit_export": "", "rate_limit_poll": ""},
+        {**form, "rate_limit_create": "2", "rate_limit_export": "", "rate_limit_poll": "", "rate_limit_sources": ""},
     )
     client = client_for(account_services.issue_key(account=AccountFactory(plan=plan)))
 
@@ -476,7 +478,7 @@ def test_admin_login_answers_while_the_cache_is_down(client, settings, caplog):
 
 
 def test_a_view_must_name_a_known_scope():
-    with pytest.raises(ImproperlyConfigured, match="rate_limit_scope must be one of"):
+    with pytest.raises(ImproperlyConfigured, match="rate limit scopes must be among"):
 
         class BulkView(ApiView):
             rate_limit_scope = "bulk"

@@ -1,13 +1,16 @@
 """
-Where webhooks may go, and the one outbound HTTP helper that takes them there.
+Where the service may send requests, and the one outbound HTTP helper that takes them there:
+webhooks (`post`) and the web pages sources are read from (`get`).
 
 Two checks guard every destination (interface 6.1.4: only public addresses):
-- `check_callback_url` runs when a client hands us a `callbackUrl`. It never resolves names (a
-  request must not wait on DNS, and the answer could change anyway); it refuses malformed URLs and IP
+- `check_callback_url` / `check_url` run when a client hands us a URL. They never resolve names (a
+  request must not wait on DNS, and the answer could change anyway); they refuse malformed URLs and IP
   literals outside public address space, in every spelling the resolver would accept.
-- `post` runs at delivery. It resolves the host, refuses when any address is not public, and
-  connects to exactly the address it checked, so a second lookup (DNS rebinding) cannot slip a
+- `post` and `get` run later. They resolve the host, refuse when any address is not public, and
+  connect to exactly the address they checked, so a second lookup (DNS rebinding) cannot slip a
   private address in. The `Host` header, SNI and the TLS certificate check keep the URL's host name.
+  `get` follows at most MAX_REDIRECTS redirects, checking each new target the same way. Both limit
+  the whole exchange in time and what they read in size, and never use a proxy from the environment.
 
 `settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS` lifts the address checks for local development and tests.
 """
@@ -24,7 +27,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import urllib3.connection
 import urllib3.exceptions
@@ -32,6 +35,8 @@ from django.conf import settings
 
 MAX_URL_LENGTH = 2048
 MAX_ANSWER_BYTES = 64 * 1024
+MAX_REDIRECTS = 3
+_REDIRECTS = (301, 302, 303, 307, 308)
 EXCERPT_CHARS = 2000
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -176,6 +181,8 @@ CALLBACK_URL_PATTERN = (
     rf"^[Hh][Tt][Tt][Pp][Ss]?://(?:{_LABEL}\.)*{_LAST_LABEL}\.?{_PORT}"
     rf"(?:/(?:{_URL_CHARACTER}|/)*)?(?:\?(?:{_URL_CHARACTER}|[/?])*)?(?:#(?:{_URL_CHARACTER}|[/?])*)?$"
 )
+# Every URL a client gives us to contact follows it: callbacks and the pages sources are read from.
+URL_PATTERN = CALLBACK_URL_PATTERN
 _CALLBACK_URL = re.compile(CALLBACK_URL_PATTERN)
 
 
@@ -186,10 +193,19 @@ def check_callback_url(url: str) -> str:
     `localhost` are accepted too.
     :raises UnsafeDestination: with a message safe to show the client
     """
-    _parse(url)  # says what is wrong, for the mistakes clients make
+    return check_url(url, what="The callback URL")
+
+
+def check_url(url: str, *, what: str = "The URL") -> str:
+    """
+    Check a URL a client gave us to contact later (a callback, a page to fetch) by the one rule of
+    URL_PATTERN, and return it unchanged; messages start with `what`. Names are not resolved here.
+    :raises UnsafeDestination: with a message safe to show the client
+    """
+    _parse(url, what=what)  # says what is wrong, for the mistakes clients make
     if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not _CALLBACK_URL.fullmatch(url):
         raise UnsafeDestination(
-            "The callback URL must be an http or https URL with a host name, made of the characters "
+            f"{what} must be an http or https URL with a host name, made of the characters "
             "RFC 3986 allows (percent-encode any other)."
         )
     return url
@@ -215,51 +231,47 @@ class _Target:
         return str(self.literal) if self.literal is not None else self.host
 
 
-_REFUSED_NAME = "The callback URL must point to a public address."
-_ADDRESS_NOT_NAME = "The callback URL must name its host; IP addresses are not accepted."
-
-
-def _parse(url: str) -> _Target:
+def _parse(url: str, *, what: str = "The callback URL") -> _Target:
     if not isinstance(url, str) or not url:
-        raise UnsafeDestination("The callback URL must be a non-empty string.")
+        raise UnsafeDestination(f"{what} must be a non-empty string.")
     if len(url) > MAX_URL_LENGTH:
-        raise UnsafeDestination(f"The callback URL must be at most {MAX_URL_LENGTH} characters long.")
+        raise UnsafeDestination(f"{what} must be at most {MAX_URL_LENGTH} characters long.")
     if any(char.isspace() or ord(char) < 0x20 or ord(char) == 0x7F for char in url):
-        raise UnsafeDestination("The callback URL must not contain spaces or control characters.")
+        raise UnsafeDestination(f"{what} must not contain spaces or control characters.")
     if not url.isascii():
         # Also closes the door on names that only become an address once Unicode is normalised
         # (full-width digits).
         raise UnsafeDestination(
-            "The callback URL must be ASCII: percent-encode other characters, and write an "
+            f"{what} must be ASCII: percent-encode other characters, and write an "
             "international host name in its xn-- form."
         )
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise UnsafeDestination("The callback URL is not a valid URL.") from None
+        raise UnsafeDestination(f"{what} is not a valid URL.") from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not parts.netloc:
-        raise UnsafeDestination("The callback URL must be an absolute http or https URL.")
+        raise UnsafeDestination(f"{what} must be an absolute http or https URL.")
     if "@" in parts.netloc:
-        raise UnsafeDestination("The callback URL must not contain a user name or password.")
+        raise UnsafeDestination(f"{what} must not contain a user name or password.")
     hostname = parts.hostname or ""
     if not hostname:
-        raise UnsafeDestination("The callback URL must name a host.")
+        raise UnsafeDestination(f"{what} must name a host.")
     if port == 0:
-        raise UnsafeDestination("The callback URL has an invalid port.")
+        raise UnsafeDestination(f"{what} has an invalid port.")
     if "%" in hostname:  # an IPv6 zone: only meaningful on a local link
-        raise UnsafeDestination(_REFUSED_NAME)
+        raise UnsafeDestination(f"{what} must point to a public address.")
     literal = parse_ip_literal(hostname)
     if literal is None and (":" in hostname or _NUMERIC_LABEL.match(hostname.rstrip(".").rsplit(".", 1)[-1])):
         # Ends in a number but is no address the resolver would read: not a valid host (WHATWG URL).
-        raise UnsafeDestination("The callback URL has an invalid host.")
-    host = hostname if literal is not None else _ascii_host(hostname)
+        raise UnsafeDestination(f"{what} has an invalid host.")
+    host = hostname if literal is not None else _ascii_host(hostname, what=what)
     if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS:
         if literal is not None:
-            raise UnsafeDestination(_ADDRESS_NOT_NAME)
+            raise UnsafeDestination(f"{what} must name its host; IP addresses are not accepted.")
         if host == "localhost" or host.endswith(".localhost"):
-            raise UnsafeDestination(_REFUSED_NAME)
+            raise UnsafeDestination(f"{what} must point to a public address.")
     path = parts.path or "/"
     target = path + (f"?{parts.query}" if parts.query else "")
     # Keep the escapes the URL has; escape whatever else a request line must not carry.
@@ -273,13 +285,13 @@ def _parse(url: str) -> _Target:
     )
 
 
-def _ascii_host(hostname: str) -> str:
+def _ascii_host(hostname: str, *, what: str) -> str:
     # A name longer than DNS allows (253 characters) is still a name: it just never resolves.
     host = (hostname.rstrip(".") if hostname != "." else hostname).lower()
     if not host or any(not label or len(label) > 63 for label in host.split(".")):
-        raise UnsafeDestination("The callback URL has an invalid host.")
+        raise UnsafeDestination(f"{what} has an invalid host.")
     if not re.fullmatch(r"[a-z0-9_.-]+", host):
-        raise UnsafeDestination("The callback URL has an invalid host.")
+        raise UnsafeDestination(f"{what} has an invalid host.")
     return host
 
 
@@ -384,6 +396,108 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
         return Answer(error=_describe_failure(exc))
     finally:
         watchdog.stop()
+
+
+@dataclasses.dataclass(frozen=True)
+class Download:
+    """A page or file fetched by `get`."""
+
+    url: str  # where it was finally found, after redirects
+    status_code: int
+    content_type: str  # as the server declared it; never trusted for what the bytes are
+    content: bytes
+
+
+class FetchFailed(Exception):
+    """A GET that did not bring back the content; `str()` is an English message safe to show a client."""
+
+
+class ResponseTooLarge(FetchFailed):
+    """The answer is larger than the caller allows."""
+
+
+def get(*, url: str, max_bytes: int, timeout: float, user_agent: str, what: str = "The URL") -> Download:
+    """
+    GET `url` within `timeout` seconds for the whole exchange (every lookup, connect, TLS handshake
+    and read, redirects included) and return the answer's body, at most `max_bytes` of it (after
+    any content decoding). Follows up to MAX_REDIRECTS redirects; every target is checked and
+    resolved afresh, under the same rules as the first. Messages start with `what`.
+    :raises UnsafeDestination: if a target is not an acceptable URL or not public
+    :raises ResponseTooLarge: if the body is larger than `max_bytes`
+    :raises FetchFailed: for an answer that is not 2xx, too many redirects, a network error or the time limit
+    """
+    deadline = _Deadline(timeout)
+    watchdog = _Watchdog(deadline)
+    try:
+        for _ in range(MAX_REDIRECTS + 1):
+            target = _parse(url, what=what)
+            if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not _CALLBACK_URL.fullmatch(url):
+                raise UnsafeDestination(f"{what} must be an http or https URL with a host name.")
+            addresses = _addresses_to_contact(target=target, deadline=deadline)
+            headers = {
+                "Host": target.host_header,
+                "User-Agent": user_agent,
+                "Accept": "*/*",
+                "Accept-Encoding": "gzip, deflate",
+                "Connection": "close",
+            }
+            connection = _connect(target=target, addresses=addresses, deadline=deadline)
+            try:
+                watchdog.watch(connection)
+                connection.request("GET", target.request_target, headers=headers, preload_content=False)
+                response = connection.getresponse()
+                location = response.headers.get("Location", "")
+                if response.status in _REDIRECTS and location:
+                    url = _redirect_target(base=url, location=location, what=what)
+                    continue
+                if not 200 <= response.status < 300:
+                    raise FetchFailed(f"{what} answered HTTP {response.status}.")
+                declared = response.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > max_bytes and not response.headers.get("Content-Encoding"):
+                    raise ResponseTooLarge(f"{what} holds more than {max_bytes} bytes.")
+                content = _read_at_most(response, max_bytes=max_bytes, what=what)
+                return Download(
+                    url=url,
+                    status_code=response.status,
+                    content_type=response.headers.get("Content-Type", ""),
+                    content=content,
+                )
+            finally:
+                connection.close()
+        raise FetchFailed(f"{what} redirects more than {MAX_REDIRECTS} times.")
+    except _ResolutionFailed as exc:
+        raise FetchFailed(f"{what} could not be reached: {exc}.") from None
+    except (_DeadlineExceeded, OSError, http.client.HTTPException, urllib3.exceptions.HTTPError) as exc:
+        timed_out = isinstance(exc, (_DeadlineExceeded, TimeoutError, urllib3.exceptions.TimeoutError))
+        if watchdog.fired or (timed_out and not isinstance(exc, urllib3.exceptions.NewConnectionError)):
+            raise FetchFailed(f"{what} did not answer completely within {timeout:g} seconds.") from None
+        raise FetchFailed(f"{what} could not be fetched: {_describe_failure(exc)}.") from None
+    finally:
+        watchdog.stop()
+
+
+def _redirect_target(*, base: str, location: str, what: str) -> str:
+    # Relative locations are resolved against the URL that answered; the fragment is dropped.
+    target = urljoin(base, location.strip()).split("#", 1)[0]
+    try:
+        target.encode("ascii")
+    except UnicodeEncodeError:
+        target = quote(target, safe="/?&=%:@!$'()*+,;-._~[]#")
+    return target
+
+
+def _read_at_most(response, *, max_bytes: int, what: str) -> bytes:
+    # Read in pieces, decoding as they come, so a small compressed answer that inflates to gigabytes
+    # is stopped once it passes the limit (urllib3 bounds what one decoded read may hold).
+    parts, size = [], 0
+    while True:
+        piece = response.read(64 * 1024, decode_content=True)
+        if not piece:
+            return b"".join(parts)
+        size += len(piece)
+        if size > max_bytes:
+            raise ResponseTooLarge(f"{what} holds more than {max_bytes} bytes.")
+        parts.append(piece)
 
 
 def _addresses_to_contact(*, target: _Target, deadline: _Deadline) -> list[str]:

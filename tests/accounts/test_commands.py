@@ -24,6 +24,13 @@ def test_create_plan_creates_then_updates(db):
     assert (plan.name, plan.monthly_course_credits, plan.is_paid) == ("Team+", 150, False)
 
 
+def test_create_plan_sets_the_storage_for_sources_and_keeps_it_when_not_given(db):
+    run("create_plan", "team", "--name", "Team", "--credits", "120", "--storage-mb", "500")
+    run("create_plan", "team", "--name", "Team", "--credits", "130")
+
+    assert Plan.objects.get(slug="team").source_storage_mb == 500
+
+
 def test_create_account_defaults_to_pro_and_prints_the_key_last(db):
     lines = run("create_account", "New@Example.com", "--name", "New Co")
 

@@ -4,7 +4,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from tests.processes import stop, wait_for
 from tests.webhooks.receivers import answer, hold_until_released
 from webhooks import services
 from webhooks.models import WebhookEvent
@@ -66,22 +66,7 @@ def start_worker(tmp_path):
 
     yield start
     for process in started:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-
-
-def wait_for(condition, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
+        stop(process)
 
 
 @pytest.mark.worker

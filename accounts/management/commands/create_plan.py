@@ -11,9 +11,16 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True)
         parser.add_argument("--credits", type=int, required=True, help="Monthly course credits.")
         parser.add_argument("--unpaid", action="store_true", help="The plan gives no API access.")
+        parser.add_argument(
+            "--storage-mb", type=int, default=None, help="Storage for sources, in MB (default: 0, or unchanged)."
+        )
 
-    def handle(self, *args, slug, name, credits, unpaid, **options):
+    def handle(self, *args, slug, name, credits, unpaid, storage_mb, **options):
         if credits < 0:
             raise CommandError("--credits must be 0 or more")
-        plan = services.save_plan(slug=slug, name=name, monthly_course_credits=credits, is_paid=not unpaid)
+        if storage_mb is not None and storage_mb < 0:
+            raise CommandError("--storage-mb must be 0 or more")
+        plan = services.save_plan(
+            slug=slug, name=name, monthly_course_credits=credits, is_paid=not unpaid, source_storage_mb=storage_mb
+        )
         self.stdout.write(f"plan={plan.slug} name={plan.name} paid={plan.is_paid} credits={plan.monthly_course_credits}")

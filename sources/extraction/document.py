@@ -1,0 +1,76 @@
+"""What a reader makes of a document: its blocks of text in reading order, with their structure."""
+
+from __future__ import annotations
+
+import dataclasses
+
+HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE = "heading", "paragraph", "list_item", "table_row", "note"
+KINDS = (HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE)
+MAX_HEADING_LEVEL = 6
+
+
+@dataclasses.dataclass
+class Block:
+    kind: str
+    text: str
+    page: int | None = None  # 1-based page or slide number; None where the format has no pages
+    level: int = 0  # headings only: 1 (top) to 6
+
+    def to_json(self) -> list:
+        return [self.kind, self.text, self.page, self.level]
+
+    @classmethod
+    def from_json(cls, value: list) -> Block:
+        kind, text, page, level = value
+        if kind not in KINDS or not isinstance(text, str):
+            raise ValueError("not a block")
+        return cls(kind=kind, text=text, page=page, level=int(level))
+
+
+@dataclasses.dataclass
+class Document:
+    blocks: list[Block]
+    title: str = ""
+    pages: int | None = None  # pages or slides; None where the format has none
+    # Page numbers where a passage must end even without a heading (every slide stands alone).
+    pages_stand_alone: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "title": self.title,
+            "pages": self.pages,
+            "pagesStandAlone": self.pages_stand_alone,
+            "blocks": [block.to_json() for block in self.blocks],
+        }
+
+    @classmethod
+    def from_json(cls, value: dict) -> Document:
+        return cls(
+            title=str(value.get("title") or ""),
+            pages=value.get("pages"),
+            pages_stand_alone=bool(value.get("pagesStandAlone")),
+            blocks=[Block.from_json(block) for block in value["blocks"]],
+        )
+
+
+class ExtractionError(Exception):
+    """A document that cannot be read; `code` and `message` are what the client sees."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+TOO_LARGE = "SOURCE_TOO_LARGE"
+ENCRYPTED = "SOURCE_ENCRYPTED"
+UNREADABLE = "SOURCE_UNREADABLE"
+NO_TEXT = "SOURCE_NO_TEXT"
+UNSUPPORTED = "UNSUPPORTED_MEDIA_TYPE"
+
+
+def clean_text(text: str) -> str:
+    """One line of text as it is stored: control and invisible characters gone, spaces collapsed."""
+    text = text.replace("\u00ad", "").replace("\ufffe", "").replace("\uffff", "")
+    text = "".join(char if char.isprintable() or char in "\u200c\u200d" else " " for char in text)
+    return " ".join(text.split())

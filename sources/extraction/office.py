@@ -1,0 +1,284 @@
+"""
+Word (DOCX, python-docx) and PowerPoint (PPTX, python-pptx) documents.
+
+Both are ZIP packages of XML. Before either library opens one, the package is checked: too many
+parts, or parts that would inflate past MAX_UNCOMPRESSED_BYTES or far beyond their compressed size
+(a zip bomb), are refused with SOURCE_TOO_LARGE; an XML part with a document type declaration is
+refused with SOURCE_UNREADABLE. Office never writes DTDs, and a DTD is how entity expansion bombs
+("billion laughs") and external entities (reading a local file or a URL) get in. Behind that, both
+libraries parse with entity resolution off.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+import zlib
+
+from sources.extraction.document import (
+    HEADING,
+    LIST_ITEM,
+    MAX_HEADING_LEVEL,
+    NOTE,
+    PARAGRAPH,
+    TABLE_ROW,
+    TOO_LARGE,
+    UNREADABLE,
+    Block,
+    Document,
+    ExtractionError,
+    clean_text,
+)
+
+MAX_PARTS = 10_000
+MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024
+# A part that inflates more than this many times is a bomb; real XML compresses about 10 to 1.
+MAX_RATIO = 200
+_RATIO_APPLIES_FROM = 1024 * 1024
+# A document type declaration comes before the root element, so within the first bytes of a part.
+_PROLOG_BYTES = 8 * 1024
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
+
+
+def check_package(path: str) -> None:
+    """:raises ExtractionError: for a damaged package or a zip bomb"""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise ExtractionError(UNREADABLE, "The file is damaged or truncated: its ZIP package cannot be opened.") from None
+    if len(parts) > MAX_PARTS:
+        raise ExtractionError(TOO_LARGE, f"The package holds more than {MAX_PARTS} parts.")
+    total = sum(part.file_size for part in parts)
+    bomb = any(
+        part.file_size > _RATIO_APPLIES_FROM and part.file_size > MAX_RATIO * max(part.compress_size, 1)
+        for part in parts
+    )
+    if total > MAX_UNCOMPRESSED_BYTES or bomb:
+        raise ExtractionError(
+            TOO_LARGE,
+            "The package inflates to far more than its size (a zip bomb, or content beyond the limits).",
+        )
+    with zipfile.ZipFile(path) as archive:
+        for part in parts:
+            if not part.filename.endswith((".xml", ".rels")):
+                continue
+            try:
+                with archive.open(part) as stream:
+                    prolog = stream.read(_PROLOG_BYTES)
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error):
+                raise ExtractionError(UNREADABLE, "The file is damaged: a part of its package cannot be read.") from None
+            if b"<!DOCTYPE" in prolog.upper() or b"<!ENTITY" in prolog.upper():
+                raise ExtractionError(
+                    UNREADABLE,
+                    "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
+                )
+
+
+def _open_failed(kind: str):
+    return ExtractionError(UNREADABLE, f"The {kind} file could not be read: it is damaged or truncated.")
+
+
+# DOCX -----------------------------------------------------------------------------------------
+
+
+def read_docx(path: str, *, max_pages: int) -> Document:
+    import docx
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    check_package(path)
+    try:
+        document = docx.Document(path)
+    except Exception:  # python-docx raises whatever lxml, zipfile or its own checks raise
+        raise _open_failed("Word") from None
+
+    body = document.element.body
+    rendered_breaks = bool(body.findall(f".//{_W}lastRenderedPageBreak"))
+    hard_breaks = rendered_breaks or bool(
+        body.findall(f".//{_W}br[@{_W}type='page']") or body.findall(f".//{_W}pageBreakBefore")
+    )
+    paginated = rendered_breaks or hard_breaks
+    page = 1
+    has_title = any(_style_name(Paragraph(p, document)) == "title" for p in body.iter(f"{_W}p"))
+    blocks: list[Block] = []
+    title = clean_text(document.core_properties.title or "")
+
+    for element in _body_elements(body):
+        if element.tag == f"{_W}tbl":
+            for cells in _table_rows(Table(element, document)):
+                blocks.append(Block(kind=TABLE_ROW, text=" | ".join(cells), page=page if paginated else None))
+            continue
+        page += _page_breaks_before(element, rendered=rendered_breaks)
+        if page > max_pages:
+            raise ExtractionError(TOO_LARGE, f"The document has more than {max_pages} pages.")
+        paragraph = Paragraph(element, document)
+        text = clean_text(paragraph.text)
+        if text:
+            kind, level = _paragraph_kind(paragraph, has_title=has_title)
+            blocks.append(Block(kind=kind, text=text, page=page if paginated else None, level=level))
+            if kind == HEADING and level == 1 and has_title and not title:
+                title = text
+        page += _page_breaks_after(element, rendered=rendered_breaks)
+    if not title:
+        title = next((block.text for block in blocks if block.kind == HEADING), "")
+    return Document(blocks=blocks, title=title[:300], pages=page if paginated else None)
+
+
+def _body_elements(body):
+    # Paragraphs and tables in reading order; content controls (w:sdt) are looked into.
+    for element in body.iterchildren():
+        if element.tag in (f"{_W}p", f"{_W}tbl"):
+            yield element
+        elif element.tag == f"{_W}sdt":
+            content = element.find(f"{_W}sdtContent")
+            if content is not None:
+                yield from _body_elements(content)
+
+
+def _style_name(paragraph) -> str:
+    try:
+        style = paragraph.style
+    except Exception:
+        return ""
+    return (style.name or "").strip().lower() if style is not None else ""
+
+
+def _outline_level(paragraph) -> int | None:
+    # A custom heading style says it is one by its outline level (0 is the top).
+    for properties in (paragraph._p.pPr, getattr(_safe_style(paragraph), "_element", None)):
+        if properties is None:
+            continue
+        found = properties.find(f".//{_W}outlineLvl")
+        if found is not None:
+            try:
+                value = int(found.get(f"{_W}val"))
+            except (TypeError, ValueError):
+                return None
+            return value + 1 if 0 <= value < 9 else None
+    return None
+
+
+def _safe_style(paragraph):
+    try:
+        return paragraph.style
+    except Exception:
+        return None
+
+
+def _paragraph_kind(paragraph, *, has_title: bool) -> tuple[str, int]:
+    name = _style_name(paragraph)
+    shift = 1 if has_title else 0
+    if name == "title":
+        return HEADING, 1
+    heading = _HEADING_STYLE.match(name)
+    level = int(heading.group(1)) if heading else _outline_level(paragraph)
+    if level:
+        return HEADING, min(level + shift, MAX_HEADING_LEVEL)
+    properties = paragraph._p.pPr
+    if (properties is not None and properties.find(f"{_W}numPr") is not None) or name.startswith("list"):
+        return LIST_ITEM, 0
+    return PARAGRAPH, 0
+
+
+def _page_breaks_before(element, *, rendered: bool) -> int:
+    if rendered:
+        # Word's last layout marks where each page began; hard breaks are among them.
+        return len(element.findall(f".//{_W}lastRenderedPageBreak"))
+    return 1 if element.find(f"{_W}pPr/{_W}pageBreakBefore") is not None else 0
+
+
+def _page_breaks_after(element, *, rendered: bool) -> int:
+    if rendered:
+        return 0
+    return len(element.findall(f".//{_W}br[@{_W}type='page']"))
+
+
+def _table_rows(table) -> list[list[str]]:
+    rows = []
+    for row in table.rows:
+        cells, seen = [], set()
+        for cell in row.cells:
+            if id(cell._tc) in seen:  # a merged cell is listed once per grid column it spans
+                continue
+            seen.add(id(cell._tc))
+            cells.append(clean_text(cell.text))
+        if any(cells):
+            rows.append(cells)
+    return rows
+
+
+# PPTX -----------------------------------------------------------------------------------------
+
+
+def read_pptx(path: str, *, max_pages: int) -> Document:
+    import pptx
+
+    check_package(path)
+    try:
+        presentation = pptx.Presentation(path)
+        slides = list(presentation.slides)
+    except Exception:
+        raise _open_failed("PowerPoint") from None
+    if len(slides) > max_pages:
+        raise ExtractionError(TOO_LARGE, f"The presentation has {len(slides)} slides; at most {max_pages} are read.")
+    blocks: list[Block] = []
+    for number, slide in enumerate(slides, start=1):
+        blocks.extend(_slide_blocks(slide, number))
+    title = clean_text(presentation.core_properties.title or "")
+    if not title:
+        title = next((block.text for block in blocks if block.kind == HEADING), "")
+    return Document(blocks=blocks, title=title[:300], pages=len(slides), pages_stand_alone=True)
+
+
+def _slide_blocks(slide, number: int) -> list[Block]:
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    title_shape = None
+    for shape in slide.placeholders:
+        if shape.placeholder_format.type in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE):
+            title_shape = shape
+            break
+    blocks = []
+    if title_shape is not None and clean_text(title_shape.text_frame.text):
+        blocks.append(Block(kind=HEADING, text=clean_text(title_shape.text_frame.text), page=number, level=1))
+    title_id = title_shape.shape_id if title_shape is not None else None
+    shapes = [shape for shape in slide.shapes if shape.shape_id != title_id]
+    for shape in _reading_order(shapes):
+        blocks.extend(_shape_blocks(shape, number))
+    if slide.has_notes_slide:
+        notes = slide.notes_slide.notes_text_frame
+        if notes is not None:
+            for paragraph in notes.paragraphs:
+                text = clean_text(paragraph.text or "")
+                if text:
+                    blocks.append(Block(kind=NOTE, text=text, page=number))
+    return blocks
+
+
+def _reading_order(shapes):
+    # Top to bottom, then left to right: the order people read a slide in, not the order shapes were drawn.
+    return sorted(shapes, key=lambda shape: ((shape.top or 0) // 100_000, shape.left or 0))
+
+
+def _shape_blocks(shape, number: int) -> list[Block]:
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    blocks = []
+    if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+        for inner in _reading_order(list(shape.shapes)):
+            blocks.extend(_shape_blocks(inner, number))
+    elif getattr(shape, "has_table", False) and shape.has_table:
+        for row in shape.table.rows:
+            cells = [clean_text(cell.text) for cell in row.cells]
+            if any(cells):
+                blocks.append(Block(kind=TABLE_ROW, text=" | ".join(cells), page=number))
+    elif getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+        bulleted = shape.is_placeholder
+        for paragraph in shape.text_frame.paragraphs:
+            text = clean_text(paragraph.text or "")
+            if text:
+                kind = LIST_ITEM if bulleted or paragraph.level > 0 else PARAGRAPH
+                blocks.append(Block(kind=kind, text=text, page=number))
+    return blocks

@@ -1,0 +1,264 @@
+"""
+PDF with PDFium (pypdfium2): text in reading order, line by line, with each line's font size and
+position. Headings come from the bookmarks when the PDF has them, otherwise from font sizes: lines
+set clearly larger than the body text, ranked by size into levels. Running headers, footers and
+page numbers (the same line on most pages) are dropped; lines are joined into paragraphs and list
+items by their spacing and bullets, and words hyphenated across lines are joined again.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import re
+import statistics
+
+import pypdfium2
+import pypdfium2.raw as pdfium_c
+
+from sources.extraction.document import (
+    ENCRYPTED,
+    HEADING,
+    LIST_ITEM,
+    MAX_HEADING_LEVEL,
+    NO_TEXT,
+    PARAGRAPH,
+    TOO_LARGE,
+    UNREADABLE,
+    Block,
+    Document,
+    ExtractionError,
+    clean_text,
+)
+
+MAX_BOOKMARKS = 5000
+# A line this much larger than the body text, and short, is taken for a heading (PDFs without bookmarks).
+HEADING_SIZE_RATIO = 1.15
+HEADING_MAX_WORDS = 16
+# Most pages without text: a scan, which would need OCR.
+NO_TEXT_SHARE = 0.5
+_BULLET = re.compile(r"^(?:[\u2022\u2023\u25e6\u2043\u2219\u25aa\u25cf\u25a0\u2013\u2014*·-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,5}(?:\s*(?:/|of)\s*\d{1,5})?$", re.IGNORECASE)
+
+
+@dataclasses.dataclass
+class _Line:
+    text: str
+    size: float
+    top: float
+    bottom: float
+    page: int
+    heading_level: int = 0
+
+
+def read(path: str, *, max_pages: int) -> Document:
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, 2)
+            file.seek(max(file.tell() - 4096, 0))
+            if b"%%EOF" not in file.read():
+                raise ExtractionError(UNREADABLE, "The PDF is truncated or damaged: it has no end-of-file marker.")
+        pdf = pypdfium2.PdfDocument(path)
+    except pypdfium2.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == pdfium_c.FPDF_ERR_PASSWORD:
+            raise ExtractionError(ENCRYPTED, "The PDF is protected by a password; upload it without one.") from None
+        raise ExtractionError(UNREADABLE, "The PDF could not be read: it is damaged or not a PDF.") from None
+    try:
+        page_count = len(pdf)
+        if page_count > max_pages:
+            raise ExtractionError(TOO_LARGE, f"The PDF has {page_count} pages; at most {max_pages} are read.")
+        if page_count == 0:
+            raise ExtractionError(UNREADABLE, "The PDF has no pages.")
+        bookmarks = _bookmarks(pdf, page_count)
+        lines_by_page = [_page_lines(pdf, index) for index in range(page_count)]
+        title = clean_text(pdf.get_metadata_value("Title") or "")
+    finally:
+        pdf.close()
+
+    empty_pages = sum(1 for lines in lines_by_page if not any(line.text for line in lines))
+    if empty_pages == page_count or empty_pages > page_count * NO_TEXT_SHARE:
+        raise ExtractionError(
+            NO_TEXT,
+            f"{empty_pages} of the PDF's {page_count} pages have no text: it looks scanned. Text in images is "
+            "not read (no OCR); upload a PDF with a text layer.",
+        )
+    lines = [line for page_lines in lines_by_page for line in page_lines]
+    if bookmarks:
+        extra_headings = _mark_bookmarked_headings(lines_by_page, bookmarks)
+    else:
+        _mark_headings_by_size(lines, _body_size(lines))
+        extra_headings = {}
+    _drop_running_lines(lines_by_page)
+    blocks = _blocks(lines_by_page, extra_headings)
+    if not title or title.lower() in ("untitled", "title"):
+        title = next((block.text for block in blocks if block.kind == HEADING), "")
+    return Document(blocks=blocks, title=title[:300], pages=page_count)
+
+
+def _bookmarks(pdf, page_count: int) -> list[tuple[int, str, int]]:
+    """(level from 1, title, 1-based page) of the outline, in order; bookmarks without a page are left out."""
+    found = []
+    try:
+        for bookmark in pdf.get_toc(max_depth=MAX_HEADING_LEVEL):
+            if len(found) >= MAX_BOOKMARKS:
+                break
+            title = clean_text(bookmark.get_title() or "")
+            destination = bookmark.get_dest()
+            index = destination.get_index() if destination is not None else None
+            if title and index is not None and 0 <= index < page_count:
+                found.append((min(bookmark.level + 1, MAX_HEADING_LEVEL), title[:300], index + 1))
+    except pypdfium2.PdfiumError:
+        return []
+    return found
+
+
+def _page_lines(pdf, index: int) -> list[_Line]:
+    page = pdf[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            text = textpage.get_text_range()
+            lines = []
+            position = 0
+            for raw_line in text.split("\r\n"):
+                start = position + (len(raw_line) - len(raw_line.lstrip()))
+                position += len(raw_line) + 2
+                cleaned = clean_text(raw_line)
+                if not cleaned:
+                    continue
+                size = pdfium_c.FPDFText_GetFontSize(textpage, start)
+                # The loose box spans the font's ascent and descent: lines of one size have one height.
+                _left, bottom, _right, top = textpage.get_charbox(start, loose=True)
+                lines.append(_Line(text=cleaned, size=round(size, 1), top=top, bottom=bottom, page=index + 1))
+            return lines
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _normalized(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _drop_running_lines(lines_by_page: list[list[_Line]]) -> None:
+    # Running headers and footers: a line at the top or bottom of a page that recurs (numbers aside)
+    # on at least half the pages, and at least three; page numbers alone anywhere at the edges.
+    pages = len(lines_by_page)
+    edges = collections.Counter()
+    for lines in lines_by_page:
+        for text in {_normalized(line.text) for line in lines[:2] + lines[-2:]}:
+            edges[text] += 1
+    running = {text for text, count in edges.items() if count >= max(3, pages / 2)}
+    for page_lines in lines_by_page:
+        edge_lines = page_lines[:2] + page_lines[-2:]
+        keep = [
+            line
+            for line in page_lines
+            if line.heading_level
+            or not (line in edge_lines and (_normalized(line.text) in running or _PAGE_NUMBER.match(line.text)))
+        ]
+        page_lines[:] = keep
+
+
+def _body_size(lines: list[_Line]) -> float:
+    weights = collections.Counter()
+    for line in lines:
+        weights[line.size] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def _looks_like_heading(line: _Line) -> bool:
+    words = line.text.split()
+    return (
+        0 < len(words) <= HEADING_MAX_WORDS
+        and any(char.isalpha() for char in line.text)
+        and not line.text.endswith((".", ",", ";", ":"))
+    )
+
+
+def _mark_headings_by_size(lines: list[_Line], body_size: float) -> None:
+    candidates = [line for line in lines if body_size and line.size >= body_size * HEADING_SIZE_RATIO]
+    candidates = [line for line in candidates if _looks_like_heading(line)]
+    sizes = sorted({line.size for line in candidates}, reverse=True)[:MAX_HEADING_LEVEL]
+    level_of = {size: rank + 1 for rank, size in enumerate(sizes)}
+    for line in candidates:
+        line.heading_level = level_of.get(line.size, 0)
+
+
+def _mark_bookmarked_headings(
+    lines_by_page: list[list[_Line]], bookmarks: list[tuple[int, str, int]]
+) -> dict[int, list[tuple[int, str]]]:
+    """
+    Mark the line each bookmark points at as a heading of its level; return the bookmarks whose
+    title is nowhere on their page, by page, to be set at the top of it.
+    """
+    unplaced: dict[int, list[tuple[int, str]]] = collections.defaultdict(list)
+    for level, title, page in bookmarks:
+        wanted = _normalized(title)
+        for line in lines_by_page[page - 1]:
+            if not line.heading_level and _normalized(line.text) == wanted:
+                line.heading_level = level
+                break
+        else:
+            unplaced[page].append((level, title))
+    return unplaced
+
+
+def _blocks(lines_by_page: list[list[_Line]], extra_headings: dict[int, list[tuple[int, str]]]) -> list[Block]:
+    blocks: list[Block] = []
+    for page_number, lines in enumerate(lines_by_page, start=1):
+        for level, title in extra_headings.get(page_number, []):
+            blocks.append(Block(kind=HEADING, text=title, page=page_number, level=level))
+        spacing = _line_spacing(lines)
+        current: Block | None = None
+        previous: _Line | None = None
+        for line in lines:
+            if line.heading_level:
+                if (
+                    current is not None
+                    and current.kind == HEADING
+                    and previous is not None
+                    and previous.heading_level == line.heading_level
+                    and previous.size == line.size
+                ):
+                    current.text = f"{current.text} {line.text}"  # a heading wrapped over two lines
+                else:
+                    current = Block(kind=HEADING, text=line.text, page=page_number, level=line.heading_level)
+                    blocks.append(current)
+                previous = line
+                continue
+            bullet = _BULLET.match(line.text)
+            starts_new = (
+                current is None
+                or current.kind == HEADING
+                or bullet is not None
+                or previous is None
+                or abs(previous.size - line.size) > 0.6
+                or (spacing and previous.top - line.top > spacing * 1.45)
+                or previous.top < line.top  # a new column
+            )
+            if starts_new:
+                text = line.text[bullet.end() :] if bullet else line.text
+                current = Block(kind=LIST_ITEM if bullet else PARAGRAPH, text=text, page=page_number)
+                blocks.append(current)
+            else:
+                current.text = _join(current.text, line.text)
+            previous = line
+    return [block for block in blocks if block.text]
+
+
+def _line_spacing(lines: list[_Line]) -> float:
+    gaps = [
+        previous.top - line.top
+        for previous, line in zip(lines, lines[1:])
+        if not previous.heading_level and not line.heading_level and 0 < previous.top - line.top < 4 * line.size
+    ]
+    return statistics.median(gaps) if gaps else 0.0
+
+
+def _join(text: str, line: str) -> str:
+    # "exam-" + "ple" is one word broken by the typesetter; "well-" + "Known" is kept as written.
+    if text.endswith("-") and len(text) > 1 and text[-2].isalpha() and line[:1].islower():
+        return text[:-1] + line
+    return f"{text} {line}"

@@ -1,0 +1,90 @@
+"""
+Read a document in a child process with limits of its own, so that no file, however hostile, can
+take the calling worker down: address space (memory), CPU time, and a wall-clock deadline after
+which the child is killed. The child sees neither the parent's environment (no database URL, no
+keys) nor anything but the one file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from sources.extraction.document import TOO_LARGE, UNREADABLE, Document, ExtractionError
+
+logger = logging.getLogger(__name__)
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+_MAX_ANSWER_BYTES = 256 * 1024 * 1024
+
+
+def extract(
+    *, path: str, media_type: str, max_pages: int, max_characters: int, timeout_s: float, memory_mb: int
+) -> Document:
+    """
+    The document in the file at `path`, read as `media_type` in a child process.
+    :raises ExtractionError: with the code and message for the client, whatever went wrong
+    """
+    request = {
+        "path": path,
+        "mediaType": media_type,
+        "maxPages": max_pages,
+        "maxCharacters": max_characters,
+        "memoryBytes": memory_mb * 1024 * 1024,
+        "cpuSeconds": max(int(timeout_s), 1),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sources.extraction.child", json.dumps(request)],
+        cwd=PROJECT_DIR,
+        env={"PYTHONPATH": str(PROJECT_DIR), "PATH": os.defpath, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: killed whole, never signalling us
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout_s + 5)
+    except subprocess.TimeoutExpired:
+        _kill(process)
+        logger.warning("source reader stopped at its time limit", extra={"media_type": media_type})
+        raise ExtractionError(TOO_LARGE, f"Reading the document took longer than {timeout_s:g} seconds.") from None
+    except BaseException:
+        _kill(process)
+        raise
+    if process.returncode != 0:
+        # How the child ended, never what it read: the document is the client's.
+        logger.warning(
+            "source reader ended abnormally", extra={"media_type": media_type, "returncode": process.returncode}
+        )
+    if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise ExtractionError(TOO_LARGE, f"Reading the document took longer than {timeout_s:g} seconds of CPU time.")
+    if process.returncode == -signal.SIGABRT:
+        # What PDFium and C++ libraries do when an allocation fails under the memory limit.
+        raise ExtractionError(
+            TOO_LARGE, f"Reading the document needs more than the {memory_mb} MB of memory allowed."
+        )
+    if process.returncode != 0 or not output or len(output) > _MAX_ANSWER_BYTES:
+        raise ExtractionError(UNREADABLE, "The document could not be read: it is damaged.")
+    try:
+        answer = json.loads(output)
+        if "error" in answer:
+            if "detail" in answer["error"]:  # a library failed on the file: which exception, for staff
+                logger.warning(
+                    "source reader failed", extra={"media_type": media_type, "exception": answer["error"]["detail"]}
+                )
+            raise ExtractionError(str(answer["error"]["code"]), str(answer["error"]["message"]))
+        return Document.from_json(answer["document"])
+    except (ValueError, KeyError, TypeError):
+        raise ExtractionError(UNREADABLE, "The document could not be read: it is damaged.") from None
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()

@@ -1,0 +1,122 @@
+"""
+What kind of document a file is, from its bytes alone: never from its name or declared type.
+
+PDF by its header; DOCX and PPTX by the main part their OPC package declares; HTML by the tags
+browsers sniff for (WHATWG MIME Sniffing); anything else that is text is Markdown when it uses
+Markdown's structure and plain text otherwise. Everything else is not supported.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+
+PDF = "application/pdf"
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+HTML = "text/html"
+MARKDOWN = "text/markdown"
+TEXT = "text/plain"
+MEDIA_TYPES = (PDF, DOCX, PPTX, HTML, MARKDOWN, TEXT)
+
+SNIFF_BYTES = 64 * 1024
+_CONTENT_TYPES_MAX = 1024 * 1024
+_MAIN_PARTS = {
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml": DOCX,
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml": PPTX,
+}
+_HTML_TAGS = (
+    b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font", b"<table",
+    b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--",
+)
+# Text formats that are markup for another program, not prose: RTF, PostScript.
+_NOT_DOCUMENTS = (b"{\\rtf", b"%!ps")
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+# Control characters that never appear in text (tab, line feed, form feed and carriage return do).
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^\S.*\n {0,3}(?:=+|-{2,})[ \t]*$", re.MULTILINE)
+_MARKDOWN_SIGNS = (
+    re.compile(r"^ {0,3}[-*+][ \t]+\S", re.MULTILINE),  # bullet lists
+    re.compile(r"^ {0,3}\d{1,9}[.)][ \t]+\S", re.MULTILINE),  # ordered lists
+    re.compile(r"\[[^\]\n]+\]\([^)\s]+\)"),  # links
+    re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE),  # fenced code
+    re.compile(r"^ {0,3}\|.*\|[ \t]*$\n^ {0,3}\|?[ \t]*:?-{3,}", re.MULTILINE),  # tables
+    re.compile(r"(?:\*\*|__)\S[^\n]*?\S(?:\*\*|__)"),  # strong emphasis
+)
+
+
+def sniff(path: str) -> str | None:
+    """The media type of the file at `path`, or None if it is no kind of document we read."""
+    with open(path, "rb") as file:
+        head = file.read(SNIFF_BYTES)
+    if not head:
+        return None
+    if b"%PDF-" in head[:1024]:
+        return PDF
+    if head.startswith(b"PK\x03\x04"):
+        return _office_type(path)
+    text = decode_text(head, partial=True)
+    if text is None:
+        return None
+    start = text.lstrip("\ufeff \t\r\n\f").encode("utf-8", "replace")[:64].lower()
+    if start.startswith(_NOT_DOCUMENTS):
+        return None
+    if start.startswith(b"<?xml"):
+        # XHTML is HTML; any other XML (SVG, feeds, office XML) is data, not a document we read.
+        return HTML if re.search(r"<html[\s>]", text[:4096], re.IGNORECASE) else None
+    for tag in _HTML_TAGS:
+        if start.startswith(tag) and start[len(tag) : len(tag) + 1] in (b" ", b">", b"/", b"\t", b"\n", b"\r", b"-"):
+            return HTML
+    if not text.strip():
+        return None
+    if _MARKDOWN_HEADING.search(text) or sum(bool(sign.search(text)) for sign in _MARKDOWN_SIGNS) >= 2:
+        return MARKDOWN
+    return TEXT
+
+
+def decode_text(data: bytes, *, partial: bool = False) -> str | None:
+    """
+    The text in `data` (UTF-8, or UTF-16 or UTF-8 with a byte order mark, else Windows-1252), or
+    None when it holds characters no text file has. `partial`: `data` may end inside a character.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            text = data[len(bom) :].decode(encoding, errors="replace" if partial else "strict")
+            break
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if partial and exc.start >= len(data) - 3:  # cut inside the last character
+                text = data[: exc.start].decode("utf-8", errors="replace")
+            else:
+                try:
+                    text = data.decode("cp1252")
+                except UnicodeDecodeError:
+                    return None
+    if _BINARY.search(text):
+        return None
+    return text
+
+
+def _office_type(path: str) -> str | None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            info = archive.getinfo("[Content_Types].xml")
+            if info.file_size > _CONTENT_TYPES_MAX:
+                return None
+            with archive.open(info) as part:
+                content_types = part.read(_CONTENT_TYPES_MAX).decode("utf-8", errors="replace")
+    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, NotImplementedError, ValueError, EOFError):
+        # A truncated package has lost its central directory (at the end); the names in its local
+        # headers still say what it was, so it is read, and refused as unreadable, not unsupported.
+        with open(path, "rb") as file:
+            data = file.read()
+        if b"[Content_Types].xml" in data:
+            if b"word/document.xml" in data:
+                return DOCX
+            if b"ppt/presentation.xml" in data:
+                return PPTX
+        return None
+    found = {_MAIN_PARTS[kind] for kind in re.findall(r'ContentType="([^"]+)"', content_types) if kind in _MAIN_PARTS}
+    return found.pop() if len(found) == 1 else None

@@ -1,0 +1,112 @@
+"""Reads of sources and passages: visibility by key, pages of the list, and full-text search."""
+
+import dataclasses
+import datetime
+
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector
+from django.db.models import F, Q, Value
+
+from accounts.models import ApiKey
+from config.ids import looks_like_public_id
+from sources.models import Passage, Source
+
+# The columns a source's JSON needs; the whole text stays in the database.
+_LISTED = ("id", "public_id", "api_key_id", "name", "url", "media_type", "bytes", "status", "error_code",
+           "error_message", "title", "pages", "outline", "language", "created_at")
+
+
+def source_visible_to(*, api_key: ApiKey, public_id: str, for_update: bool = False) -> Source | None:
+    """The source with this id if this key created it (its text not loaded)."""
+    if not looks_like_public_id(public_id, "src_"):
+        return None
+    sources = Source.objects.filter(api_key=api_key, public_id=public_id).defer("text")
+    if for_update:
+        sources = sources.select_for_update()
+    return sources.first()
+
+
+@dataclasses.dataclass(frozen=True)
+class SourcePage:
+    sources: list[Source]
+    next_cursor: str | None
+
+
+def sources_of(*, api_key: ApiKey, cursor: str | None = None, limit: int = 20) -> SourcePage:
+    """
+    The key's sources, newest first, `limit` at a time: one query. `cursor` is the `next_cursor` of
+    the page before: the creation time (microseconds since the epoch) and row id of its last
+    source, so a page never repeats or skips a source whatever is added or deleted meanwhile.
+    """
+    sources = Source.objects.filter(api_key=api_key).only(*_LISTED).order_by("-created_at", "-id")
+    if cursor:
+        micros, _, row_id = cursor.partition("_")
+        moment = _from_micros(int(micros))
+        sources = sources.filter(Q(created_at__lt=moment) | Q(created_at=moment, id__lt=int(row_id)))
+    found = list(sources[: limit + 1])
+    if len(found) <= limit:
+        return SourcePage(sources=found, next_cursor=None)
+    last = found[limit - 1]
+    return SourcePage(sources=found[:limit], next_cursor=f"{_to_micros(last.created_at)}_{last.pk}")
+
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+def _to_micros(moment: datetime.datetime) -> int:
+    return (moment - _EPOCH) // datetime.timedelta(microseconds=1)
+
+
+def _from_micros(micros: int) -> datetime.datetime:
+    # Any cursor of the documented shape is a position; one beyond the calendar is the end of time.
+    try:
+        return _EPOCH + datetime.timedelta(microseconds=micros)
+    except OverflowError:
+        return datetime.datetime.max.replace(tzinfo=datetime.UTC)
+
+
+def index_passages(*, source_id: int, config: str) -> None:
+    """Compute the search vectors of a source's passages: headings (weight A) and text (weight B)."""
+    heading_text = F("heading_path")  # a JSON array: to_tsvector reads its strings
+    Passage.objects.filter(source_id=source_id).update(
+        search_vector=SearchVector(heading_text, config=Value(config), weight="A")
+        + SearchVector("text", config=Value(config), weight="B")
+    )
+
+
+def search_passages(*, sources: list[Source], query: str, limit: int = 10) -> list[Passage]:
+    """
+    The passages of `sources` that best match `query` (web search syntax: words, "phrases", -not,
+    or), best first, each with `rank` and `headline` (the matching words in <b>…</b>, from the
+    passage's text: escape it before showing). Each source is searched in its own language.
+    """
+    by_config: dict[str, list[int]] = {}
+    for source in sources:
+        by_config.setdefault(source.search_config, []).append(source.pk)
+    found: list[Passage] = []
+    for config, source_ids in by_config.items():
+        search = SearchQuery(query, search_type="websearch", config=config)
+        found.extend(
+            Passage.objects.filter(source_id__in=source_ids, search_vector=search)
+            .annotate(rank=SearchRank(F("search_vector"), search))
+            .order_by("-rank", "source_id", "ordinal")[:limit]
+        )
+    best = sorted(found, key=lambda passage: (-passage.rank, passage.source_id, passage.ordinal))[:limit]
+    return _with_headlines(best, sources=sources, query=query)
+
+
+def _with_headlines(passages: list[Passage], *, sources: list[Source], query: str) -> list[Passage]:
+    if not passages:
+        return passages
+    config_of = {source.pk: source.search_config for source in sources}
+    for config in {config_of[passage.source_id] for passage in passages}:
+        ids = [passage.pk for passage in passages if config_of[passage.source_id] == config]
+        search = SearchQuery(query, search_type="websearch", config=config)
+        headlines = dict(
+            Passage.objects.filter(pk__in=ids)
+            .annotate(headline=SearchHeadline("text", search, config=config, max_words=40, min_words=15))
+            .values_list("pk", "headline")
+        )
+        for passage in passages:
+            if passage.pk in headlines:
+                passage.headline = headlines[passage.pk]
+    return passages

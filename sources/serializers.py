@@ -1,0 +1,127 @@
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from sources.extraction import sniff
+from sources.models import Source
+from webhooks import destinations
+
+NAME_MAX_LENGTH = 200
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "format": "uri",
+        "maxLength": destinations.MAX_URL_LENGTH,
+        "pattern": destinations.URL_PATTERN,
+        "description": (
+            "The http or https page or file to read: a host name (not an IP address), an optional port, and "
+            "a path and query in ASCII (percent-encode anything else); no user name or password. It is "
+            "fetched from public addresses only, following at most 3 redirects."
+        ),
+    }
+)
+class SourceUrlField(StrictCharField):
+    def __init__(self, **kwargs):
+        super().__init__(max_length=destinations.MAX_URL_LENGTH, **kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            return destinations.check_url(value, what="The URL")
+        except destinations.UnsafeDestination as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+
+class UploadSourceInput(serializers.Serializer):
+    """A multipart upload: the file, and optionally a name for it and a callback URL."""
+
+    file = serializers.FileField(
+        allow_empty_file=True,  # an empty file is refused by the service, with a clearer message
+        use_url=False,
+        help_text="The document: PDF, DOCX, PPTX, HTML, Markdown or plain text, told apart by its content.",
+    )
+    name = StrictCharField(
+        min_length=1, max_length=NAME_MAX_LENGTH, required=False, help_text="Default: the file's name."
+    )
+    callbackUrl = CallbackUrlField(source="callback_url", required=False)
+
+
+class UrlSourceInput(serializers.Serializer):
+    url = SourceUrlField()
+    name = StrictCharField(min_length=1, max_length=NAME_MAX_LENGTH, required=False, help_text="Default: the URL.")
+    callbackUrl = CallbackUrlField(source="callback_url", required=False)
+
+
+class SourceErrorOutput(serializers.Serializer):
+    message = serializers.CharField(source="error_message")
+    code = serializers.CharField(source="error_code")
+
+
+class OutlineEntry(serializers.Serializer):
+    title = serializers.CharField()
+    level = serializers.IntegerField(min_value=1, max_value=6)
+    page = serializers.IntegerField(allow_null=True, min_value=1, help_text="Page or slide, from 1; null without pages.")
+
+
+class SourceOutput(serializers.Serializer):
+    """The source object: the answer to upload and poll, and the body of the source events."""
+
+    id = serializers.CharField(source="public_id")
+    status = serializers.ChoiceField(choices=Source.Status.choices)
+    name = serializers.CharField()
+    url = serializers.CharField(allow_null=True, help_text="The page it was read from; null for uploads.")
+    mediaType = serializers.ChoiceField(
+        choices=list(sniff.MEDIA_TYPES), allow_null=True, help_text="Told from the content; null until known."
+    )
+    bytes = serializers.IntegerField(allow_null=True, min_value=0, help_text="Size of the file; null until fetched.")
+    pages = serializers.IntegerField(allow_null=True, min_value=1, help_text="Pages or slides; null without pages.")
+    title = serializers.CharField(allow_null=True, help_text="The document's title, once read.")
+    language = serializers.CharField(
+        allow_null=True, help_text="ISO 639-1 code of the text's language, once read, when it is recognised."
+    )
+    outline = OutlineEntry(many=True, help_text="The document's headings in order, once read.")
+    createdAt = UtcMillisecondsField(source="created_at")
+    error = SourceErrorOutput(source="*", required=False, help_text="Present only when status is failed.")
+
+    def to_representation(self, source):
+        ready = source.status == Source.Status.READY
+        return {
+            "id": source.public_id,
+            "status": source.status,
+            "name": source.name,
+            "url": source.url or None,
+            "mediaType": source.media_type or None,
+            "bytes": source.bytes,
+            "pages": source.pages if ready else None,
+            "title": (source.title or None) if ready else None,
+            "language": (source.language or None) if ready else None,
+            "outline": source.outline if ready else [],
+            "createdAt": UtcMillisecondsField().to_representation(source.created_at),
+            **(
+                {"error": {"message": source.error_message, "code": source.error_code}}
+                if source.status == Source.Status.FAILED
+                else {}
+            ),
+        }
+
+
+def source_output(source: Source) -> dict:
+    return SourceOutput(source).data
+
+
+class SourceList(serializers.Serializer):
+    sources = SourceOutput(many=True, help_text="Newest first.")
+    nextCursor = serializers.CharField(
+        allow_null=True, help_text="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+# A position in the list: creation time (microseconds since 1970) and row id of the last source seen.
+CURSOR_PATTERN = r"^[0-9]{1,16}_[0-9]{1,18}$"
+
+
+class ListSourcesInput(serializers.Serializer):
+    cursor = serializers.RegexField(CURSOR_PATTERN, required=False, help_text="`nextCursor` of the previous page.")
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=20)

@@ -1,0 +1,305 @@
+"""
+Documents the tests read, built here from scratch: PDFs with fpdf2 (with and without bookmarks),
+Word files with python-docx, slide decks with python-pptx, HTML and Markdown, and hostile files.
+"""
+
+import io
+import struct
+import zipfile
+import zlib
+
+import docx
+import pptx
+from fpdf import FPDF
+from PIL import Image
+from pptx.util import Inches
+
+LOREM = (
+    "Every employee completes the training before handling customer data. Managers review access rights "
+    "each quarter and remove what is no longer needed. Incidents are reported to the privacy office within "
+    "one day, with what happened, when, and who was affected."
+)
+
+
+def paragraph(words: int, seed: int = 0) -> str:
+    vocabulary = LOREM.replace(".", "").replace(",", "").split()
+    picked = [vocabulary[(seed * 7 + index * 13) % len(vocabulary)] for index in range(words)]
+    return " ".join(picked).capitalize() + "."
+
+
+def pdf_with_bookmarks(chapters: int = 3, pages_per_chapter: int = 2, paragraphs: int = 3) -> bytes:
+    """Chapters (level 1) of sections (level 2), each section on its own page, with bookmarks."""
+    pdf = FPDF()
+    pdf.set_title("Data protection handbook")
+    for chapter in range(1, chapters + 1):
+        for section in range(1, pages_per_chapter + 1):
+            pdf.add_page()
+            if section == 1:
+                pdf.set_font("helvetica", "B", 20)
+                pdf.start_section(f"Chapter {chapter}: Principles part {chapter}", level=0)
+                pdf.cell(0, 12, f"Chapter {chapter}: Principles part {chapter}", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("helvetica", "B", 14)
+            pdf.start_section(f"Rule {chapter}.{section} in practice", level=1)
+            pdf.cell(0, 10, f"Rule {chapter}.{section} in practice", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("helvetica", size=11)
+            for index in range(paragraphs):
+                pdf.multi_cell(0, 5, paragraph(70, seed=chapter * 10 + section + index), new_x="LMARGIN", new_y="NEXT")
+                pdf.ln(4)
+    return bytes(pdf.output())
+
+
+class _PdfWithRunningLines(FPDF):
+    """Every page has a running header and a page number in its footer, in small type."""
+
+    def header(self):
+        self.set_font("helvetica", size=8)
+        self.cell(0, 6, "Acme Logistics - internal use only", new_x="LMARGIN", new_y="NEXT")
+
+    def footer(self):
+        self.set_y(-15)
+        self.set_font("helvetica", size=8)
+        self.cell(0, 6, f"Page {self.page_no()}")
+
+
+def pdf_without_bookmarks() -> bytes:
+    """
+    Headings told only by their size: a 22 pt title, 16 pt sections and 13 pt subsections; and a
+    running header and page numbers on every page.
+    """
+    pdf = _PdfWithRunningLines()
+    pdf.add_page()
+    pdf.set_font("helvetica", "B", 22)
+    pdf.cell(0, 12, "Warehouse safety guide", new_x="LMARGIN", new_y="NEXT")
+    for section in ("Forklifts", "Loading docks"):
+        pdf.set_font("helvetica", "B", 16)
+        pdf.cell(0, 10, section, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", size=11)
+        pdf.multi_cell(0, 5, paragraph(60, seed=len(section)), new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+        pdf.set_font("helvetica", "B", 13)
+        pdf.cell(0, 8, f"{section} checklist", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", size=11)
+        pdf.multi_cell(0, 5, "- Check the brakes before every shift.", new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, "- Wear a high-visibility vest at all times.", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+        pdf.add_page()
+    pdf.set_font("helvetica", size=11)
+    pdf.multi_cell(0, 5, "Questions go to the site safety officer, who keeps this guide up to date.", new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def pdf_of_pages(pages: int, words_per_page: int = 300) -> bytes:
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    for number in range(1, pages + 1):
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 16)
+        pdf.start_section(f"Topic {number}", level=0)
+        pdf.cell(0, 10, f"Topic {number}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", size=11)
+        for index in range(words_per_page // 75):
+            pdf.multi_cell(0, 5, paragraph(75, seed=number + index), new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(3)
+    return bytes(pdf.output())
+
+
+def encrypted_pdf() -> bytes:
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner-secret", user_password="reader-secret")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(0, 10, "Confidential salaries")
+    return bytes(pdf.output())
+
+
+def pdf_with_owner_password_only() -> bytes:
+    """Restricted (no copying, no printing) but openable by anyone: no password is needed to read it."""
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner-secret", user_password="")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(0, 10, "Open to every reader")
+    return bytes(pdf.output())
+
+
+def scanned_pdf(pages: int = 2) -> bytes:
+    """Pages that are pictures of text, with no text layer: what a scanner makes."""
+    picture = io.BytesIO()
+    Image.new("L", (400, 500), color=235).save(picture, format="PNG")
+    pdf = FPDF()
+    for _ in range(pages):
+        pdf.add_page()
+        pdf.image(io.BytesIO(picture.getvalue()), x=10, y=10, w=180)
+    return bytes(pdf.output())
+
+
+def pdf_inflating_to(gibibytes: float) -> bytes:
+    """
+    A valid one-page PDF whose content stream is a few megabytes compressed and `gibibytes` once
+    inflated (spaces, then one line of text): a decompression bomb. Built from one compressed block
+    repeated, so it takes no time to make.
+    """
+    chunk = b" " * (1024 * 1024)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
+    tail_data = b"BT /F1 12 Tf 72 712 Td (Hello) Tj ET"
+    tail = compressor.compress(tail_data) + compressor.flush()
+    count = int(gibibytes * 1024)
+    checksum = 1
+    for _ in range(count):
+        checksum = zlib.adler32(chunk, checksum)
+    checksum = zlib.adler32(tail_data, checksum)
+    stream = b"\x78\x9c" + block * count + tail + struct.pack(">I", checksum)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    return _pdf_file(objects)
+
+
+def _pdf_file(objects: list[bytes]) -> bytes:
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def word_document() -> bytes:
+    document = docx.Document()
+    document.add_paragraph("Remote work policy", style="Title")
+    document.add_heading("Who may work remotely", level=1)
+    document.add_paragraph("Employees whose role allows it may work from home up to three days a week.")
+    document.add_paragraph("Agree the days with your manager", style="List Bullet")
+    document.add_paragraph("Keep your calendar up to date", style="List Bullet")
+    document.add_heading("Equipment", level=2)
+    table = document.add_table(rows=3, cols=2)
+    for row, cells in enumerate([("Item", "Provided"), ("Laptop", "Yes"), ("Second screen", "On request")]):
+        for column, text in enumerate(cells):
+            table.cell(row, column).text = text
+    document.add_page_break()
+    document.add_heading("Security at home", level=1)
+    document.add_paragraph("Lock your screen whenever you leave your desk, even at home.")
+    return _saved(document)
+
+
+def slide_deck() -> bytes:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[1])
+    slide.shapes.title.text = "Welcome to the team"
+    body = slide.placeholders[1].text_frame
+    body.text = "Meet your buddy on day one"
+    body.add_paragraph().text = "Collect your badge at reception"
+    slide.notes_slide.notes_text_frame.text = "Smile, and introduce the buddy programme in two minutes."
+    slide = presentation.slides.add_slide(presentation.slide_layouts[5])
+    slide.shapes.title.text = "Benefits at a glance"
+    table = slide.shapes.add_table(2, 2, Inches(1), Inches(2), Inches(5), Inches(1)).table
+    for (row, column), text in zip([(0, 0), (0, 1), (1, 0), (1, 1)], ["Benefit", "Amount", "Holidays", "25 days"]):
+        table.cell(row, column).text = text
+    slide.shapes.add_textbox(Inches(1), Inches(4), Inches(5), Inches(1)).text_frame.text = "Ask HR for the details."
+    slide = presentation.slides.add_slide(presentation.slide_layouts[6])  # blank: no title
+    slide.shapes.add_textbox(Inches(1), Inches(1), Inches(5), Inches(1)).text_frame.text = "Thank you for joining."
+    return _saved(presentation)
+
+
+def _saved(document) -> bytes:
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def with_extra_part(package: bytes, name: str, data_size: int) -> bytes:
+    """The Office package with one more part of `data_size` zero bytes: it compresses about 1000 to 1."""
+    out = io.BytesIO(package)
+    with zipfile.ZipFile(out, "a", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        info = zipfile.ZipInfo(name)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with archive.open(info, "w", force_zip64=True) as part:
+            chunk = bytes(1024 * 1024)
+            for _ in range(data_size // len(chunk)):
+                part.write(chunk)
+    return out.getvalue()
+
+
+def with_replaced_part(package: bytes, name: str, data: bytes) -> bytes:
+    source = zipfile.ZipFile(io.BytesIO(package))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for info in source.infolist():
+            archive.writestr(info.filename, data if info.filename == name else source.read(info.filename))
+    return out.getvalue()
+
+
+def word_document_with_entities() -> bytes:
+    """A Word file whose XML declares a billion-laughs entity and an external entity naming a local file."""
+    package = word_document()
+    xml = zipfile.ZipFile(io.BytesIO(package)).read("word/document.xml").decode("utf-8")
+    declaration_end = xml.index("?>") + 2
+    laughs = ['<!ENTITY lol0 "lol">'] + [
+        f'<!ENTITY lol{level} "{("&lol" + str(level - 1) + ";") * 10}">' for level in range(1, 10)
+    ]
+    dtd = "<!DOCTYPE w:document [" + "".join(laughs) + '<!ENTITY secret SYSTEM "file:///etc/passwd">]>'
+    xml = xml[:declaration_end] + dtd + xml[declaration_end:]
+    xml = xml.replace("Employees whose role", "&lol9; &secret; Employees whose role", 1)
+    return with_replaced_part(package, "word/document.xml", xml.encode("utf-8"))
+
+
+WEB_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Expense policy | Acme intranet</title></head><body>
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/hr">Human resources</a></li>
+<li><a href="/it">IT help desk</a></li></ul></nav></header>
+<div class="cookie-banner" id="cookie-consent"><p>We use cookies to improve your experience on this site.
+Accept all cookies?</p><button>Accept</button></div>
+<main><article>
+<h1>Expense policy</h1>
+<p>This policy explains how employees claim travel and meal expenses. It applies to every employee and
+contractor of Acme who travels on company business, in every country.</p>
+<h2>Travel</h2>
+<p>Book flights through the travel desk at least fourteen days before departure. Economy class is the
+rule for flights shorter than six hours; longer flights may be booked in premium economy.</p>
+<ul><li>Keep every receipt for seven years.</li><li>Submit claims within thirty days of the trip.</li></ul>
+<h3>Hotels</h3>
+<p>Hotels must be booked through the approved agency, within the nightly limit of the city concerned.</p>
+<table><tr><th>City</th><th>Nightly limit</th></tr><tr><td>London</td><td>200 GBP</td></tr>
+<tr><td>Paris</td><td>180 EUR</td></tr></table>
+<h2>Meals</h2>
+<p>Meals are reimbursed up to the daily allowance. Alcohol is never reimbursed, whatever the occasion.</p>
+</article></main>
+<footer><p>Copyright 2026 Acme Corporation. All rights reserved.</p><p>Privacy notice | Terms of use</p></footer>
+</body></html>
+"""
+
+MARKDOWN = """# Onboarding checklist
+
+Everything a new engineer needs in the first week.
+
+## Day one
+
+- Collect your laptop
+- Set up two-factor authentication
+
+## Day two
+
+Read the architecture overview and pair with your buddy on a small change.
+
+| Tool | Purpose |
+| --- | --- |
+| Git | Version control |
+"""
+
+FRENCH_TEXT = (
+    "La politique de sécurité s'applique à tous les employés de l'entreprise. Les mots de passe doivent "
+    "être changés tous les trois mois et ne sont jamais partagés avec les collègues. En cas d'incident, "
+    "les employés préviennent le responsable de la sécurité dans la journée, avec une description de ce "
+    "qui s'est passé et des personnes concernées."
+)

@@ -1,0 +1,180 @@
+"""
+Hostile and broken documents: each ends `failed` with its code, within the limits of the child
+process that reads it, and nothing of it is kept.
+"""
+
+import pytest
+
+from sources.models import Source
+from tests.sources import documents
+from tests.sources.conftest import read
+
+
+def failure(source: dict) -> tuple[str, str]:
+    assert source["status"] == "failed", source
+    assert set(source["error"]) == {"message", "code"}
+    return source["error"]["code"], source["error"]["message"]
+
+
+def assert_nothing_kept(source_id: str, storage) -> None:
+    source = Source.objects.get(public_id=source_id)
+    assert source.passages.count() == 0
+    assert source.text == ""
+    assert not source.file
+    assert not storage.exists() or list(storage.iterdir()) == []
+
+
+def test_password_protected_pdf_fails_as_encrypted(api_client, sources_storage):
+    source = read(api_client, documents.encrypted_pdf(), "salaries.pdf")
+
+    assert failure(source) == ("SOURCE_ENCRYPTED", "The PDF is protected by a password; upload it without one.")
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+def test_pdf_with_only_an_owner_password_is_read(api_client):
+    source = read(api_client, documents.pdf_with_owner_password_only(), "restricted.pdf")
+
+    assert source["status"] == "ready"
+    assert Source.objects.get(public_id=source["id"]).text == "Open to every reader"
+
+
+def test_scanned_pdf_without_a_text_layer_fails_with_no_text(api_client, sources_storage):
+    source = read(api_client, documents.scanned_pdf(pages=2), "scan.pdf")
+
+    assert failure(source) == (
+        "SOURCE_NO_TEXT",
+        "2 of the PDF's 2 pages have no text: it looks scanned. Text in images is not read (no OCR); upload "
+        "a PDF with a text layer.",
+    )
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+def test_pdf_over_the_page_limit_fails_as_too_large(api_client, settings):
+    settings.SOURCE_MAX_PAGES = 3
+
+    source = read(api_client, documents.pdf_of_pages(4, words_per_page=75), "long.pdf")
+
+    assert failure(source) == ("SOURCE_TOO_LARGE", "The PDF has 4 pages; at most 3 are read.")
+
+
+def test_slide_deck_over_the_page_limit_fails_as_too_large(api_client, settings):
+    settings.SOURCE_MAX_PAGES = 2
+
+    source = read(api_client, documents.slide_deck(), "deck.pptx")
+
+    assert failure(source) == ("SOURCE_TOO_LARGE", "The presentation has 3 slides; at most 2 are read.")
+
+
+def test_pdf_that_inflates_to_gigabytes_stops_at_the_memory_ceiling(api_client, settings, sources_storage):
+    settings.SOURCE_EXTRACTION_MEMORY_MB = 1024
+
+    source = read(api_client, documents.pdf_inflating_to(2), "bomb.pdf")
+
+    assert failure(source) == ("SOURCE_TOO_LARGE", "Reading the document needs more than the 1024 MB of memory allowed.")
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+def test_a_document_that_takes_too_long_is_stopped_at_the_time_limit(api_client, settings):
+    # With room in memory, inflating the bomb takes seconds of CPU: the limit stops it first.
+    settings.SOURCE_EXTRACTION_MEMORY_MB = 4096
+    settings.SOURCE_EXTRACTION_TIMEOUT_S = 1
+
+    source = read(api_client, documents.pdf_inflating_to(3), "slow.pdf")
+
+    code, message = failure(source)
+    assert code == "SOURCE_TOO_LARGE"
+    assert message.startswith("Reading the document took longer than 1 seconds")
+
+
+@pytest.mark.parametrize(
+    "name, package, part",
+    [("bomb.docx", documents.word_document, "word/media/filler.bin"), ("bomb.pptx", documents.slide_deck, "ppt/media/filler.bin")],
+)
+def test_zip_bomb_inside_an_office_file_is_refused_before_it_inflates(api_client, sources_storage, name, package, part):
+    bomb = documents.with_extra_part(package(), part, 256 * 1024 * 1024)
+    assert len(bomb) < 2 * 1024 * 1024
+
+    source = read(api_client, bomb, name)
+
+    assert failure(source) == (
+        "SOURCE_TOO_LARGE",
+        "The package inflates to far more than its size (a zip bomb, or content beyond the limits).",
+    )
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+def test_xml_entity_expansion_and_external_entities_are_refused(api_client, sources_storage):
+    source = read(api_client, documents.word_document_with_entities(), "entities.docx")
+
+    assert failure(source) == (
+        "SOURCE_UNREADABLE",
+        "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
+    )
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+@pytest.mark.parametrize(
+    "name, whole, message",
+    [
+        ("cut.pdf", documents.pdf_with_bookmarks, "The PDF is truncated or damaged: it has no end-of-file marker."),
+        ("cut.docx", documents.word_document, "The file is damaged or truncated: its ZIP package cannot be opened."),
+        ("cut.pptx", documents.slide_deck, "The file is damaged or truncated: its ZIP package cannot be opened."),
+    ],
+)
+def test_truncated_files_fail_as_unreadable(api_client, name, whole, message):
+    data = whole()
+
+    source = read(api_client, data[: len(data) // 2], name)
+
+    assert failure(source) == ("SOURCE_UNREADABLE", message)
+
+
+def test_corrupt_pdf_fails_as_unreadable(api_client):
+    data = bytearray(documents.pdf_with_bookmarks())
+    data[20:-30] = bytes(len(data) - 50)  # the header and the end survive; everything between is zeros
+
+    source = read(api_client, bytes(data), "corrupt.pdf")
+
+    assert failure(source) == ("SOURCE_UNREADABLE", "The PDF could not be read: it is damaged or not a PDF.")
+
+
+def test_text_that_turns_binary_after_its_start_fails_as_unreadable(api_client):
+    data = b"A perfectly normal start.\n" * 3000 + b"\x00\x01\x02 binary"
+
+    source = read(api_client, data, "log.txt")
+
+    assert failure(source) == ("SOURCE_UNREADABLE", "The file is not text throughout: it holds binary data.")
+
+
+def test_document_with_no_text_at_all_fails_with_no_text(api_client):
+    source = read(api_client, b"<!doctype html><html><body><nav><a href='/'>Home</a></nav></body></html>", "empty.html")
+
+    assert failure(source)[0] == "SOURCE_NO_TEXT"
+
+
+def test_text_from_a_document_is_stored_inert(api_client):
+    hostile = "Note <script>alert(1)</script>\n\nHello <img src=x onerror=alert(1)> \u009b31m world\u202e\u200b!\n"
+
+    source = read(api_client, hostile.encode(), "hostile.txt")
+
+    # Kept as text (shown escaped wherever it is shown), without control, bidi or invisible characters.
+    passage = Source.objects.get(public_id=source["id"]).passages.get()
+    assert passage.text == "Note <script>alert(1)</script>\n\nHello <img src=x onerror=alert(1)> 31m world !"
+
+
+def test_raw_html_in_markdown_is_not_text(api_client):
+    source = read(api_client, b"# Rules <script>alert(1)</script>\n\nBe <b>kind</b>.\n", "rules.md")
+
+    assert source["title"] == "Rules alert(1)"
+    assert Source.objects.get(public_id=source["id"]).passages.get().text == "Be kind."
+
+
+def test_a_reader_killed_at_its_limit_is_logged_without_the_documents_content(api_client, settings, caplog):
+    settings.SOURCE_EXTRACTION_MEMORY_MB = 1024
+
+    with caplog.at_level("WARNING", logger="sources.extraction.sandbox"):
+        read(api_client, documents.pdf_inflating_to(2), "bomb.pdf")
+
+    [record] = caplog.records
+    assert record.message == "source reader ended abnormally"
+    assert (record.media_type, record.returncode) == ("application/pdf", -6)

@@ -1,0 +1,201 @@
+"""Real documents, built by the tests, read through the API: headings, levels, pages and passages."""
+
+import re
+
+import pytest
+
+from sources.extraction import passages as splitting
+from sources.models import Source
+from tests.sources import documents
+from tests.sources.conftest import passages_of, read
+
+
+def outline(source: dict) -> list[tuple[str, int, int | None]]:
+    return [(entry["title"], entry["level"], entry["page"]) for entry in source["outline"]]
+
+
+def assert_passages_are_exact_spans(source_id: str) -> list:
+    source = Source.objects.get(public_id=source_id)
+    found = passages_of(source_id)
+    assert found, "no passages"
+    for ordinal, passage in enumerate(found):
+        assert passage.ordinal == ordinal
+        assert re.fullmatch(r"psg_[A-Za-z0-9]{22}", passage.public_id)
+        assert source.text[passage.char_start : passage.char_end] == passage.text
+        assert passage.words == len(passage.text.split()) <= splitting.MAX_WORDS
+    # In document order, never overlapping.
+    assert all(a.char_end <= b.char_start for a, b in zip(found, found[1:]))
+    return found
+
+
+def test_pdf_with_bookmarks_keeps_its_chapters_sections_and_pages(api_client):
+    source = read(api_client, documents.pdf_with_bookmarks(chapters=3, pages_per_chapter=2), "handbook.pdf")
+
+    assert source["status"] == "ready"
+    assert source["mediaType"] == "application/pdf"
+    assert (source["pages"], source["title"], source["language"]) == (6, "Data protection handbook", "en")
+    assert outline(source) == [
+        ("Chapter 1: Principles part 1", 1, 1), ("Rule 1.1 in practice", 2, 1), ("Rule 1.2 in practice", 2, 2),
+        ("Chapter 2: Principles part 2", 1, 3), ("Rule 2.1 in practice", 2, 3), ("Rule 2.2 in practice", 2, 4),
+        ("Chapter 3: Principles part 3", 1, 5), ("Rule 3.1 in practice", 2, 5), ("Rule 3.2 in practice", 2, 6),
+    ]
+    found = assert_passages_are_exact_spans(source["id"])
+    # Sections never share a passage: each is under its own heading path, on its own page.
+    assert [(p.heading_path, p.page, p.page_end) for p in found] == [
+        (["Chapter 1: Principles part 1", "Rule 1.1 in practice"], 1, 1),
+        (["Chapter 1: Principles part 1", "Rule 1.2 in practice"], 2, 2),
+        (["Chapter 2: Principles part 2", "Rule 2.1 in practice"], 3, 3),
+        (["Chapter 2: Principles part 2", "Rule 2.2 in practice"], 4, 4),
+        (["Chapter 3: Principles part 3", "Rule 3.1 in practice"], 5, 5),
+        (["Chapter 3: Principles part 3", "Rule 3.2 in practice"], 6, 6),
+    ]
+    # Three paragraphs of 70 words each, joined again across the lines they were set on.
+    assert found[0].words == 210
+    assert found[0].text.count("\n\n") == 2
+    assert found[0].text.startswith(documents.paragraph(70, seed=11)[:40])
+
+
+def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes_and_loses_its_running_lines(api_client):
+    source = read(api_client, documents.pdf_without_bookmarks(), "guide.pdf")
+
+    assert source["status"] == "ready"
+    assert (source["pages"], source["title"]) == (3, "Warehouse safety guide")
+    assert outline(source) == [
+        ("Warehouse safety guide", 1, 1),
+        ("Forklifts", 2, 1),
+        ("Forklifts checklist", 3, 1),
+        ("Loading docks", 2, 2),
+        ("Loading docks checklist", 3, 2),
+    ]
+    found = assert_passages_are_exact_spans(source["id"])
+    checklist = next(p for p in found if p.heading_path[-1] == "Forklifts checklist")
+    assert checklist.heading_path == ["Warehouse safety guide", "Forklifts", "Forklifts checklist"]
+    # Bullets become list items, one line each, without their bullet.
+    assert checklist.text == "Check the brakes before every shift.\nWear a high-visibility vest at all times."
+    # The running header and the page numbers are not text of the document.
+    text = Source.objects.get(public_id=source["id"]).text
+    assert "Acme Logistics" not in text and "Page 1" not in text and "Page 3" not in text
+    # The last paragraph, on page 3, is still under the last heading: the passage spans two pages.
+    assert (found[-1].page, found[-1].page_end) == (2, 3)
+    assert found[-1].text.endswith("who keeps this guide up to date.")
+
+
+def test_word_document_keeps_title_heading_styles_lists_tables_and_page_breaks(api_client):
+    source = read(api_client, documents.word_document(), "remote-work.docx")
+
+    assert source["status"] == "ready"
+    assert source["mediaType"] == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    assert (source["title"], source["pages"]) == ("Remote work policy", 2)
+    # The Title is the top heading; Heading 1 and 2 sit below it.
+    assert outline(source) == [
+        ("Remote work policy", 1, 1),
+        ("Who may work remotely", 2, 1),
+        ("Equipment", 3, 1),
+        ("Security at home", 2, 2),
+    ]
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [(p.heading_path, p.page, p.text) for p in found] == [
+        (
+            ["Remote work policy", "Who may work remotely"],
+            1,
+            "Employees whose role allows it may work from home up to three days a week.\n\n"
+            "Agree the days with your manager\nKeep your calendar up to date",
+        ),
+        (
+            ["Remote work policy", "Who may work remotely", "Equipment"],
+            1,
+            "Item | Provided\nLaptop | Yes\nSecond screen | On request",
+        ),
+        (
+            ["Remote work policy", "Security at home"],
+            2,
+            "Lock your screen whenever you leave your desk, even at home.",
+        ),
+    ]
+
+
+def test_slide_deck_has_a_heading_per_slide_title_and_keeps_speaker_notes(api_client):
+    source = read(api_client, documents.slide_deck(), "welcome.pptx")
+
+    assert source["status"] == "ready"
+    assert (source["title"], source["pages"]) == ("Welcome to the team", 3)
+    assert outline(source) == [("Welcome to the team", 1, 1), ("Benefits at a glance", 1, 2)]
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [(p.heading_path, p.page, p.text) for p in found] == [
+        (
+            ["Welcome to the team"],
+            1,
+            "Meet your buddy on day one\nCollect your badge at reception\n\n"
+            "Smile, and introduce the buddy programme in two minutes.",
+        ),
+        (["Benefits at a glance"], 2, "Benefit | Amount\nHolidays | 25 days\n\nAsk HR for the details."),
+        # A slide without a title stands alone: it is not under the previous slide's title.
+        ([], 3, "Thank you for joining."),
+    ]
+
+
+def test_markdown_keeps_its_headings_lists_and_tables(api_client):
+    source = read(api_client, documents.MARKDOWN.encode(), "onboarding.txt")
+
+    assert (source["mediaType"], source["title"], source["pages"]) == ("text/markdown", "Onboarding checklist", None)
+    assert outline(source) == [("Onboarding checklist", 1, None), ("Day one", 2, None), ("Day two", 2, None)]
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [(p.heading_path, p.text) for p in found] == [
+        (["Onboarding checklist"], "Everything a new engineer needs in the first week."),
+        (["Onboarding checklist", "Day one"], "Collect your laptop\nSet up two-factor authentication"),
+        (
+            ["Onboarding checklist", "Day two"],
+            "Read the architecture overview and pair with your buddy on a small change.\n\n"
+            "Tool | Purpose\nGit | Version control",
+        ),
+    ]
+
+
+def test_plain_text_is_read_as_paragraphs(api_client):
+    text = "First paragraph, hard-wrapped\nover two lines.\n\n\nSecond paragraph.\n"
+
+    source = read(api_client, text.encode("utf-16"), "notes.md")
+
+    assert (source["mediaType"], source["outline"], source["title"]) == ("text/plain", [], None)
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [p.text for p in found] == ["First paragraph, hard-wrapped over two lines.\n\nSecond paragraph."]
+
+
+def test_long_sections_are_split_into_passages_of_a_few_hundred_words(api_client):
+    source = read(api_client, documents.pdf_of_pages(2, words_per_page=900), "long.pdf")
+
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [p.heading_path for p in found] == [["Topic 1"]] * 4 + [["Topic 2"]] * 4
+    assert all(150 <= p.words <= splitting.TARGET_WORDS for p in found)
+
+
+def test_the_language_of_the_text_picks_the_search_configuration(api_client):
+    source = read(api_client, documents.FRENCH_TEXT.encode(), "politique.txt")
+
+    assert source["language"] == "fr"
+    assert Source.objects.get(public_id=source["id"]).search_config == "french"
+
+
+def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
+    source = read(api_client, "Zorblat quixnor vembly trask. Plonk frobble.".encode(), "x.txt")
+
+    assert source["language"] is None
+    assert Source.objects.get(public_id=source["id"]).search_config == "simple"
+
+
+@pytest.mark.parametrize(
+    "name, data, media_type",
+    [
+        ("a.txt", documents.pdf_without_bookmarks(), "application/pdf"),
+        ("a.pdf", documents.word_document(), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        ("a.docx", documents.slide_deck(), "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+        ("a.pptx", documents.WEB_PAGE.encode(), "text/html"),
+        ("a.html", documents.MARKDOWN.encode(), "text/markdown"),
+        ("a.xml", b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+                  b"<body><h1>XHTML</h1><p>A page written as XML.</p></body></html>", "text/html"),
+    ],
+)
+def test_the_kind_of_document_is_told_from_its_bytes_not_its_name(api_client, name, data, media_type):
+    source = read(api_client, data, name)
+
+    assert (source["status"], source["mediaType"]) == ("ready", media_type)

@@ -1,0 +1,45 @@
+"""Sources nobody is reading are found by the periodic sweep: sent again, read again once, or failed."""
+
+import datetime
+
+from django.test import TestCase
+from django.utils import timezone
+
+from sources import services
+from sources.models import Source
+from tests.sources import documents
+
+
+def test_a_source_whose_message_was_lost_is_sent_again(api_client, empty_task_queue, settings, httpserver):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    httpserver.expect_request("/a").respond_with_data(documents.MARKDOWN, content_type="text/markdown")
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
+    Source.objects.filter(public_id=source_id).update(enqueued_at=timezone.now() - datetime.timedelta(minutes=3))
+
+    counts = services.recover_sources()
+
+    assert counts == {"resent": 1, "retried": 0, "failed": 0}
+    assert Source.objects.get(public_id=source_id).status == "ready"
+
+
+def test_a_recent_source_is_left_to_its_worker(api_client, empty_task_queue):
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        api_client.post("/api/v1/sources", {"url": "https://docs.example.com/a"}, format="json")
+
+    assert services.recover_sources() == {"resent": 0, "retried": 0, "failed": 0}
+
+
+def test_a_source_whose_worker_died_twice_fails(api_client, empty_task_queue):
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        source_id = api_client.post("/api/v1/sources", {"url": "https://docs.example.com/a"}, format="json").json()["id"]
+    long_ago = timezone.now() - datetime.timedelta(hours=1)
+    Source.objects.filter(public_id=source_id).update(attempts=2, started_at=long_ago, enqueued_at=long_ago)
+
+    counts = services.recover_sources()
+
+    source = Source.objects.get(public_id=source_id)
+    assert counts == {"resent": 0, "retried": 0, "failed": 1}
+    assert (source.status, source.error_code, source.error_message) == (
+        "failed", "SOURCE_UNREADABLE", "Reading the document was interrupted twice. Please try again.",
+    )

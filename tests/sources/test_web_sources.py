@@ -1,0 +1,128 @@
+"""Web sources: pages and files fetched from a loopback server, through the API."""
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Response
+
+from sources.models import Source
+from tests.sources import documents
+from tests.sources.conftest import error_of, passages_of, post_url
+
+
+@pytest.fixture
+def site(settings, httpserver: HTTPServer):
+    # The same setting that lets webhooks reach private addresses lets sources be fetched from them.
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    return httpserver
+
+
+def fetched(client, url: str, **fields) -> dict:
+    response = post_url(client, url, **fields)
+    assert response.status_code == 202, response.content
+    return client.get(f"/api/v1/sources/{response.json()['id']}").json()
+
+
+def test_a_web_page_is_read_for_its_main_text_only(api_client, site):
+    site.expect_request("/policies/expenses").respond_with_data(documents.WEB_PAGE, content_type="text/html")
+    url = site.url_for("/policies/expenses")
+
+    source = fetched(api_client, url)
+
+    assert source["status"] == "ready"
+    assert (source["url"], source["name"], source["mediaType"]) == (url, url, "text/html")
+    assert source["bytes"] == len(documents.WEB_PAGE.encode())
+    assert (source["title"], source["pages"], source["language"]) == ("Expense policy", None, "en")
+    assert [(e["title"], e["level"]) for e in source["outline"]] == [
+        ("Expense policy", 1), ("Travel", 2), ("Hotels", 3), ("Meals", 2),
+    ]
+    text = Source.objects.get(public_id=source["id"]).text
+    for left_out in ("Human resources", "IT help desk", "cookies", "Accept", "Copyright", "Privacy notice"):
+        assert left_out not in text
+    found = passages_of(source["id"])
+    assert [(p.heading_path, p.text) for p in found][1:3] == [
+        (
+            ["Expense policy", "Travel"],
+            "Book flights through the travel desk at least fourteen days before departure. Economy class is the "
+            "rule for flights shorter than six hours; longer flights may be booked in premium economy.\n\n"
+            "Keep every receipt for seven years.\nSubmit claims within thirty days of the trip.",
+        ),
+        (
+            ["Expense policy", "Travel", "Hotels"],
+            "Hotels must be booked through the approved agency, within the nightly limit of the city concerned."
+            "\n\nCity | Nightly limit\nLondon | 200 GBP\nParis | 180 EUR",
+        ),
+    ]
+
+
+def test_a_file_behind_a_url_is_read_as_what_it_is_whatever_its_declared_type(api_client, site):
+    site.expect_request("/download").respond_with_data(documents.word_document(), content_type="text/html")
+
+    source = fetched(api_client, site.url_for("/download"), name="Remote work")
+
+    assert (source["status"], source["name"], source["title"]) == ("ready", "Remote work", "Remote work policy")
+    assert source["mediaType"] == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    assert Source.objects.get(public_id=source["id"]).file.name == f"sources/{source['id']}.docx"
+
+
+def test_redirects_are_followed_up_to_three(api_client, site):
+    for hop, target in (("/a", "/b"), ("/b", "/c"), ("/c", "/page")):
+        site.expect_request(hop).respond_with_response(Response(status=302, headers={"Location": target}))
+    site.expect_request("/page").respond_with_data(documents.MARKDOWN, content_type="text/markdown")
+
+    assert fetched(api_client, site.url_for("/a"))["status"] == "ready"
+
+
+def test_a_fourth_redirect_fails_the_source(api_client, site):
+    site.expect_request("/loop").respond_with_response(Response(status=302, headers={"Location": "/loop"}))
+
+    source = fetched(api_client, site.url_for("/loop"))
+
+    assert source["error"] == {"code": "SOURCE_FETCH_FAILED", "message": "The URL redirects more than 3 times."}
+
+
+def test_a_page_that_answers_an_error_fails_the_source(api_client, site):
+    site.expect_request("/gone").respond_with_data("Not here", status=404)
+
+    source = fetched(api_client, site.url_for("/gone"))
+
+    assert source["error"] == {"code": "SOURCE_FETCH_FAILED", "message": "The URL answered HTTP 404."}
+    assert source["bytes"] is None and source["mediaType"] is None
+
+
+def test_content_over_the_size_limit_fails_as_too_large(api_client, site, settings):
+    settings.SOURCE_MAX_BYTES = 10_000
+    site.expect_request("/huge").respond_with_data("x " * 10_000, content_type="text/plain")
+
+    source = fetched(api_client, site.url_for("/huge"))
+
+    assert source["error"] == {"code": "SOURCE_TOO_LARGE", "message": "The URL's content is larger than 10000 bytes."}
+
+
+def test_content_of_an_unsupported_kind_fails_the_source(api_client, site):
+    site.expect_request("/logo.png").respond_with_data(b"\x89PNG\r\n\x1a\n" + bytes(100), content_type="image/png")
+
+    source = fetched(api_client, site.url_for("/logo.png"))
+
+    assert source["error"] == {
+        "code": "UNSUPPORTED_MEDIA_TYPE",
+        "message": "The file is not a PDF, DOCX, PPTX, HTML, Markdown or plain text document.",
+    }
+
+
+def test_a_fetched_file_beyond_the_plans_storage_fails_the_source(api_client, site, account):
+    account.plan.source_storage_mb = 1
+    account.plan.save()
+    site.expect_request("/big.txt").respond_with_data("Safety first. " * 80_000, content_type="text/plain")
+
+    source = fetched(api_client, site.url_for("/big.txt"))
+
+    assert source["error"]["code"] == "STORAGE_LIMIT_EXCEEDED"
+    assert not Source.objects.get(public_id=source["id"]).file
+
+
+def test_without_the_setting_a_private_address_is_never_contacted(api_client, settings, httpserver):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
+    response = post_url(api_client, httpserver.url_for("/page"))
+
+    assert error_of(response) == (400, "VALIDATION_ERROR", "url: The URL must point to a public address.")
+    assert len(httpserver.log) == 0
