@@ -295,6 +295,8 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "courses.models.GenerationJob.Status",
         "CourseFormatEnum": "courses.models.Format",
         "ExportFormatEnum": "courses.models.Export.ExportFormat",
+        "ErrorCodeEnum": "config.openapi.ERROR_CODES",
+        "JobErrorCodeEnum": "courses.generation.errors.FAILURE_CODES",
     },
     "WEBHOOKS": [
         "config.openapi.COURSE_CREATED",
@@ -307,5 +309,9 @@ SPECTACULAR_SETTINGS = {
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "SERVERS": [{"url": PUBLIC_BASE_URL}],
+    # Relative: the service that serves the document. Generated clients take the address as a setting
+    # instead of carrying one instance's.
+    "SERVERS": [{"url": "/", "description": "The service that serves this document."}],
+    "CONTACT": {"name": "Course Generation API support", "url": f"{PUBLIC_BASE_URL}/docs/"},
+    "LICENSE": {"name": "Proprietary: use under your agreement with the service", "identifier": "LicenseRef-Proprietary"},
 }

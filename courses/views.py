@@ -75,7 +75,18 @@ class PollJobView(ApiView):
         summary="Poll a job",
         description="Poll at most once every 5 seconds; unfinished jobs answer with `Retry-After: 5`.",
         parameters=[openapi.id_in_path("job_id", prefix="job_", description="The `jobId`.")],
-        responses=openapi.responses({200: serializers.JobOutput}, e404=[openapi.NOT_FOUND]),
+        responses=openapi.responses(
+            {
+                200: OpenApiResponse(
+                    serializers.JobOutput,
+                    description=(
+                        "The job: `pending` or `running` with its `progress` (and `Retry-After: 5`), "
+                        "`completed` with its `course`, or `failed` with its `error`."
+                    ),
+                )
+            },
+            e404=[openapi.NOT_FOUND],
+        ),
     )
     def get(self, request, job_id: str):
         job = queries.job_visible_to(api_key=request.auth, public_id=job_id)
@@ -120,7 +131,12 @@ class ExportCourseView(ApiView):
             ),
         ],
         responses=openapi.responses(
-            {200: serializers.ExportOutput},
+            {
+                200: OpenApiResponse(
+                    serializers.ExportOutput,
+                    description="The export record; its `downloadUrl` serves the package from now on.",
+                )
+            },
             e400=[openapi.VALIDATION],
             e404=[openapi.NOT_FOUND],
             e409=[openapi.IDEMPOTENCY_REUSED],
