@@ -54,8 +54,9 @@ class ApiErrorMiddleware:
     """
     Keep the error contract for everything under /api/, including what happens outside DRF:
     oversized bodies (413; for the API's own endpoints the view answers it, after the rate limiter,
-    so that it carries RateLimit headers) and unexpected exceptions (500 without internals, logged). A database that is down is a 503 with Retry-After,
-    JSON under /api/ and a plain page elsewhere. An exception inside a DRF view never gets here:
+    so that it carries RateLimit headers) and unexpected exceptions (500 without internals, logged).
+    A database that is down is a 503 with Retry-After, JSON under /api/ and a plain page elsewhere.
+    An exception inside a DRF view never gets here:
     config.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
     This is the safety net for the rest (plain Django views, rendering, the handler itself).
     """

@@ -11,12 +11,15 @@ clients already use them: keep both, and name new ones after the same pattern (`
 `<Verb><Noun>InputRequest`, `<Noun>Enum`; operation ids `verbNoun`).
 """
 
+import copy
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
 from courses.generation import errors as generation_errors
 from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
+
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.authentication.ApiKeyAuthentication"
@@ -44,19 +47,40 @@ class StrictTextField(OpenApiSerializerFieldExtension):
 # the document (a test holds it to the codes the server can produce). A new code is a new value
 # here: clients generated before it do not know it, so it comes with a new minor version.
 ERROR_CODES = [
-    ("VALIDATION_ERROR", "400: the body, a parameter or a header failed validation; the message names the field."),
-    ("INVALID_API_KEY", "401: missing Authorization header, malformed Bearer prefix, or unknown or revoked key."),
+    (
+        "VALIDATION_ERROR",
+        "400: the body, a parameter or a header failed validation; the message names the field.",
+    ),
+    (
+        "INVALID_API_KEY",
+        "401: missing Authorization header, malformed Bearer prefix, or unknown or revoked key.",
+    ),
     ("PAID_PLAN_REQUIRED", "403: the key is valid but the account is not on a paid plan."),
-    ("USAGE_LIMIT_EXCEEDED_PLAN", "403, on create: the plan's monthly course credits are used up; the message names the plan."),
+    (
+        "USAGE_LIMIT_EXCEEDED_PLAN",
+        "403, on create: the plan's monthly course credits are used up; the message names the plan.",
+    ),
     ("FORBIDDEN", "403: refused for a reason other than the plan; no operation of this version answers it."),
-    ("NOT_FOUND", "404: unknown id, or one that belongs to a different key; also a path that does not exist."),
-    ("METHOD_NOT_ALLOWED", "405: the path exists, but not with this method (answered before the key: no RateLimit headers)."),
+    (
+        "NOT_FOUND",
+        "404: unknown id, or one that belongs to a different key; also a path that does not exist.",
+    ),
+    (
+        "METHOD_NOT_ALLOWED",
+        "405: the path exists, but not with this method (answered before the key: no RateLimit headers).",
+    ),
     ("NOT_ACCEPTABLE", "406: the `Accept` header rules out `application/json`."),
-    ("IDEMPOTENCY_KEY_REUSED", "409: the `Idempotency-Key` was used in the last 24 hours with a different request."),
+    (
+        "IDEMPOTENCY_KEY_REUSED",
+        "409: the `Idempotency-Key` was used in the last 24 hours with a different request.",
+    ),
     ("PAYLOAD_TOO_LARGE", "413: the body is larger than 1 MiB."),
     ("RATE_LIMIT_EXCEEDED", "429: the endpoint's rate limit is reached; wait `Retry-After` seconds."),
     ("INTERNAL_ERROR", "500: an unexpected error on our side; safe to retry later."),
-    ("SERVICE_UNAVAILABLE", "503: the database is briefly unreachable (a restart); retry after `Retry-After` seconds."),
+    (
+        "SERVICE_UNAVAILABLE",
+        "503: the database is briefly unreachable (a restart); retry after `Retry-After` seconds.",
+    ),
 ]
 _MEANING = dict(ERROR_CODES)
 
@@ -105,7 +129,7 @@ NOT_FOUND = ("NOT_FOUND", "Unknown id, or it belongs to a different key.")
 TOO_LARGE = ("PAYLOAD_TOO_LARGE", "The body is larger than 1 MiB.")
 IDEMPOTENCY_REUSED = (
     "IDEMPOTENCY_KEY_REUSED",
-    "The Idempotency-Key was used in the last 24 hours with a different request (another endpoint, course or body).",
+    "The Idempotency-Key was used in the last 24 hours with another request (endpoint, course or body).",
 )
 
 def id_in_path(name: str, *, prefix: str, description: str) -> OpenApiParameter:
@@ -148,6 +172,7 @@ _RESPONSE_HEADERS = {
     "RateLimit-Reset": ("integer", "Seconds until the oldest request in the window ages out (0: empty)."),
     "X-Request-ID": ("string", "The request's id: the client's `X-Request-ID` when well-formed, else a new one."),
 }
+_REQUEST_ID_HEADER = {"X-Request-ID": _RESPONSE_HEADERS["X-Request-ID"]}
 _RETRY_AFTER = {"schema": {"type": "integer"}, "description": "Seconds to wait before the next attempt."}
 # A 503 may come before the key could be looked up (the database is what is missing), and then
 # without the RateLimit headers.
@@ -216,10 +241,16 @@ _DELIVERY = (
     "with the account's `whsec_` secret). Failed deliveries are retried with backoff, so deduplicate."
 )
 COURSE_CREATED = _webhook(
-    "course.created", "notifyCourseCreated", CourseCreatedEvent, "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY
+    "course.created",
+    "notifyCourseCreated",
+    CourseCreatedEvent,
+    "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_FAILED = _webhook(
-    "course.failed", "notifyCourseFailed", CourseFailedEvent, "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY
+    "course.failed",
+    "notifyCourseFailed",
+    CourseFailedEvent,
+    "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_EXPORTED = _webhook(
     "course.exported",
@@ -331,17 +362,18 @@ def postprocess(result, generator, request, public):
     links, and declare the tags.
     """
     paths = result.setdefault("paths", {})
-    paths[DOWNLOAD_PATH] = _DOWNLOAD
+    paths[DOWNLOAD_PATH] = copy.deepcopy(_DOWNLOAD)  # the loop below adds to it
     for path, operations in paths.items():
         for method, operation in operations.items():
             operation.setdefault("parameters", []).append(dict(_X_REQUEST_ID))
             for status, answer in operation.get("responses", {}).items():
                 headers = answer.setdefault("headers", {})
-                headers["X-Request-ID"] = {"schema": {"type": "string"}, "description": _RESPONSE_HEADERS["X-Request-ID"][1]}
-                if path.startswith("/api/"):
-                    for name, (kind, text) in _RESPONSE_HEADERS.items():
-                        extra = _RATE_LIMIT_HEADERS_ON_503 if status == "503" and name.startswith("RateLimit") else ""
-                        headers[name] = {"schema": {"type": kind}, "description": text + extra}
+                # The RateLimit headers are the API's; the download link has none.
+                shared = _RESPONSE_HEADERS if path.startswith("/api/") else _REQUEST_ID_HEADER
+                for name, (kind, text) in shared.items():
+                    if status == "503" and name.startswith("RateLimit"):
+                        text += _RATE_LIMIT_HEADERS_ON_503
+                    headers[name] = {"schema": {"type": kind}, "description": text}
                 if status in ("429", "503"):
                     headers["Retry-After"] = _RETRY_AFTER
                 headers.update(_ANSWER_HEADERS.get((path, method, status), {}))

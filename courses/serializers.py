@@ -133,7 +133,9 @@ class JobAccepted(serializers.Serializer):
         help_text="Path of the job's poll endpoint, relative to the service's address (as in `Location`)."
     )
 
-    @extend_schema_field(serializers.ChoiceField(choices=[(GenerationJob.Status.PENDING, "Accepted, not started")]))
+    @extend_schema_field(
+        serializers.ChoiceField(choices=[(GenerationJob.Status.PENDING, "Accepted, not started")])
+    )
     def get_status(self, job) -> str:
         # A replay answers what the first request was answered, whatever the job has become since.
         return GenerationJob.Status.PENDING

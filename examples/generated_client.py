@@ -33,7 +33,9 @@ def parsed(answer: Response):
     return answer.parsed
 
 
-accepted = parsed(create_course.sync_detailed(client=client, body=CreateJobInputRequest(subject="Intro to SQL")))
+accepted = parsed(
+    create_course.sync_detailed(client=client, body=CreateJobInputRequest(subject="Intro to SQL"))
+)
 print(f"Job {accepted.job_id} accepted")
 
 # Generation takes a minute or two. Unfinished jobs say when to ask again (Retry-After: 5).

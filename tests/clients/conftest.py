@@ -24,7 +24,12 @@ TOOL_LIMIT_SECONDS = 300
 
 def run(command: list, *, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
     done = subprocess.run(
-        [str(part) for part in command], cwd=ROOT, capture_output=True, text=True, timeout=TOOL_LIMIT_SECONDS,
+        [str(part) for part in command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TOOL_LIMIT_SECONDS,
+        check=False,  # checked below, with the tool's output in the message
         **kwargs,
     )
     if check:

@@ -49,12 +49,16 @@ class PythonClient:
                     return importlib.import_module(f"{PACKAGE}.api.{tag.name}.{module.name}")
         raise LookupError(f"no operation {operation_id} in the generated client")
 
-    def call(self, operation_id, *, base_url, api_key, path=None, body=None, headers=None, schema=None) -> Answer:
+    def call(
+        self, operation_id, *, base_url, api_key, path=None, body=None, headers=None, schema=None
+    ) -> Answer:
         module = self.operation(operation_id)
         if api_key is None:
             client = self.package.Client(base_url=base_url, raise_on_unexpected_status=True)
         else:
-            client = self.package.AuthenticatedClient(base_url=base_url, token=api_key, raise_on_unexpected_status=True)
+            client = self.package.AuthenticatedClient(
+                base_url=base_url, token=api_key, raise_on_unexpected_status=True
+            )
         kwargs = {snake(name): value for name, value in (path or {}).items()}
         documented = typing.get_type_hints(module.sync_detailed)
         extra = {}
@@ -109,11 +113,19 @@ class TypeScriptClient:
     def run_flow(self, *, base_url: str, api_key: str) -> dict:
         return self._send({"cmd": "flow", "baseUrl": base_url, "apiKey": api_key})["state"]
 
-    def call(self, operation_id, *, base_url, api_key, path=None, body=None, headers=None, schema=None) -> Answer:
+    def call(
+        self, operation_id, *, base_url, api_key, path=None, body=None, headers=None, schema=None
+    ) -> Answer:
         answer = self._send(
             {
-                "cmd": "call", "baseUrl": base_url, "apiKey": api_key, "operation": operation_id,
-                "path": path, "body": body, "headers": headers, "schema": schema,
+                "cmd": "call",
+                "baseUrl": base_url,
+                "apiKey": api_key,
+                "operation": operation_id,
+                "path": path,
+                "body": body,
+                "headers": headers,
+                "schema": schema,
             }
         )
         return Answer(status=answer["status"], parsed=answer["parsed"], model=None, headers=answer["headers"])

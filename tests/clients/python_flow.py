@@ -33,7 +33,9 @@ from course_generation_api_client.types import File, Response
 class ApiError(Exception):
     def __init__(self, operation: str, answer: Response):
         error = answer.parsed
-        detail = f"{error.code.value}: {error.message}" if isinstance(error, ErrorBody) else answer.content[:200]
+        detail = (
+            f"{error.code.value}: {error.message}" if isinstance(error, ErrorBody) else answer.content[:200]
+        )
         super().__init__(f"{operation}: {answer.status_code} {detail}")
 
 
@@ -112,7 +114,12 @@ def export_and_download_each_format(state: FlowState) -> None:
         )
 
 
-STEPS: list[Callable[[FlowState], None]] = [create, poll_to_completion, read_course, export_and_download_each_format]
+STEPS: list[Callable[[FlowState], None]] = [
+    create,
+    poll_to_completion,
+    read_course,
+    export_and_download_each_format,
+]
 
 
 def run_flow(*, base_url: str, api_key: str) -> dict:

@@ -24,8 +24,18 @@ def document_file(live_document, tmp_path_factory) -> Path:
 
 def test_spectral_finds_nothing(document_file):
     done = run(
-        [NODE_BIN / "spectral", "lint", "--ruleset", ROOT / ".spectral.yaml", "--format", "json", "--quiet",
-         "--fail-severity", "hint", document_file]
+        [
+            NODE_BIN / "spectral",
+            "lint",
+            "--ruleset",
+            ROOT / ".spectral.yaml",
+            "--format",
+            "json",
+            "--quiet",
+            "--fail-severity",
+            "hint",
+            document_file,
+        ]
     )
 
     assert json.loads(done.stdout or "[]") == []
@@ -35,8 +45,10 @@ def test_redocly_finds_nothing(document_file):
     # No usage report and no look for a newer version: nothing leaves the machine.
     quiet = {**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
 
-    done = run([NODE_BIN / "redocly", "lint", "--config", ROOT / "redocly.yaml", "--format", "json", document_file],
-               env=quiet)
+    done = run(
+        [NODE_BIN / "redocly", "lint", "--config", ROOT / "redocly.yaml", "--format", "json", document_file],
+        env=quiet,
+    )
 
     report = json.loads(done.stdout)
     assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}
@@ -52,13 +64,29 @@ def test_the_linters_do_find_what_the_document_used_to_have(document_file, tmp_p
     flawed = tmp_path / "flawed.json"
     flawed.write_text(json.dumps(document))
 
-    spectral = run([NODE_BIN / "spectral", "lint", "--ruleset", ROOT / ".spectral.yaml", "--format", "json",
-                    "--quiet", "--fail-severity", "error", flawed])
-    redocly = run([NODE_BIN / "redocly", "lint", "--config", ROOT / "redocly.yaml", "--format", "json", flawed],
-                  env={**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"},
-                  check=False)
+    spectral = run(
+        [
+            NODE_BIN / "spectral",
+            "lint",
+            "--ruleset",
+            ROOT / ".spectral.yaml",
+            "--format",
+            "json",
+            "--quiet",
+            "--fail-severity",
+            "error",
+            flawed,
+        ]
+    )
+    redocly = run(
+        [NODE_BIN / "redocly", "lint", "--config", ROOT / "redocly.yaml", "--format", "json", flawed],
+        env={**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"},
+        check=False,
+    )
 
-    assert {"info-contact", "operation-tag-defined"} <= {result["code"] for result in json.loads(spectral.stdout)}
+    assert {"info-contact", "operation-tag-defined"} <= {
+        result["code"] for result in json.loads(spectral.stdout)
+    }
     assert {"info-license", "security-defined", "operation-operationId"} <= {
         problem["ruleId"] for problem in json.loads(redocly.stdout)["problems"]
     }
