@@ -4,6 +4,7 @@ test-only endpoints of each scope (tests/urls_rate_limited.py). The clock is fro
 time-machine; the limiter reads it through `ratelimit.clock`.
 """
 
+import json
 import logging
 import socket
 import threading
@@ -219,6 +220,40 @@ def test_headers_are_on_success_and_on_errors_after_the_limiter(api_client, froz
     assert missing.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
     assert (missing.status_code, limit_headers(missing)) == (404, ("120", "119", "60"))
     assert "Retry-After" not in accepted
+
+
+def test_an_oversized_body_is_413_after_the_limiter_with_headers(api_client, frozen_clock):
+    oversized = json.dumps({"subject": "x" * (1024 * 1024)})
+
+    too_large = api_client.post(CREATE, oversized, content_type="application/json")
+    export = api_client.post(EXPORT, oversized, content_type="application/json")
+    accepted = create(api_client)
+
+    assert too_large.status_code == 413
+    assert too_large.json() == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
+    assert limit_headers(too_large) == ("30", "29", "60")
+    assert (export.status_code, limit_headers(export)) == (413, ("30", "29", "60"))
+    assert limit_headers(accepted) == ("30", "28", "60")  # the 413 was counted
+
+
+def test_an_oversized_body_with_a_bad_key_is_401(client, frozen_clock):
+    oversized = json.dumps({"subject": "x" * (1024 * 1024)})
+
+    response = client.post(CREATE, oversized, content_type="application/json", REMOTE_ADDR=CLIENT)
+
+    assert response.status_code == 401
+    assert limit_headers(response) == ("30", "29", "60")
+
+
+def test_an_accept_header_without_json_is_406_after_the_limiter_with_headers(api_client, frozen_clock):
+    refused = api_client.get(POLL_UNKNOWN, HTTP_ACCEPT="text/html")
+
+    assert refused.status_code == 406
+    assert refused["Content-Type"] == "application/json"
+    assert refused.json() == {
+        "message": 'Could not satisfy the request Accept header.', "code": "NOT_ACCEPTABLE"
+    }
+    assert limit_headers(refused) == ("120", "119", "60")
 
 
 def test_invalid_key_gets_headers_of_its_address(client, frozen_clock):
