@@ -31,7 +31,7 @@ from django.db import connection
 from django.test import override_settings
 
 from accounts import services as account_services
-from accounts.models import ApiKey, Plan
+from accounts.models import Plan
 from config import ratelimit
 from config.openapi import error_codes_in
 from courses import jobs
