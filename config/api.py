@@ -74,7 +74,7 @@ class ApiView(APIView):
         try:
             super().perform_authentication(request)
         except InvalidApiKey:
-            # Bad keys count per client address, so keys cannot be guessed at speed.
+            # Bad keys count per client address (the load they make is bounded); valid keys never do.
             self.rate_limit = ratelimit.check_address(
                 scope=self.rate_limit_scope, address=ratelimit.client_address(request)
             )
@@ -84,8 +84,7 @@ class ApiView(APIView):
 
     def check_permissions(self, request):
         # The plan check runs first but answers after the limiter: a request refused for its plan
-        # is not counted, yet it still gets headers, and an address over its bad-key limit gets
-        # 429 whatever the key. One limiter call either way.
+        # is not counted, yet it still gets headers. One limiter call either way.
         try:
             super().check_permissions(request)
             refusal = None
@@ -94,7 +93,6 @@ class ApiView(APIView):
         self.rate_limit = ratelimit.check_key(
             scope=self.rate_limit_scope,
             api_key=request.auth,
-            address=ratelimit.client_address(request),
             counted=refusal is None,
         )
         if not self.rate_limit.allowed:

@@ -36,10 +36,10 @@ WINDOW_SECONDS = 60
 SCOPES = ("create", "export", "poll", "read", "edit", "sources")
 _SETTING_FOR_SCOPE = {scope: f"RATE_LIMIT_{scope.upper()}" for scope in SCOPES}
 
-# KEYS[1]: the bucket to count in; KEYS[2] (optional): a guard bucket that must not be full.
+# KEYS[1]: the bucket to count in.
 # ARGV: now (ms), window (ms), limit, record (1: record the request if it fits, 0: only look and
-#       never refuse), member (unique per request), guard limit.
-# Returns {allowed, requests in the window, ms until the oldest ages out (0: empty), guard tripped}.
+#       never refuse), member (unique per request).
+# Returns {allowed, requests in the window, ms until the oldest ages out (0: empty)}.
 # The clock comes from the caller, not Redis TIME, so one function (`clock`) is the time source
 # for the limiter and tests can move it; exactness holds even when callers' clocks disagree by a
 # little, because a bucket never holds more than `limit` entries inside any window of their stamps.
@@ -58,23 +58,16 @@ local function reset_ms(key)
   return tonumber(oldest[2]) + window - now
 end
 
-if KEYS[2] then
-  local guard_count = count(KEYS[2])
-  if guard_count >= tonumber(ARGV[6]) then
-    return {0, guard_count, reset_ms(KEYS[2]), 1}
-  end
-end
-
 local used = count(KEYS[1])
 if ARGV[4] ~= '1' then
-  return {1, used, reset_ms(KEYS[1]), 0}
+  return {1, used, reset_ms(KEYS[1])}
 end
 if used >= tonumber(ARGV[3]) then
-  return {0, used, reset_ms(KEYS[1]), 0}
+  return {0, used, reset_ms(KEYS[1])}
 end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
-return {1, used + 1, reset_ms(KEYS[1]), 0}
+return {1, used + 1, reset_ms(KEYS[1])}
 """
 _SLIDING_WINDOW_SHA = hashlib.sha1(_SLIDING_WINDOW.encode()).hexdigest()
 
@@ -125,51 +118,46 @@ def limit_for(*, scope: str, plan=None) -> int:
     return override if override is not None else getattr(settings, _SETTING_FOR_SCOPE[scope])
 
 
-def check_key(*, scope: str, api_key, address: str, counted: bool = True) -> Decision:
+def check_key(*, scope: str, api_key, counted: bool = True) -> Decision:
     """
     Count a request made with a valid API key (`counted=False`: only look, for a request refused
-    before the limiter, such as 403). Refused when the key's bucket is full, or when the client
-    address is over its limit for bad keys: a correct guess from such an address must look exactly
-    like a wrong one, or the address limit would not slow guessing down.
+    before the limiter, such as 403). Refused only when the key's own bucket is full: what other
+    requests from the same address do never refuses it (see `check_address`).
     """
     return hit(
         bucket=_bucket(scope, f"key:{api_key.pk}"),
         limit=limit_for(scope=scope, plan=api_key.account.plan),
         counted=counted,
-        guard=_bucket(scope, f"addr:{address}"),
-        guard_limit=limit_for(scope=scope),
     )
 
 
 def check_address(*, scope: str, address: str) -> Decision:
-    """Count a request without a valid API key against its client address."""
+    """
+    Count a request without a valid API key against its client address. This bounds the load bad
+    keys can put on the key lookup; it is not what protects keys, whose 238 random bits no guessing
+    can reach. So a request with a valid key is never refused for its address: one machine sending
+    bad keys behind a company's NAT must not lock out everyone else behind it.
+    """
     return hit(bucket=_bucket(scope, f"addr:{address}"), limit=limit_for(scope=scope))
 
 
-def hit(
-    *, bucket: str, limit: int, counted: bool = True, guard: str | None = None, guard_limit: int = 0
-) -> Decision:
+def hit(*, bucket: str, limit: int, counted: bool = True) -> Decision:
     """
     Record one request in the bucket if it fits the sliding window (one Redis round trip) and
-    return the decision. With `guard`, refuse without recording while that bucket is full.
-    Fails open: if Redis cannot be reached, allow the request and log an error.
+    return the decision. Fails open: if Redis cannot be reached, allow the request and log an error.
     """
     now_ms = int(clock() * 1000)
     window_ms = WINDOW_SECONDS * 1000
     member = f"{now_ms}:{secrets.token_hex(8)}"
-    keys = [bucket] if guard is None else [bucket, guard]
     try:
-        allowed, used, reset_ms, guard_tripped = _run_script(
-            keys, [now_ms, window_ms, limit, int(counted), member, guard_limit]
-        )
+        allowed, used, reset_ms = _run_script([bucket], [now_ms, window_ms, limit, int(counted), member])
     except redis.RedisError:
         logger.error("rate limiter unavailable, request allowed", extra={"bucket": bucket}, exc_info=True)
         return Decision(allowed=True, limit=limit, remaining=limit, reset_seconds=0)
-    shown_limit = guard_limit if guard_tripped else limit
     return Decision(
         allowed=bool(allowed),
-        limit=shown_limit,
-        remaining=max(shown_limit - used, 0),
+        limit=limit,
+        remaining=max(limit - used, 0),
         reset_seconds=math.ceil(reset_ms / 1000),
     )
 
