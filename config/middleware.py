@@ -51,6 +51,23 @@ class RequestIdMiddleware:
             request_id_var.reset(token)
 
 
+class PrivateAnswersMiddleware:
+    """
+    `Cache-Control: no-store` on every answer to a request that presents an API key (valid or not,
+    success or error): what one key reads is that client's own, and no cache between us and it (a
+    company proxy, a CDN, the browser's disk) may keep it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "HTTP_AUTHORIZATION" in request.META:
+            response["Cache-Control"] = "no-store"
+        return response
+
+
 class ApiErrorMiddleware:
     """
     Keep the error contract for everything under /api/, including what happens outside DRF:
