@@ -11,7 +11,8 @@ If Redis is unreachable the limiter fails open: the request is served and an err
 
 Per-address limits outside the API (the admin login, the preview page's sign-off) use
 django-ratelimit's fixed windows in the cache through `too_many_from_address`, with the same client
-address rule and the same failing open.
+address rule and the same failing open; the admin login is also limited per account
+(`limited_login`).
 """
 
 import functools
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 import redis
 from django.conf import settings
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 
 from config import errors, redis_client
@@ -204,22 +205,42 @@ def too_many_from_address(request, *, group: str, rate: str, method: str = "POST
         return False
 
 
-def limited_per_address(*, group: str, rate: str, method: str = "POST"):
+def limited_login(view, *, group: str, per_address: str, per_account: str):
     """
-    Decorate a Django view so that requests over `rate` from one client address (see
-    `too_many_from_address`) are refused with django-ratelimit's `Ratelimited` (a 403).
+    A login view slowed two ways (403 when over either): every attempt counts per client address,
+    and every failed attempt counts per user name, from wherever it comes, so that guessing one
+    staff password from many addresses is slowed as much as from one. An answer of 200 is the form
+    shown again, a failed attempt; a success redirects and is not counted. Fixed windows in the
+    cache, failing open like `too_many_from_address`.
     """
 
-    def decorate(view):
-        @functools.wraps(view)
-        def limited_view(request, *args, **kwargs):
-            if too_many_from_address(request, group=group, rate=rate, method=method):
-                raise Ratelimited()
+    @functools.wraps(view)
+    def limited_view(request, *args, **kwargs):
+        if request.method != "POST":
             return view(request, *args, **kwargs)
+        if too_many_from_address(request, group=group, rate=per_address):
+            raise Ratelimited()
+        account = request.POST.get("username", "").strip().casefold()[:150]
+        if _too_many_for(request, group=f"{group}.account", who=account, rate=per_account, increment=False):
+            raise Ratelimited()
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200:
+            _too_many_for(request, group=f"{group}.account", who=account, rate=per_account, increment=True)
+        return response
 
-        return limited_view
+    return limited_view
 
-    return decorate
+
+def _too_many_for(request, *, group: str, who: str, rate: str, increment: bool) -> bool:
+    """Count one (with `increment`) for `who` in the fixed window `group`; whether it is full."""
+    try:
+        usage = get_usage(
+            request, group=group, key=lambda _group, _request: who, rate=rate, method="POST", increment=increment
+        )
+    except redis.RedisError:
+        logger.error("per-account rate limit unavailable, request allowed", extra={"group": group}, exc_info=True)
+        return False
+    return usage is not None and usage["count"] >= usage["limit"]
 
 
 def _normalized_address(raw: str) -> str:
