@@ -2,9 +2,10 @@
  * The quickstart as a TypeScript developer writes it with the generated client, unedited: create a
  * course with only a subject, poll its job to completion, read the course, read its whole document,
  * edit it (a merge patch, then the whole document), have its introduction written again, read its
- * versions and its quality report, export it in every format and download each package; then add a
- * source by its URL (the course's own preview page), wait until it is read, list the sources and
- * delete it. Every answer is checked against the document by the client itself (zod).
+ * versions and its quality report, export it in every format and download each package, and revoke
+ * one of the download links; then add a source by its URL (the course's own preview page), wait
+ * until it is read, list the sources and delete it; last, make a second course and delete it. Every
+ * answer is checked against the document by the client itself (zod).
  *
  * Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
  * records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid
@@ -17,6 +18,7 @@ import { client } from '../../../build/clients/typescript/client.gen';
 import {
   createCourse,
   createSource,
+  deleteCourse,
   deleteSource,
   exportCourse,
   getCourseQuality,
@@ -29,6 +31,7 @@ import {
   readCourseVersion,
   regenerateCoursePart,
   replaceCourseContent,
+  revokeExport,
 } from '../../../build/clients/typescript/sdk.gen';
 import type {
   CourseDetailOutput,
@@ -52,6 +55,7 @@ export interface Call {
 }
 
 export interface DownloadedExport {
+  exportId: string;
   format: ExportFormatEnum;
   downloadUrl: string;
   exportedAt: string;
@@ -72,6 +76,10 @@ export interface FlowState {
   quality?: CourseQualityOutput;
   exports: DownloadedExport[];
   source?: SourceOutput;
+  /** The export whose link was revoked. */
+  revoked?: string;
+  /** The course made to be deleted, and its job after. */
+  deleted?: { courseId: string; job: JobOutput };
   calls: Call[];
 }
 
@@ -197,6 +205,7 @@ const exportAndDownloadEachFormat: Step = async (state) => {
     if (!download.ok) throw new Error(`GET ${data.downloadUrl}: ${download.status}`);
     const bytes = Buffer.from(await download.arrayBuffer());
     state.exports.push({
+      exportId: data.exportId,
       format: data.format,
       downloadUrl: data.downloadUrl,
       exportedAt: data.exportedAt,
@@ -205,6 +214,16 @@ const exportAndDownloadEachFormat: Step = async (state) => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
   }
+};
+
+const revokeFirstExport: Step = async (state) => {
+  const path = { course_id: state.course!.id, export_id: state.exports[0].exportId };
+  const { error, response } = await revokeExport({ path });
+  if (error) throw new ApiError('revokeExport', response.status, error);
+  state.calls.push({ operation: 'revokeExport', path });
+  const gone = await fetch(state.exports[0].downloadUrl);
+  if (gone.status !== 410) throw new Error(`a revoked download link answered ${gone.status}`);
+  state.revoked = path.export_id;
 };
 
 const addSourceByUrl: Step = async (state) => {
@@ -242,6 +261,20 @@ const listAndDeleteSource: Step = async (state) => {
   state.calls.push({ operation: 'deleteSource', path });
 };
 
+const makeACourseAndDeleteIt: Step = async (state) => {
+  const accepted = await createCourse({ body: { subject: 'A course to take down' } });
+  if (accepted.error) throw new ApiError('createCourse', accepted.response.status, accepted.error);
+  const made = await pollJobToCompletion(state, accepted.data.jobId);
+  const path = { course_id: made.course!.id };
+  const { error, response } = await deleteCourse({ path });
+  if (error) throw new ApiError('deleteCourse', response.status, error);
+  state.calls.push({ operation: 'deleteCourse', path });
+  // The job stays, with its course gone.
+  const job = await pollJob({ path: { job_id: accepted.data.jobId } });
+  if (job.error) throw new ApiError('pollJob', job.response.status, job.error);
+  state.deleted = { courseId: path.course_id, job: job.data };
+};
+
 /**
  * The options that send a body as multipart/form-data, for uploading a file to `createSource`. The
  * generator writes one kind of body per operation, JSON where JSON is one of them (a source by its
@@ -266,9 +299,11 @@ export const steps: Step[] = [
   readVersions,
   readQuality,
   exportAndDownloadEachFormat,
+  revokeFirstExport,
   addSourceByUrl,
   waitUntilRead,
   listAndDeleteSource,
+  makeACourseAndDeleteIt,
 ];
 
 export async function runFlow(baseUrl: string, apiKey: string): Promise<FlowState> {
