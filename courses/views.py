@@ -166,8 +166,9 @@ class ReadCourseView(ApiView):
         etag = version_etag(course.version)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": etag})
-        # A version never changes: its JSON is rendered once and stored.
-        key = f"coursejson:{course.public_id}:{course.version}"
+        # A version never changes (only the sources deleted since, which are only ever added to): its
+        # JSON is rendered once and stored.
+        key = f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
         body = redis_client.stored(key)
         if body is None:
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
