@@ -86,10 +86,9 @@ SOURCE_NAME_MAX = 200
 
 SourceId = Annotated[str, StringConstraints(pattern=r"^src_[A-Za-z0-9]{22}$")]
 PassageId = Annotated[str, StringConstraints(pattern=r"^psg_[A-Za-z0-9]{22}$")]
-# A verbatim span of a passage: it may hold the line breaks of a list, never leading or trailing space.
+# A verbatim span of a passage (it may hold the line breaks of a list), without spaces around it.
 Quote = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=QUOTE_MAX, pattern=rf"^[^{CONTROL_CHARACTERS}\s](?:[^{CONTROL_CHARACTERS}]*[^{CONTROL_CHARACTERS}\s])?$"),
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=QUOTE_MAX, pattern=_PLAIN)
 ]
 
 
