@@ -307,6 +307,11 @@ _LINKS = {
         },
     },
     ("/api/v1/sources", "post", "202"): {
+        "CreateCourseFromSource": {
+            "operationId": "createCourse",
+            "requestBody": {"subject": "A course from this document", "sources": ["$response.body#/id"]},
+            "description": "Build a course from the source just accepted, once it is `ready`.",
+        },
         "GetSource": {
             "operationId": "getSource",
             "parameters": {"source_id": "$response.body#/id"},

@@ -97,12 +97,22 @@ class SourceRef(_Strict):
 
     id: SourceId
     name: Annotated[str, StringConstraints(min_length=1, max_length=SOURCE_NAME_MAX, pattern=_PLAIN)]
-    title: Annotated[str, StringConstraints(max_length=NAME_MAX, pattern=_PLAIN)] | None = None
-    media_type: Annotated[str, StringConstraints(pattern=r"^[a-z]+/[a-z0-9.+-]+$", max_length=100)]
-    url: Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$", max_length=2048)] | None = None
+    title: Annotated[str, StringConstraints(max_length=NAME_MAX, pattern=_PLAIN)] | None = Field(
+        default=None, description="The document's own title, when it has one."
+    )
+    media_type: Annotated[str, StringConstraints(pattern=r"^[a-z]+/[a-z0-9.+-]+$", max_length=100)] = Field(
+        description="What the document is (application/pdf, …), told from its content."
+    )
+    url: Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$", max_length=2048)] | None = Field(
+        default=None, description="The page a web source was read from; null for an uploaded file."
+    )
     # Set by the service when the source has been deleted since: the citations stay, their passages
     # can no longer be read. Whatever an edit sends here is replaced by the truth.
-    deleted: bool = False
+    deleted: bool = Field(
+        default=False,
+        description="True once the source has been deleted: the course keeps its text and citations. Set by "
+        "the service; an edit cannot change it.",
+    )
 
 
 class Citation(_Strict):
@@ -110,11 +120,21 @@ class Citation(_Strict):
 
     source_id: SourceId
     passage_id: PassageId
-    page: int | None = Field(default=None, ge=1)  # the page or slide the quote starts on; None without pages
-    quote: Quote
+    page: int | None = Field(
+        default=None, ge=1, description="The page or slide the quote starts on; null for a source without pages."
+    )
+    quote: Quote = Field(description="The passage's own words, at most 300 characters.")
 
 
-Citations = Annotated[list[Citation], Field(max_length=CITATIONS_MAX)]
+Citations = Annotated[
+    list[Citation],
+    Field(
+        max_length=CITATIONS_MAX,
+        description="Where this part comes from (schema version 2): passages of the course's sources, each "
+        "with a verbatim quote. A new or changed citation must quote a passage of a source of the course "
+        "that still exists.",
+    ),
+]
 
 
 class Exercise(_Strict):
@@ -205,7 +225,11 @@ AddOnCode = Literal["practical-exercises", "wrapup", "assessment", "articles", "
 
 
 class CourseContent(_Strict):
-    schema_version: Literal[1, 2] = SCHEMA_VERSION
+    schema_version: Literal[1, 2] = Field(
+        default=SCHEMA_VERSION,
+        description="2 for courses made since sources and citations exist; 1 for those made before, which "
+        "have neither. An edit keeps the course's version (when left out, it is the course's).",
+    )
     name: Name
     headline: Text
     language_id: Literal["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
@@ -218,7 +242,12 @@ class CourseContent(_Strict):
     agreement: Agreement | None = None
     # The client's documents the course was built from (schema version 2); empty for a course built
     # from a subject alone.
-    sources: list[SourceRef] = Field(default_factory=list, max_length=SOURCES_MAX)
+    sources: list[SourceRef] = Field(
+        default_factory=list,
+        max_length=SOURCES_MAX,
+        description="The client's documents the course was built from (schema version 2), in the order given; "
+        "empty for a course built from a subject alone. An edit keeps them as they are.",
+    )
 
     @model_validator(mode="after")
     def _add_ons_are_complete(self):
