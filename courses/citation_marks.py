@@ -123,7 +123,9 @@ class Citing:
 
     def markdown(self, text: str, cited, *, top_heading: int) -> SafeString:
         """The Markdown rendered, each mark after the paragraph its quote shares the most words with."""
-        return markdown.render(text, top_heading=top_heading, marks=self._marks.for_markdown(self.refs(cited)))
+        return markdown.render(
+            text, top_heading=top_heading, marks=self._marks.for_markdown(self.refs(cited))
+        )
 
     def line(self, cited) -> SafeString:
         """The marks of a part in plain text, to show right after it (empty without citations)."""
@@ -131,7 +133,9 @@ class Citing:
 
     def source_list(self) -> SafeString:
         """The list of the references marked so far."""
-        return source_list([self._shown[number] for number in sorted(self._shown)], self.words, anchor=self.anchor)
+        return source_list(
+            [self._shown[number] for number in sorted(self._shown)], self.words, anchor=self.anchor
+        )
 
     def next_page(self, anchor: str) -> None:
         """Start another page: its own list, its entries' ids under `anchor`."""

@@ -160,7 +160,9 @@ def _content_words(text: str, stopwords: set[str]) -> list[str]:
     words = []
     for word in _WORD.findall(text):
         folded = _folded(word)
-        if folded.isdigit() or (len(folded) >= 3 and word.casefold() not in stopwords and folded not in stopwords):
+        if folded.isdigit() or (
+            len(folded) >= 3 and word.casefold() not in stopwords and folded not in stopwords
+        ):
             words.append(folded)
     return words
 
@@ -247,7 +249,9 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
     if version == 1:
         return after
     kept_sources = list(before.get("sources") or [])
-    if [source.get("id") for source in after.get("sources") or []] != [source["id"] for source in kept_sources]:
+    if [source.get("id") for source in after.get("sources") or []] != [
+        source["id"] for source in kept_sources
+    ]:
         raise InvalidEdit(
             "content/sources: a course's sources are the documents it was built from; an edit cannot add, "
             "remove or reorder them."
@@ -281,11 +285,16 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
             checked = check(
                 passage_id=citation["passage_id"],
                 quote=citation["quote"],
-                passages={pid: text for pid, text in passages.items() if text.source_id == citation["source_id"]},
+                passages={
+                    pid: text for pid, text in passages.items() if text.source_id == citation["source_id"]
+                },
                 source_ids=usable & {citation["source_id"]},
             )
             if checked.citation is None:
-                problem = checked.problem.replace("is not one of the passages given", f"is not a passage of {citation['source_id']}, or that source has been deleted")
+                problem = checked.problem.replace(
+                    "is not one of the passages given",
+                    f"is not a passage of {citation['source_id']}, or that source has been deleted",
+                )
                 raise InvalidEdit(f"content{where}/citations/{index}: {problem}.")
             cited[index] = checked.citation.model_dump(mode="json")
     return document

@@ -151,21 +151,30 @@ class ExtractiveGenerator(OfflineGenerator):
                 "citations": _citations_of(grounding, reader.best_per_passage(chosen)),
             }
             if "practical-exercises" in request.add_ons:
-                lesson["exercise"] = self._exercise(reader, chosen, topic=planned.title, grounded=grounded, quote=quote)
+                lesson["exercise"] = self._exercise(
+                    reader, chosen, topic=planned.title, grounded=grounded, quote=quote
+                )
             lessons.append(lesson)
         chapter = {
             "title": planned.title,
             "summary": planned.summary,
             "lessons": lessons,
-            "objectives": [objective.model_dump() for objective in self._objectives(request=request, plan=plan, index=index)],
+            "objectives": [
+                objective.model_dump()
+                for objective in self._objectives(request=request, plan=plan, index=index)
+            ],
         }
         if "articles" in request.add_ons:
             chapter["article"] = self._article(reader, planned, grounded=grounded, quote=quote)
         video = texts["lessons"]["what_it_is"]["video"]
-        queries = tuple(video.format(topic=one_line(f"{request.subject} {lesson['title']}")) for lesson in lessons)
+        queries = tuple(
+            video.format(topic=one_line(f"{request.subject} {lesson['title']}")) for lesson in lessons
+        )
         return ChapterDraft(chapter=content.Chapter.model_validate(chapter), video_queries=queries)
 
-    def _exercise(self, reader: "_Reader", chosen: list[Sentence], *, topic: str, grounded: dict, quote: "_Quoter") -> dict:
+    def _exercise(
+        self, reader: "_Reader", chosen: list[Sentence], *, topic: str, grounded: dict, quote: "_Quoter"
+    ) -> dict:
         lead = reader.best(chosen)
         terms = reader.terms_in(chosen, count=3) or [reader.fallback_term(chosen)]
         terms_text = ", ".join(terms)
@@ -173,7 +182,8 @@ class ExtractiveGenerator(OfflineGenerator):
         return {
             "task": clip(exercise["task"].format(t=quote.plain(topic))),
             "steps": [
-                clip(step.format(quote=quote.plain(clip(lead.text, 240)), terms=terms_text)) for step in exercise["steps"]
+                clip(step.format(quote=quote.plain(clip(lead.text, 240)), terms=terms_text))
+                for step in exercise["steps"]
             ],
             "expected_result": clip(exercise["expected_result"].format(terms=terms_text)),
             "citations": _citations_of(reader.grounding, [lead]),
@@ -228,7 +238,9 @@ class ExtractiveGenerator(OfflineGenerator):
             for chapter, ranked in zip(chapters, ranked_per_chapter, strict=True)
             if ranked
         )
-        summary = texts["grounded"]["wrapup_summary"].format(s=quote.markdown(request.subject), chapters=lines)
+        summary = texts["grounded"]["wrapup_summary"].format(
+            s=quote.markdown(request.subject), chapters=lines
+        )
         return content.Wrapup(
             summary=clip_markdown(summary),
             key_takeaways=[clip(sentence.text) for sentence in picked],
@@ -243,7 +255,9 @@ class ExtractiveGenerator(OfflineGenerator):
         per_chapter: list[list[tuple[Sentence, str, list[str]]]] = []
         for index, chapter in enumerate(chapters):
             passage_ids = list(
-                dict.fromkeys(citation.passage_id for lesson in chapter.lessons for citation in lesson.citations)
+                dict.fromkeys(
+                    citation.passage_id for lesson in chapter.lessons for citation in lesson.citations
+                )
             )
             passage_ids = [public_id for public_id in passage_ids if public_id in grounding.passage]
             if not passage_ids and index < len(plan.chapters):
@@ -385,10 +399,15 @@ def _lesson_runs(group: list[_Run], depth: int) -> list[_Run]:
         runs = _runs(passages, candidate)
         if len(runs) >= 2:
             return runs
-    return [_Run(key=(*group[0].key, number), passages=chunk) for number, chunk in enumerate(_even_chunks(passages, MAX_LESSONS))]
+    return [
+        _Run(key=(*group[0].key, number), passages=chunk)
+        for number, chunk in enumerate(_even_chunks(passages, MAX_LESSONS))
+    ]
 
 
-def _lesson_groups(grounding, passage_ids, *, chapter_title: str, grounded: dict) -> list[tuple[str, list[str], tuple[int, int] | None]]:
+def _lesson_groups(
+    grounding, passage_ids, *, chapter_title: str, grounded: dict
+) -> list[tuple[str, list[str], tuple[int, int] | None]]:
     """
     (title, passage ids, part) of each lesson of a chapter written from these passages: the first
     heading level that divides them, else parts of them; `part` (i, n) takes the i-th of n parts of
@@ -408,8 +427,11 @@ def _lesson_groups(grounding, passage_ids, *, chapter_title: str, grounded: dict
     if runs is None:
         count = 2
         return [
-            (grounded["lesson_part"].format(chapter=one_line(chapter_title), number=number, count=count),
-             [passages[0].public_id], (number - 1, count))
+            (
+                grounded["lesson_part"].format(chapter=one_line(chapter_title), number=number, count=count),
+                [passages[0].public_id],
+                (number - 1, count),
+            )
             for number in range(1, count + 1)
         ]
     groups = _even_chunks(runs, MAX_LESSONS)
@@ -418,7 +440,9 @@ def _lesson_groups(grounding, passage_ids, *, chapter_title: str, grounded: dict
         titles = [run.headings[-1] for run in group if len(run.headings) > len(common)]
         title = titles[0] if len(set(titles)) == 1 else f"{titles[0]} – {titles[-1]}" if titles else ""
         if not title or title == chapter_title:
-            title = grounded["lesson_part"].format(chapter=one_line(chapter_title), number=number, count=len(groups))
+            title = grounded["lesson_part"].format(
+                chapter=one_line(chapter_title), number=number, count=len(groups)
+            )
         lessons.append((title, [passage.public_id for run in group for passage in run.passages], None))
     return lessons
 
@@ -504,7 +528,9 @@ _PLAIN_WORDS = {
 
 def _stopwords(grounding, language_id: str) -> set[str]:
     languages = {language_id} | {
-        _LANGUAGE_OF_CODE[source.language] for source in grounding.sources if source.language in _LANGUAGE_OF_CODE
+        _LANGUAGE_OF_CODE[source.language]
+        for source in grounding.sources
+        if source.language in _LANGUAGE_OF_CODE
     }
     found: set[str] = set()
     for language in languages:
@@ -547,8 +573,12 @@ class _Reader:
                 text = passage.text[start:end]
                 self.sentences.append(
                     Sentence(
-                        passage=public_id, start=start, end=end, text=text,
-                        words=frozenset(_content_words(text, self.stopwords)), position=len(self.sentences),
+                        passage=public_id,
+                        start=start,
+                        end=end,
+                        text=text,
+                        words=frozenset(_content_words(text, self.stopwords)),
+                        position=len(self.sentences),
                     )
                 )
         self.score = dict(zip(self.sentences, centrality(self.sentences), strict=True))
@@ -570,7 +600,9 @@ class _Reader:
             size = math.ceil(len(pool) / count)
             pool = pool[number * size : (number + 1) * size] or pool[-1:]
         eligible = [sentence for sentence in pool if sentence.word_count >= 4] or pool
-        count = min(len(eligible), max(SENTENCES_MIN, min(SENTENCES_MAX, math.ceil(len(eligible) * 0.4))) + extra % 3)
+        count = min(
+            len(eligible), max(SENTENCES_MIN, min(SENTENCES_MAX, math.ceil(len(eligible) * 0.4))) + extra % 3
+        )
         chosen = sorted(eligible, key=lambda sentence: (-self.score[sentence], sentence.position))[:count]
         return sorted(chosen, key=lambda sentence: sentence.position)
 
@@ -614,11 +646,16 @@ class _Reader:
                 weight = terms.get(source, {}).get(word)
                 if weight:
                     found[word] = max(found.get(word, 0), weight)
-        return [self.surfaces[term] for term, _ in sorted(found.items(), key=lambda item: (-item[1], item[0]))[:count]]
+        return [
+            self.surfaces[term]
+            for term, _ in sorted(found.items(), key=lambda item: (-item[1], item[0]))[:count]
+        ]
 
     def fallback_term(self, chosen: list[Sentence]) -> str:
         counts = collections.Counter(word for sentence in chosen for word in sentence.words)
-        return min(counts, key=lambda word: (-counts[word], word)) if counts else one_line(chosen[0].text)[:40]
+        return (
+            min(counts, key=lambda word: (-counts[word], word)) if counts else one_line(chosen[0].text)[:40]
+        )
 
     def cloze_candidates(self) -> list[tuple[Sentence, str, list[str]]]:
         """(sentence, answer, distractors) for central sentences with a key term, most central first."""
@@ -631,12 +668,18 @@ class _Reader:
             source = self.grounding.passage[sentence.passage].source
             weights = terms.get(source, {})
             document = document_terms(self.grounding, source, self.stopwords)
-            present = sorted((word for word in sentence.words if word in weights), key=lambda word: (-weights[word], word))
+            present = sorted(
+                (word for word in sentence.words if word in weights), key=lambda word: (-weights[word], word)
+            )
             for answer in present:
                 distractors = _distractors(answer, document.weight, sentence)
                 if distractors:
                     found.append(
-                        (sentence, document.surfaces[answer], [document.surfaces[term] for term in distractors])
+                        (
+                            sentence,
+                            document.surfaces[answer],
+                            [document.surfaces[term] for term in distractors],
+                        )
                     )
                     break
         return found
@@ -682,7 +725,8 @@ class DocumentTerms:
 
 def _term_words(text: str, stopwords: set[str]) -> list[str]:
     return [
-        word for word in _WORD.findall(text)
+        word
+        for word in _WORD.findall(text)
         if len(word) >= 5 and word.isalpha() and word.casefold() not in stopwords
     ]
 

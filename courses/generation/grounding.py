@@ -76,7 +76,15 @@ class Grounding:
         found = {
             source.pk: source
             for source in Source.objects.filter(pk__in=source_pks, status=Source.Status.READY).only(
-                "pk", "public_id", "name", "title", "media_type", "url", "language", "search_config", "outline"
+                "pk",
+                "public_id",
+                "name",
+                "title",
+                "media_type",
+                "url",
+                "language",
+                "search_config",
+                "outline",
             )
         }
         sources = [
@@ -89,7 +97,9 @@ class Grounding:
                 url=source.url,
                 language=source.language,
                 search_config=source.search_config,
-                outline=tuple((entry["title"], entry["level"], entry.get("page")) for entry in source.outline),
+                outline=tuple(
+                    (entry["title"], entry["level"], entry.get("page")) for entry in source.outline
+                ),
             )
             for pk in dict.fromkeys(source_pks)
             if (source := found.get(pk)) is not None
@@ -102,8 +112,14 @@ class Grounding:
         passages = sorted(
             (
                 PassageInfo(
-                    pk=pk, public_id=public_id, source=public_of[source_id], ordinal=ordinal,
-                    heading_path=tuple(heading_path or ()), page=page, page_end=page_end, words=words,
+                    pk=pk,
+                    public_id=public_id,
+                    source=public_of[source_id],
+                    ordinal=ordinal,
+                    heading_path=tuple(heading_path or ()),
+                    page=page,
+                    page_end=page_end,
+                    words=words,
                 )
                 for pk, public_id, source_id, ordinal, heading_path, page, page_end, words in rows
             ),
@@ -150,7 +166,9 @@ class Grounding:
         by_pk = {passage.pk: passage.public_id for passage in self.passages}
         return [by_pk[pk] for pk in pks if pk in by_pk]
 
-    def passages_for(self, text: str, *, fallback: str = "", used=(), limit: int = PASSAGES_PER_CHAPTER) -> list[str]:
+    def passages_for(
+        self, text: str, *, fallback: str = "", used=(), limit: int = PASSAGES_PER_CHAPTER
+    ) -> list[str]:
         """
         The passages a chapter about `text` draws on, in document order: those that match it best,
         preferring passages no other chapter uses yet; then those matching `fallback` (the subject);
@@ -160,9 +178,17 @@ class Grounding:
         if len(found) < 2:
             found += [found_id for found_id in self.retrieve(text, limit=limit) if found_id not in found]
         if len(found) < 2 and fallback:
-            found += [found_id for found_id in self.retrieve(f"{text} {fallback}", limit=limit) if found_id not in found]
+            found += [
+                found_id
+                for found_id in self.retrieve(f"{text} {fallback}", limit=limit)
+                if found_id not in found
+            ]
         if len(found) < 2:
-            spare = [passage.public_id for passage in self.passages if passage.public_id not in set(used) | set(found)]
+            spare = [
+                passage.public_id
+                for passage in self.passages
+                if passage.public_id not in set(used) | set(found)
+            ]
             found += spare[: 2 - len(found)] or [passage.public_id for passage in self.passages[:2]]
         position = {passage.public_id: number for number, passage in enumerate(self.passages)}
         return sorted(dict.fromkeys(found[:limit]), key=position.__getitem__)

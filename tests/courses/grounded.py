@@ -51,7 +51,10 @@ def assert_cited(document: dict, *, source_ids: list[str]) -> CourseContent:
     parts = course.cited_parts()
     assert parts
     cited_ids = {citation.passage_id for _, cited in parts for citation in cited}
-    passages = {passage.public_id: passage for passage in Passage.objects.filter(public_id__in=cited_ids).select_related("source")}
+    passages = {
+        passage.public_id: passage
+        for passage in Passage.objects.filter(public_id__in=cited_ids).select_related("source")
+    }
     for where, cited in parts:
         assert cited, f"{where} cites nothing"
         for citation in cited:
@@ -64,7 +67,6 @@ def assert_cited(document: dict, *, source_ids: list[str]) -> CourseContent:
     for question in course.assessment.questions if course.assessment else []:
         answer = question.options[question.correct_index]
         assert any(
-            citations.supports(citation.quote, answer, stopwords=STOPWORDS)
-            for citation in question.citations
+            citations.supports(citation.quote, answer, stopwords=STOPWORDS) for citation in question.citations
         ), (question.prompt, answer, question.citations)
     return course

@@ -10,8 +10,14 @@ import docx
 from fpdf import FPDF
 
 SUBJECTS = [
-    "Every employee", "Team leads", "The security office", "System owners", "Contractors", "New hires",
-    "The help desk", "Department heads",
+    "Every employee",
+    "Team leads",
+    "The security office",
+    "System owners",
+    "Contractors",
+    "New hires",
+    "The help desk",
+    "Department heads",
 ]
 REASONS = [
     "so that nothing is left to chance",
@@ -27,57 +33,139 @@ REASONS = [
 HANDBOOK = [
     (
         "Access control",
-        ["Accounts", "Roles", "Passwords", "Multifactor sign-in", "Privileged access", "Reviews", "Leavers", "Guests"],
         [
-            "review access rights", "remove dormant accounts", "approve privileged roles",
-            "rotate shared credentials", "enforce multifactor authentication", "record every permission change",
-            "limit administrator sessions", "document role assignments", "disable guest accounts",
+            "Accounts",
+            "Roles",
+            "Passwords",
+            "Multifactor sign-in",
+            "Privileged access",
+            "Reviews",
+            "Leavers",
+            "Guests",
+        ],
+        [
+            "review access rights",
+            "remove dormant accounts",
+            "approve privileged roles",
+            "rotate shared credentials",
+            "enforce multifactor authentication",
+            "record every permission change",
+            "limit administrator sessions",
+            "document role assignments",
+            "disable guest accounts",
             "check password strength",
         ],
     ),
     (
         "Incident response",
-        ["Detection", "Reporting", "Triage", "Containment", "Evidence", "Communication", "Recovery", "Lessons"],
         [
-            "report suspected incidents", "isolate infected laptops", "preserve forensic evidence",
-            "notify the privacy office", "escalate critical outages", "keep an incident diary",
-            "restore systems from backups", "hold a blameless retrospective", "contact affected customers",
+            "Detection",
+            "Reporting",
+            "Triage",
+            "Containment",
+            "Evidence",
+            "Communication",
+            "Recovery",
+            "Lessons",
+        ],
+        [
+            "report suspected incidents",
+            "isolate infected laptops",
+            "preserve forensic evidence",
+            "notify the privacy office",
+            "escalate critical outages",
+            "keep an incident diary",
+            "restore systems from backups",
+            "hold a blameless retrospective",
+            "contact affected customers",
             "rehearse the escalation ladder",
         ],
     ),
     (
         "Data retention",
-        ["Records", "Schedules", "Archives", "Deletion", "Legal holds", "Backups", "Personal data", "Exceptions"],
         [
-            "classify business records", "apply the retention schedule", "archive closed contracts",
-            "delete expired customer files", "respect every legal hold", "encrypt offsite backups",
-            "minimise personal data", "log each deletion request", "label archived boxes",
+            "Records",
+            "Schedules",
+            "Archives",
+            "Deletion",
+            "Legal holds",
+            "Backups",
+            "Personal data",
+            "Exceptions",
+        ],
+        [
+            "classify business records",
+            "apply the retention schedule",
+            "archive closed contracts",
+            "delete expired customer files",
+            "respect every legal hold",
+            "encrypt offsite backups",
+            "minimise personal data",
+            "log each deletion request",
+            "label archived boxes",
             "justify every exception",
         ],
     ),
     (
         "Secure development",
-        ["Design", "Dependencies", "Code review", "Secrets", "Testing", "Releases", "Vulnerabilities", "Logging"],
         [
-            "threat-model new features", "pin third-party dependencies", "require peer code reviews",
-            "store secrets in the vault", "run static analysis", "sign release artefacts",
-            "patch known vulnerabilities", "scrub sensitive logging", "scan container images",
+            "Design",
+            "Dependencies",
+            "Code review",
+            "Secrets",
+            "Testing",
+            "Releases",
+            "Vulnerabilities",
+            "Logging",
+        ],
+        [
+            "threat-model new features",
+            "pin third-party dependencies",
+            "require peer code reviews",
+            "store secrets in the vault",
+            "run static analysis",
+            "sign release artefacts",
+            "patch known vulnerabilities",
+            "scrub sensitive logging",
+            "scan container images",
             "track security debt",
         ],
     ),
     (
         "Physical security",
-        ["Badges", "Visitors", "Clean desks", "Server rooms", "Deliveries", "Printers", "Travel", "Emergencies"],
         [
-            "wear visible badges", "escort every visitor", "lock unattended screens", "guard the server room",
-            "inspect incoming deliveries", "collect printed documents", "secure laptops while travelling",
-            "follow evacuation routes", "shred confidential paper", "report tailgating attempts",
+            "Badges",
+            "Visitors",
+            "Clean desks",
+            "Server rooms",
+            "Deliveries",
+            "Printers",
+            "Travel",
+            "Emergencies",
+        ],
+        [
+            "wear visible badges",
+            "escort every visitor",
+            "lock unattended screens",
+            "guard the server room",
+            "inspect incoming deliveries",
+            "collect printed documents",
+            "secure laptops while travelling",
+            "follow evacuation routes",
+            "shred confidential paper",
+            "report tailgating attempts",
         ],
     ),
 ]
 FREQUENCIES = [
-    "every quarter", "within one working day", "before each release", "at least once a year",
-    "whenever a role changes", "after every incident", "each month", "on their first day",
+    "every quarter",
+    "within one working day",
+    "before each release",
+    "at least once a year",
+    "whenever a role changes",
+    "after every incident",
+    "each month",
+    "on their first day",
 ]
 
 
@@ -137,7 +225,9 @@ def policy_docx() -> bytes:
             document.add_paragraph(sentence(chapter, section, 20), style="List Bullet")
             document.add_paragraph(sentence(chapter, section, 21), style="List Bullet")
     table = document.add_table(rows=3, cols=2)
-    for row, cells in enumerate([("Record", "Kept for"), ("Contracts", "Ten years"), ("Invoices", "Seven years")]):
+    for row, cells in enumerate(
+        [("Record", "Kept for"), ("Contracts", "Ten years"), ("Invoices", "Seven years")]
+    ):
         for column, text in enumerate(cells):
             table.cell(row, column).text = text
     out = io.BytesIO()

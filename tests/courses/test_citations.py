@@ -21,7 +21,9 @@ SOURCES = {PASSAGE.source_id}
 
 
 def check(quote: str, passage_id: str = PASSAGE.public_id) -> citations.Checked:
-    return citations.check(passage_id=passage_id, quote=quote, passages={PASSAGE.public_id: PASSAGE}, source_ids=SOURCES)
+    return citations.check(
+        passage_id=passage_id, quote=quote, passages={PASSAGE.public_id: PASSAGE}, source_ids=SOURCES
+    )
 
 
 @pytest.mark.parametrize(
@@ -56,7 +58,11 @@ def test_the_quote_kept_is_the_passages_own_text_with_the_page_it_starts_on():
     "quote, passage_id, problem",
     [
         ("Managers review access rights each month.", "psg_" + "A" * 22, "does not contain the quote"),
-        ("Managers review access rights each quarter.", "psg_" + "B" * 22, "is not one of the passages given"),
+        (
+            "Managers review access rights each quarter.",
+            "psg_" + "B" * 22,
+            "is not one of the passages given",
+        ),
         ("Managers", "psg_" + "A" * 22, "is too short"),
         ("Managers review access rights… each quarter", "psg_" + "A" * 22, "does not contain the quote"),
     ],
@@ -70,7 +76,9 @@ def test_a_quote_that_is_not_in_the_passage_is_refused_with_the_reason(quote, pa
 
 def test_a_passage_of_another_source_is_refused():
     found = citations.check(
-        passage_id=PASSAGE.public_id, quote="Managers review access rights", passages={PASSAGE.public_id: PASSAGE},
+        passage_id=PASSAGE.public_id,
+        quote="Managers review access rights",
+        passages={PASSAGE.public_id: PASSAGE},
         source_ids={"src_" + "B" * 22},
     )
 
@@ -79,7 +87,9 @@ def test_a_passage_of_another_source_is_refused():
 
 def test_a_long_quote_is_cut_at_a_word_within_the_limit_and_stays_verbatim():
     long_text = " ".join(f"word{number}" for number in range(200))
-    passage = citations.PassageText(public_id="psg_" + "C" * 22, source_id="src_" + "A" * 22, text=long_text, page=None)
+    passage = citations.PassageText(
+        public_id="psg_" + "C" * 22, source_id="src_" + "A" * 22, text=long_text, page=None
+    )
 
     citation = citations.cite(passage, 0, len(long_text))
 
@@ -106,7 +116,10 @@ def test_a_quote_supports_an_answer_when_it_states_its_words(quote, answer, supp
 
 
 def test_deleted_sources_are_marked_in_a_copy_of_the_document():
-    document = {"name": "x", "sources": [{"id": "src_a", "deleted": False}, {"id": "src_b", "deleted": False}]}
+    document = {
+        "name": "x",
+        "sources": [{"id": "src_a", "deleted": False}, {"id": "src_b", "deleted": False}],
+    }
 
     marked = citations.with_deleted_sources(document, ["src_b"])
 
@@ -135,7 +148,10 @@ def test_a_passage_over_several_pages_knows_where_each_page_starts(api_client):
     text = citations.PassageText.of(passage)
 
     third = citations.check(
-        passage_id=passage.public_id, quote="Part-time staff choose their days", passages={passage.public_id: text}, source_ids={source.public_id}
+        passage_id=passage.public_id,
+        quote="Part-time staff choose their days",
+        passages={passage.public_id: text},
+        source_ids={source.public_id},
     ).citation
 
     assert (passage.page, passage.page_end) == (1, 3)

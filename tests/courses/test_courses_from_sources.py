@@ -18,7 +18,13 @@ from tests.courses.generation.fake_openai import FakeOpenAI
 from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
 from tests.sources.conftest import upload
 
-HANDBOOK_CHAPTERS = ["Access control", "Incident response", "Data retention", "Secure development", "Physical security"]
+HANDBOOK_CHAPTERS = [
+    "Access control",
+    "Incident response",
+    "Data retention",
+    "Secure development",
+    "Physical security",
+]
 
 
 @pytest.fixture
@@ -34,10 +40,14 @@ def policy(api_client) -> str:
 @pytest.fixture
 def guide(api_client, settings, httpserver: HTTPServer) -> str:
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True  # the loopback server stands in for a public site
-    httpserver.expect_request("/guides/office-security").respond_with_data(documents.guide_html(), content_type="text/html")
+    httpserver.expect_request("/guides/office-security").respond_with_data(
+        documents.guide_html(), content_type="text/html"
+    )
     from tests.sources.conftest import post_url
 
-    response = post_url(api_client, httpserver.url_for("/guides/office-security"), name="Office security guide")
+    response = post_url(
+        api_client, httpserver.url_for("/guides/office-security"), name="Office security guide"
+    )
     assert response.status_code == 202
     assert api_client.get(f"/api/v1/sources/{response.json()['id']}").json()["status"] == "ready"
     return response.json()["id"]
@@ -66,15 +76,23 @@ def credits_used(api_key) -> int:
 # Built from each kind of document, by both generators -------------------------------------------------
 
 
-def test_a_course_from_a_40_page_pdf_follows_its_chapters_and_cites_every_part(api_client, handbook, generator):
+def test_a_course_from_a_40_page_pdf_follows_its_chapters_and_cites_every_part(
+    api_client, handbook, generator
+):
     assert Source.objects.get(public_id=handbook).pages == 40
 
-    course = make_course(api_client, subject="Security basics for new staff", sources=[handbook], addOns=ALL_ADD_ONS)
+    course = make_course(
+        api_client, subject="Security basics for new staff", sources=[handbook], addOns=ALL_ADD_ONS
+    )
 
     document = assert_cited(course["content"], source_ids=[handbook])
     assert document.sources[0].model_dump() == {
-        "id": handbook, "name": "handbook.pdf", "title": "Security handbook", "media_type": "application/pdf",
-        "url": None, "deleted": False,
+        "id": handbook,
+        "name": "handbook.pdf",
+        "title": "Security handbook",
+        "media_type": "application/pdf",
+        "url": None,
+        "deleted": False,
     }
     cited_pages = {citation.page for _, cited in document.cited_parts() for citation in cited}
     if generator is None:
@@ -85,23 +103,39 @@ def test_a_course_from_a_40_page_pdf_follows_its_chapters_and_cites_every_part(a
     else:
         plan = generator.requests[0]["messages"][1]["content"]
         assert '"Access control" (page 1)' in plan and '"Multifactor sign-in" (page 4)' in plan
-        chapter_requests = [body for body in generator.requests if body["response_format"]["json_schema"]["name"] == "course_chapter"]
-        assert all("Passages of the client's documents" in body["messages"][1]["content"] for body in chapter_requests)
+        chapter_requests = [
+            body
+            for body in generator.requests
+            if body["response_format"]["json_schema"]["name"] == "course_chapter"
+        ]
+        assert all(
+            "Passages of the client's documents" in body["messages"][1]["content"]
+            for body in chapter_requests
+        )
 
 
 def test_a_course_from_a_word_file_cites_it(api_client, policy, generator):
-    course = make_course(api_client, subject="Keeping and deleting records", sources=[policy], addOns=["assessment", "wrapup"])
+    course = make_course(
+        api_client, subject="Keeping and deleting records", sources=[policy], addOns=["assessment", "wrapup"]
+    )
 
     document = assert_cited(course["content"], source_ids=[policy])
-    assert document.sources[0].media_type == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    assert (
+        document.sources[0].media_type
+        == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    )
     if generator is None:
         assert [chapter.title for chapter in document.chapters] == [
-            "Keeping records", "Deleting records", "Protecting what is kept",
+            "Keeping records",
+            "Deleting records",
+            "Protecting what is kept",
         ]
 
 
 def test_a_course_from_a_web_page_cites_it_with_its_address(api_client, guide, generator):
-    course = make_course(api_client, subject="Office security", sources=[guide], addOns=["practical-exercises", "assessment"])
+    course = make_course(
+        api_client, subject="Office security", sources=[guide], addOns=["practical-exercises", "assessment"]
+    )
 
     document = assert_cited(course["content"], source_ids=[guide])
     assert document.sources[0].url.endswith("/guides/office-security")
@@ -109,10 +143,14 @@ def test_a_course_from_a_web_page_cites_it_with_its_address(api_client, guide, g
     assert all(citation.page is None for _, cited in document.cited_parts() for citation in cited)
 
 
-def test_a_course_from_three_sources_lists_them_in_the_order_given(api_client, handbook, policy, guide, settings):
+def test_a_course_from_three_sources_lists_them_in_the_order_given(
+    api_client, handbook, policy, guide, settings
+):
     settings.COURSE_GENERATOR = "offline"
 
-    course = make_course(api_client, subject="Security at work", sources=[guide, handbook, policy, guide], addOns=ALL_ADD_ONS)
+    course = make_course(
+        api_client, subject="Security at work", sources=[guide, handbook, policy, guide], addOns=ALL_ADD_ONS
+    )
 
     document = assert_cited(course["content"], source_ids=[guide, handbook, policy])
     cited_sources = {citation.source_id for _, cited in document.cited_parts() for citation in cited}
@@ -120,21 +158,31 @@ def test_a_course_from_three_sources_lists_them_in_the_order_given(api_client, h
 
 
 @pytest.mark.parametrize("language_id", ["pt-BR", "de-DE"])
-def test_a_course_in_another_language_keeps_the_sources_words_and_speaks_its_own(api_client, policy, language_id, settings):
+def test_a_course_in_another_language_keeps_the_sources_words_and_speaks_its_own(
+    api_client, policy, language_id, settings
+):
     settings.COURSE_GENERATOR = "offline"
 
-    course = make_course(api_client, subject="Registros", sources=[policy], languageId=language_id, addOns=["assessment"])
+    course = make_course(
+        api_client, subject="Registros", sources=[policy], languageId=language_id, addOns=["assessment"]
+    )
 
     document = assert_cited(course["content"], source_ids=[policy])
     question = document.assessment.questions[0]
     assert question.prompt.startswith({"pt-BR": "Que termo", "de-DE": "Welcher Begriff"}[language_id])
-    assert document.chapters[0].lessons[0].citations[0].quote.split()[0] in document.chapters[0].lessons[0].body
+    assert (
+        document.chapters[0].lessons[0].citations[0].quote.split()[0] in document.chapters[0].lessons[0].body
+    )
 
 
-def test_with_an_outline_each_chapter_draws_on_the_passages_that_match_its_title(api_client, handbook, generator):
+def test_with_an_outline_each_chapter_draws_on_the_passages_that_match_its_title(
+    api_client, handbook, generator
+):
     outline = ["Incident response", "Data retention"]
 
-    course = make_course(api_client, subject="Two topics", sources=[handbook], outline=outline, addOns=["assessment"])
+    course = make_course(
+        api_client, subject="Two topics", sources=[handbook], outline=outline, addOns=["assessment"]
+    )
 
     document = assert_cited(course["content"], source_ids=[handbook])
     assert [chapter.title for chapter in document.chapters] == outline
@@ -181,7 +229,9 @@ def test_a_source_of_another_key_of_the_same_account_is_refused_too(api_client, 
     assert theirs in response.json()["message"]
 
 
-def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_spent(api_client, api_key, handbook):
+def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_spent(
+    api_client, api_key, handbook
+):
     failed = upload(api_client, b"%PDF-1.4 truncated", "broken.pdf").json()["id"]
     assert Source.objects.get(public_id=failed).status == Source.Status.FAILED
     pending = Source.objects.create(api_key=api_key, name="Pending", media_type="application/pdf", bytes=10)
@@ -194,7 +244,10 @@ def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_s
     }
 
     assert answers == {
-        "unknown": {"message": f"sources: {unknown} is not a source of this API key.", "code": "VALIDATION_ERROR"},
+        "unknown": {
+            "message": f"sources: {unknown} is not a source of this API key.",
+            "code": "VALIDATION_ERROR",
+        },
         "pending": {
             "message": f"sources: {pending.public_id} is still being read; create the course once it is ready.",
             "code": "VALIDATION_ERROR",
@@ -227,9 +280,15 @@ def test_a_malformed_list_of_sources_is_refused(api_client, api_key, sources, me
 
 def test_an_idempotent_retry_with_other_sources_is_a_different_request(api_client, handbook, policy):
     headers = {"HTTP_IDEMPOTENCY_KEY": "retry-1"}
-    first = api_client.post("/api/v1/courses", {"subject": "Records", "sources": [handbook]}, format="json", **headers)
-    again = api_client.post("/api/v1/courses", {"subject": "Records", "sources": [handbook]}, format="json", **headers)
-    other = api_client.post("/api/v1/courses", {"subject": "Records", "sources": [policy]}, format="json", **headers)
+    first = api_client.post(
+        "/api/v1/courses", {"subject": "Records", "sources": [handbook]}, format="json", **headers
+    )
+    again = api_client.post(
+        "/api/v1/courses", {"subject": "Records", "sources": [handbook]}, format="json", **headers
+    )
+    other = api_client.post(
+        "/api/v1/courses", {"subject": "Records", "sources": [policy]}, format="json", **headers
+    )
 
     assert first.json()["jobId"] == again.json()["jobId"]
     assert (other.status_code, other.json()["code"]) == (409, "IDEMPOTENCY_KEY_REUSED")
@@ -263,22 +322,33 @@ def test_deleting_a_source_keeps_the_courses_text_and_citations_marked_as_from_a
     assert exported.status_code == 200
 
 
-def test_a_source_deleted_while_its_course_is_generated_is_marked_in_the_course(api_client, api_key, handbook, settings):
+def test_a_source_deleted_while_its_course_is_generated_is_marked_in_the_course(
+    api_client, api_key, handbook, settings
+):
     from courses import jobs
 
     settings.COURSE_GENERATOR = "offline"
-    response = api_client.post("/api/v1/courses", {"subject": "Security", "sources": [handbook]}, format="json")
+    response = api_client.post(
+        "/api/v1/courses", {"subject": "Security", "sources": [handbook]}, format="json"
+    )
     job = GenerationJob.objects.get(public_id=response.json()["jobId"])
     # The job is taken by a worker and the document written; then the client deletes the source, and
     # only then is the course stored.
     from courses.content import CourseContent
     from courses.generation import generate_course
 
-    content = generate_course(request=jobs._course_request(job), on_progress=lambda percent: None, deadline=10**12)
+    content = generate_course(
+        request=jobs._course_request(job), on_progress=lambda percent: None, deadline=10**12
+    )
     GenerationJob.objects.filter(pk=job.pk).update(status=GenerationJob.Status.RUNNING, attempts=1)
     assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204
 
-    course = jobs.complete_job(job_id=job.pk, attempt=1, content=CourseContent.model_validate(content.model_dump()))
+    course = jobs.complete_job(
+        job_id=job.pk, attempt=1, content=CourseContent.model_validate(content.model_dump())
+    )
 
     assert course.deleted_source_ids == [handbook]
-    assert api_client.get(f"/api/v1/courses/{course.public_id}").json()["content"]["sources"][0]["deleted"] is True
+    assert (
+        api_client.get(f"/api/v1/courses/{course.public_id}").json()["content"]["sources"][0]["deleted"]
+        is True
+    )

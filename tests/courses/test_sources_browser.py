@@ -11,7 +11,7 @@ from courses.models import Course
 from courses.scorm import package as scorm_package
 from tests.browser import NODE_MODULES, save_screenshot
 from tests.courses import grounded_documents as documents
-from tests.courses.grounded import ALL_ADD_ONS, add_source, make_course
+from tests.courses.grounded import add_source, make_course
 from tests.courses.package_browser import Site
 
 pytestmark = pytest.mark.browser
@@ -37,7 +37,10 @@ def course(api_client, live_server, settings) -> dict:
     settings.PUBLIC_BASE_URL = live_server.url
     handbook = add_source(api_client, documents.handbook_pdf(), "handbook.pdf")
     return make_course(
-        api_client, subject="Security basics", sources=[handbook], addOns=["practical-exercises", "wrapup", "assessment"]
+        api_client,
+        subject="Security basics",
+        sources=[handbook],
+        addOns=["practical-exercises", "wrapup", "assessment"],
     )
 
 
@@ -52,9 +55,11 @@ def tab_to_first_mark(page, scope=None) -> None:
     """Press Tab, as a keyboard user does, until a citation mark has the focus."""
     for _ in range(200):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.matches('[data-cite-mark]')") if scope is None else scope.locator(
-            "[data-cite-mark]:focus"
-        ).count():
+        if (
+            page.evaluate("document.activeElement.matches('[data-cite-mark]')")
+            if scope is None
+            else scope.locator("[data-cite-mark]:focus").count()
+        ):
             return
     raise AssertionError("no citation mark is reachable with the keyboard")
 
@@ -102,9 +107,11 @@ def test_a_mark_shows_its_quote_on_hover_and_with_the_keyboard_and_the_sources_a
     save_screenshot(page, "sources-onepage-desktop")
 
     sources = page.get_by_role("region", name="Sources")
-    expect(sources.locator("li")).to_have_count(page.locator("[data-cite-mark]").evaluate_all(
-        "marks => new Set(marks.map((mark) => mark.textContent)).size"
-    ))
+    expect(sources.locator("li")).to_have_count(
+        page.locator("[data-cite-mark]").evaluate_all(
+            "marks => new Set(marks.map((mark) => mark.textContent)).size"
+        )
+    )
     expect(sources.locator("li").first).to_contain_text("handbook.pdf, page 1 Security handbook")
     page.get_by_role("navigation", name="Contents").get_by_role("link", name="Sources").click()
     expect(sources).to_be_in_viewport()
@@ -134,7 +141,9 @@ def test_a_tap_shows_the_quote_inside_a_phone_screen_and_a_tap_elsewhere_hides_i
     context.close()
 
 
-def test_a_course_page_with_citations_has_no_serious_accessibility_violation(live_server, browser, unhashed_static, course):
+def test_a_course_page_with_citations_has_no_serious_accessibility_violation(
+    live_server, browser, unhashed_static, course
+):
     found = {}
     for viewport, scheme in ((DESKTOP, "light"), (PHONE, "dark")):
         context = browser.new_context(bypass_csp=True, viewport=viewport, color_scheme=scheme)
@@ -154,7 +163,9 @@ def test_a_course_page_with_citations_has_no_serious_accessibility_violation(liv
     assert found == {}
 
 
-def test_the_scorm_package_shows_marks_and_sources_offline_to_the_keyboard_and_a_finger(browser, site, course):
+def test_the_scorm_package_shows_marks_and_sources_offline_to_the_keyboard_and_a_finger(
+    browser, site, course
+):
     stored = Course.objects.get(public_id=course["id"])
     zip_bytes = scorm_package.build_package(
         content=CourseContent.model_validate(stored.content), course_id=stored.public_id, format="scorm12"
@@ -191,4 +202,6 @@ def test_the_scorm_package_shows_marks_and_sources_offline_to_the_keyboard_and_a
         assert problems == []
         context.close()
 
-    assert requests and all(url.startswith(f"{site.url}/package/") or url.startswith("data:") for url in requests), requests
+    assert requests and all(
+        url.startswith(f"{site.url}/package/") or url.startswith("data:") for url in requests
+    ), requests

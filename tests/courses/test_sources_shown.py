@@ -49,16 +49,23 @@ def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(c
     assert set(marks_in(html)) == set(entries_in(html))
     assert '<a href="#sources">' in html  # in the contents
     first = document.chapters[0].lessons[0].citations[0]
-    assert f"<blockquote class=\"source-quote\">“{first.quote}”</blockquote>" in html
-    assert '<span class="source-where">handbook.pdf, page 1</span> <span class="source-title">Security handbook</span>' in html
+    assert f'<blockquote class="source-quote">“{first.quote}”</blockquote>' in html
+    assert (
+        '<span class="source-where">handbook.pdf, page 1</span> <span class="source-title">Security handbook</span>'
+        in html
+    )
     # A mark follows the paragraph it supports, inside it.
-    assert re.search(r"must [^<]*\.<span class=\"cite\" data-cite><a class=\"cite-mark\" href=\"#source-1\"", html)
+    assert re.search(
+        r"must [^<]*\.<span class=\"cite\" data-cite><a class=\"cite-mark\" href=\"#source-1\"", html
+    )
 
 
 def test_a_questions_marks_are_in_its_answer_key_only(client, course):
     html = client.get(f"/go/{course['id']}").content.decode()
 
-    for question in re.findall(r'<li class="question".*?</li>\s*(?=<li class="question"|</ol>)', html, flags=re.S):
+    for question in re.findall(
+        r'<li class="question".*?</li>\s*(?=<li class="question"|</ol>)', html, flags=re.S
+    ):
         legend = question.split("</legend>")[0]
         key = question.split('<details class="answer-key"')[1]
         assert "data-cite" not in legend
@@ -67,7 +74,10 @@ def test_a_questions_marks_are_in_its_answer_key_only(client, course):
 
 def test_each_classic_page_lists_the_sources_it_cites(client, api_client, course):
     classic = make_course(
-        api_client, subject="Security basics", format="classic", sources=[course["content"]["sources"][0]["id"]],
+        api_client,
+        subject="Security basics",
+        format="classic",
+        sources=[course["content"]["sources"][0]["id"]],
         addOns=["assessment", "wrapup"],
     )
     base = f"/go/{classic['id']}"
@@ -81,7 +91,9 @@ def test_each_classic_page_lists_the_sources_it_cites(client, api_client, course
     assert numbers == sorted(numbers) == list(dict.fromkeys(numbers))  # numbered across the course, in order
 
 
-def test_a_source_of_a_course_built_from_sources_costs_no_query_more(client, course, django_assert_max_num_queries, api_client):
+def test_a_source_of_a_course_built_from_sources_costs_no_query_more(
+    client, course, django_assert_max_num_queries, api_client
+):
     client.get(f"/go/{course['id']}")  # rendered and stored
 
     with django_assert_max_num_queries(1):
@@ -97,7 +109,10 @@ def test_hostile_source_names_and_quotes_stay_inert(client, api_client, settings
         "<!doctype html><html><head><title>Rules</title></head><body><article><h1>Rules</h1>"
         + "".join(
             f"<h2>Part {part}</h2>"
-            + "".join(f"<p>{text.replace(' must ', f' must {escaped} ')}</p>" for text in documents.section_text(part, 0))
+            + "".join(
+                f"<p>{text.replace(' must ', f' must {escaped} ')}</p>"
+                for text in documents.section_text(part, 0)
+            )
             for part in range(3)
         )
         + "</article></body></html>"
@@ -128,7 +143,9 @@ def player_page(api_client, course_id: str, format: str = "scorm12") -> str:
         return archive.read("index.html").decode()
 
 
-def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_unique_in_the_page(api_client, course):
+def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_unique_in_the_page(
+    api_client, course
+):
     html = player_page(api_client, course["id"])
 
     ids = re.findall(r' id="([^"]+)"', html)
@@ -146,10 +163,15 @@ def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_uniqu
 def test_the_package_shows_a_deleted_source_as_deleted(api_client, course):
     api_client.delete(f"/api/v1/sources/{course['content']['sources'][0]['id']}")
 
-    export = api_client.post(f"/api/v1/courses/{course['id']}/export", {"format": "cmi5"}, format="json").json()
+    export = api_client.post(
+        f"/api/v1/courses/{course['id']}/export", {"format": "cmi5"}, format="json"
+    ).json()
     from courses.models import Export
 
-    with Export.objects.get(course__public_id=course["id"]).file.open("rb") as stored, zipfile.ZipFile(stored) as archive:
+    with (
+        Export.objects.get(course__public_id=course["id"]).file.open("rb") as stored,
+        zipfile.ZipFile(stored) as archive,
+    ):
         html = archive.read("index.html").decode()
     assert export["format"] == "cmi5"
     assert "handbook.pdf, page 1 (source deleted)" in html

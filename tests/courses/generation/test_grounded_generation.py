@@ -33,26 +33,36 @@ def generate(source: Source, **options):
         add_ons=list(options.get("add_ons", ADD_ONS)),
         source_ids=(source.pk,),
     )
-    return generation.generate_course(request=request, on_progress=lambda percent: None, deadline=time.monotonic() + 60)
+    return generation.generate_course(
+        request=request, on_progress=lambda percent: None, deadline=time.monotonic() + 60
+    )
 
 
 def chapter_requests(fake) -> list[dict]:
-    return [body for body in fake.requests if body["response_format"]["json_schema"]["name"] == "course_chapter"]
+    return [
+        body for body in fake.requests if body["response_format"]["json_schema"]["name"] == "course_chapter"
+    ]
 
 
 def made_up(document: dict, *, where=lambda lessons: lessons[1:2]) -> dict:
     for lesson in where(document["lessons"]):
-        lesson["citations"] = [{"passage_id": lesson["citations"][0]["passage_id"], "quote": "Rules are for other people."}]
+        lesson["citations"] = [
+            {"passage_id": lesson["citations"][0]["passage_id"], "quote": "Rules are for other people."}
+        ]
     return document
 
 
-def test_each_chapter_is_written_from_the_passages_retrieved_for_it_and_cites_them(openai_generator, handbook):
+def test_each_chapter_is_written_from_the_passages_retrieved_for_it_and_cites_them(
+    openai_generator, handbook
+):
     course = generate(handbook, outline=["Incident response", "Physical security"])
 
     assert_cited(course.model_dump(mode="json"), source_ids=[handbook.public_id])
     requests = chapter_requests(openai_generator)
     for title in ("Incident response", "Physical security"):
-        (request,) = [body for body in requests if f"\nThis chapter: {title}:" in body["messages"][1]["content"]]
+        (request,) = [
+            body for body in requests if f"\nThis chapter: {title}:" in body["messages"][1]["content"]
+        ]
         shown = passages_in(request)
         assert shown and all(passage["section"].startswith(title) for passage in shown)
         schema = request["response_format"]["json_schema"]["schema"]
@@ -71,10 +81,14 @@ def test_the_plan_follows_the_headings_of_the_sources(openai_generator, handbook
     assert '  - "Access control" (page 1)\n    - "Accounts" (page 1)' in plan
 
 
-def test_an_invalid_citation_is_dropped_and_the_valid_ones_kept_without_asking_again(openai_generator, handbook):
+def test_an_invalid_citation_is_dropped_and_the_valid_ones_kept_without_asking_again(
+    openai_generator, handbook
+):
     def one_good_one_bad(document):
         for lesson in document["lessons"]:
-            lesson["citations"].append({"passage_id": lesson["citations"][0]["passage_id"], "quote": "Made up words."})
+            lesson["citations"].append(
+                {"passage_id": lesson["citations"][0]["passage_id"], "quote": "Made up words."}
+            )
         return document
 
     openai_generator.script["course_chapter"] = [one_good_one_bad] * 5
@@ -99,8 +113,14 @@ def test_a_part_left_without_a_valid_citation_is_asked_for_again_with_the_reason
     retry = next(body for body in others if body["messages"][1] == first["messages"][1])
     feedback = retry["messages"][-1]["content"]
     assert "lessons/1/citations: no valid citation (passage psg_" in feedback
-    assert "does not contain the quote “Rules are for other people.”). Cite one of the passages given" in feedback
-    assert json.loads(retry["messages"][-2]["content"])["lessons"][1]["citations"][0]["quote"] == "Rules are for other people."
+    assert (
+        "does not contain the quote “Rules are for other people.”). Cite one of the passages given"
+        in feedback
+    )
+    assert (
+        json.loads(retry["messages"][-2]["content"])["lessons"][1]["citations"][0]["quote"]
+        == "Rules are for other people."
+    )
 
 
 def test_a_passage_that_was_not_shown_is_not_cited(openai_generator, handbook):
@@ -118,12 +138,17 @@ def test_a_passage_that_was_not_shown_is_not_cited(openai_generator, handbook):
     assert_cited(course.model_dump(mode="json"), source_ids=[handbook.public_id])
 
 
-def test_a_quote_is_kept_as_the_passage_writes_it_whatever_its_spaces_and_quotation_marks(openai_generator, handbook):
+def test_a_quote_is_kept_as_the_passage_writes_it_whatever_its_spaces_and_quotation_marks(
+    openai_generator, handbook
+):
     def retyped(document):
         for lesson in document["lessons"]:
             citation = lesson["citations"][0]
-            citation["quote"] = " ".join(citation["quote"].split()).replace(",", " ,").replace(" ,", ",").replace(
-                " must ", "  must\n"
+            citation["quote"] = (
+                " ".join(citation["quote"].split())
+                .replace(",", " ,")
+                .replace(" ,", ",")
+                .replace(" must ", "  must\n")
             )
         return document
 
@@ -153,9 +178,16 @@ def test_a_question_whose_quote_does_not_state_its_answer_is_asked_for_again(ope
 
     course = generate(handbook)
 
-    quizzes = [body for body in openai_generator.requests if body["response_format"]["json_schema"]["name"] == "course_assessment"]
+    quizzes = [
+        body
+        for body in openai_generator.requests
+        if body["response_format"]["json_schema"]["name"] == "course_assessment"
+    ]
     feedback = quizzes[1]["messages"][-1]["content"]
-    assert 'questions/0/citations: no valid citation (no quote states the correct answer "Quantum entanglement of printers")' in feedback
+    assert (
+        'questions/0/citations: no valid citation (no quote states the correct answer "Quantum entanglement of printers")'
+        in feedback
+    )
     assert_cited(course.model_dump(mode="json"), source_ids=[handbook.public_id])
 
 
@@ -182,7 +214,9 @@ def test_an_assessment_that_cannot_be_had_comes_from_the_offline_generator_cited
 
     course = generate(handbook)
 
-    assert course.assessment.questions[0].prompt.startswith("Which term completes this sentence from the source?")
+    assert course.assessment.questions[0].prompt.startswith(
+        "Which term completes this sentence from the source?"
+    )
     assert_cited(course.model_dump(mode="json"), source_ids=[handbook.public_id])
 
 

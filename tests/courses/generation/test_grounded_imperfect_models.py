@@ -61,8 +61,15 @@ def test_at_least_29_of_30_courses_complete_with_only_valid_citations_from_a_mod
                 )
             )
 
-    finished = {job.pk: job for job in GenerationJob.objects.filter(pk__in=[job.pk for _, job in created]).select_related("course")}
-    completed = [(sources, finished[job.pk]) for sources, job in created if finished[job.pk].status == "completed"]
+    finished = {
+        job.pk: job
+        for job in GenerationJob.objects.filter(pk__in=[job.pk for _, job in created]).select_related(
+            "course"
+        )
+    }
+    completed = [
+        (sources, finished[job.pk]) for sources, job in created if finished[job.pk].status == "completed"
+    ]
     assert len(completed) >= 29, [(job.status, job.error_code) for job in finished.values()]
     for sources, job in completed:
         assert_cited(job.course.content, source_ids=sources)
