@@ -428,6 +428,11 @@ _LINKS = {
         },
     },
     ("/api/v1/sources", "post", "202"): {
+        "CreateCourseFromSource": {
+            "operationId": "createCourse",
+            "requestBody": {"subject": "A course from this document", "sources": ["$response.body#/id"]},
+            "description": "Build a course from the source just accepted, once it is `ready`.",
+        },
         "GetSource": {
             "operationId": "getSource",
             "parameters": {"source_id": "$response.body#/id"},
@@ -594,6 +599,18 @@ def _add_content_schema(result: dict) -> None:
     components = result.setdefault("components", {}).setdefault("schemas", {})
     for name, part in schema.pop("$defs", {}).items():
         components[f"CourseContent{name}"] = part
+    # The schema version is a value clients switch on: an enum of its own, named like the API's others.
+    version = schema["properties"]["schema_version"]
+    components["CourseSchemaVersionEnum"] = {
+        "type": "integer",
+        "enum": version["enum"],
+        "description": "The course document's schema version: `2` has `sources` and `citations`, `1` neither.",
+    }
+    schema["properties"]["schema_version"] = {
+        "allOf": [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}],
+        "default": version["default"],
+        "description": version["description"],
+    }
     components["CourseContent"] = schema
 
 

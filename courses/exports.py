@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import ApiKey
 from config import errors
-from courses import idempotency, queries
+from courses import citations, idempotency, queries
 from courses.cmi5 import package as cmi5_package
 from courses.content import CourseContent
 from courses.models import Course, Export
@@ -40,7 +40,8 @@ def export_course(
     course = queries.course_visible_to(api_key=api_key, public_id=course_public_id)
     if course is None:
         raise CourseNotFound()
-    content = CourseContent.model_validate(course.content)
+    # Sources deleted since the course was made are shown as such in the package.
+    content = CourseContent.model_validate(citations.with_deleted_sources(course.content, course.deleted_source_ids))
     if format == Export.ExportFormat.CMI5:
         package = cmi5_package.build_package(content=content, course_iri=course.share_url)
     else:

@@ -75,6 +75,10 @@ class GenerationJob(models.Model):
     regenerated_course = models.ForeignKey(
         "Course", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
     )
+    # The client's documents the course is built from, in the order given (JobSource).
+    sources = models.ManyToManyField(
+        "sources.Source", through="JobSource", related_name="jobs", blank=True
+    )
     part = models.CharField(max_length=20, choices=Part.choices, blank=True)
     chapter = models.PositiveSmallIntegerField(null=True, blank=True)  # 1-based, with part "chapter"
     instructions = models.TextField(blank=True)
@@ -141,6 +145,9 @@ class Course(models.Model):
     schema_version = models.PositiveSmallIntegerField()
     # The number of the latest version (CourseVersion), whose document `content` is.
     version = models.PositiveIntegerField(default=1)
+    # Public ids of the sources of the course's document that have been deleted since: what every
+    # reading of the course marks as deleted. Ids are only ever added.
+    deleted_source_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now_add=True)
 
@@ -153,6 +160,21 @@ class Course(models.Model):
     @property
     def share_url(self) -> str:
         return f"{settings.PUBLIC_BASE_URL}/go/{self.public_id}"
+
+
+class JobSource(models.Model):
+    """A source a job builds its course (or a part of it) from, and its place in the request."""
+
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="job_sources")
+    # A deleted source leaves its jobs: the course keeps its text and citations (Course.deleted_source_ids).
+    source = models.ForeignKey("sources.Source", on_delete=models.CASCADE, related_name="job_sources")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["job", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "source"], name="job_source_unique"),
+        ]
 
 
 class CourseVersion(models.Model):

@@ -31,8 +31,9 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses import deletion, markdown, signoffs
+from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses.content import CourseContent
+from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
 
 _ROOT = Path(settings.BASE_DIR)
@@ -84,6 +85,7 @@ def _etag(request, course_id: str, **_kwargs) -> str:
     for part in (
         course.public_id,
         course.content_digest,
+        ",".join(course.deleted_source_ids),
         course.language_id,
         str(settings.PREVIEW_ALLOW_INDEXING),
         page_version(),
@@ -257,17 +259,31 @@ def _render_message(request, course: Course, *, title, text, status: int):
     return _respond(request, _render(course, "courses/message.html", context), status=status)
 
 
+def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
+    """The citation marks of a page, in the course's language."""
+    with translation.override(course.language_id):
+        open_quote, close_quote = TEXTS[course.language_id]["quotes"]
+        words = citation_marks.Words(
+            source=str(_("Source {number}")),
+            page=str(_("page {page}")),
+            slide=str(_("slide {page}")),
+            deleted=str(_("source deleted")),
+            open_quote=open_quote,
+            close_quote=close_quote,
+        )
+    return citation_marks.Citing(citations.References(content, course.deleted_source_ids), words)
+
+
 def _render_onepage(course: Course, content: CourseContent) -> str:
-    return _render(
-        course,
-        "courses/onepage.html",
-        {
-            "doc": _document(content, lesson_level=3),
-            "sections": _onepage_sections(content),
-            "introduction": markdown.render(content.introduction, top_heading=3),
-            **_closing(course, content),
-        },
-    )
+    citing = _citing(course, content)
+    context = {
+        "doc": _document(content, lesson_level=3, citing=citing),
+        "sections": _onepage_sections(content, citing=citing),
+        "introduction": markdown.render(content.introduction, top_heading=3),
+        **_closing(course, content, citing=citing),
+    }
+    context["sources"] = citing.source_list()
+    return _render(course, "courses/onepage.html", context)
 
 
 @dataclass
@@ -281,6 +297,7 @@ class ClassicPage:
 def _render_classic(course: Course, content: CourseContent, *, number: int) -> str:
     pages = _classic_pages(course, content)
     page = pages[number]
+    citing = _citing(course, content)
     context = {
         "pages": pages,
         "page": page,
@@ -297,10 +314,11 @@ def _render_classic(course: Course, content: CourseContent, *, number: int) -> s
             for item, chapter in zip(pages[1:], content.chapters)
         ]
     elif page.kind == "chapter":
-        context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2)
+        context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2, citing=citing)
         context["doc"] = {"lesson_level": 2, "detail_level": 3}
     else:
-        context.update(_closing(course, content))
+        context.update(_closing(course, content, citing=citing))
+    context["sources"] = citing.source_list()
     return _render(course, "courses/classic.html", context)
 
 
@@ -316,7 +334,7 @@ def _classic_pages(course: Course, content: CourseContent) -> list[ClassicPage]:
     return pages
 
 
-def _onepage_sections(content: CourseContent) -> list[dict]:
+def _onepage_sections(content: CourseContent, *, citing: citation_marks.Citing) -> list[dict]:
     sections = [{"anchor": "introduction", "title": _("Introduction")}]
     for number, chapter in enumerate(content.chapters, start=1):
         sections.append({"anchor": f"chapter-{number}", "title": chapter.title, "number": number})
@@ -326,14 +344,16 @@ def _onepage_sections(content: CourseContent) -> list[dict]:
         sections.append({"anchor": "assessment", "title": _("Assessment")})
     if content.agreement:
         sections.append({"anchor": "agreement", "title": _("Agreement")})
+    if citing.references:
+        sections.append({"anchor": "sources", "title": _("Sources")})
     return sections
 
 
-def _document(content: CourseContent, *, lesson_level: int) -> dict:
+def _document(content: CourseContent, *, lesson_level: int, citing: citation_marks.Citing) -> dict:
     """Every chapter with its Markdown rendered, for headings that start at `lesson_level`."""
     return {
         "chapters": [
-            _chapter(number, chapter, lesson_level=lesson_level)
+            _chapter(number, chapter, lesson_level=lesson_level, citing=citing)
             for number, chapter in enumerate(content.chapters, start=1)
         ],
         "lesson_level": lesson_level,
@@ -341,14 +361,15 @@ def _document(content: CourseContent, *, lesson_level: int) -> dict:
     }
 
 
-def _chapter(c: int, chapter, *, lesson_level: int) -> dict:
+def _chapter(c: int, chapter, *, lesson_level: int, citing: citation_marks.Citing) -> dict:
     lessons = [
         {
             "number": f"{c}.{n}",
             "anchor": f"lesson-{c}-{n}",
             "title": lesson.title,
-            "body": markdown.render(lesson.body, top_heading=lesson_level + 1),
+            "body": citing.markdown(lesson.body, lesson.citations, top_heading=lesson_level + 1),
             "exercise": lesson.exercise,
+            "exercise_marks": citing.line(lesson.exercise.citations) if lesson.exercise else "",
             "video": _video(lesson.video) if lesson.video else None,
         }
         for n, lesson in enumerate(chapter.lessons, start=1)
@@ -358,7 +379,7 @@ def _chapter(c: int, chapter, *, lesson_level: int) -> dict:
         article = {
             "anchor": f"article-{c}",
             "title": chapter.article.title,
-            "body": markdown.render(chapter.article.body, top_heading=lesson_level + 1),
+            "body": citing.markdown(chapter.article.body, chapter.article.citations, top_heading=lesson_level + 1),
         }
     return {
         "number": c,
@@ -385,16 +406,22 @@ def _video(video) -> dict:
     return {"kind": "search", "title": video.title, "url": url}
 
 
-def _closing(course: Course, content: CourseContent) -> dict:
+def _closing(course: Course, content: CourseContent, *, citing: citation_marks.Citing) -> dict:
     closing = {"wrapup": None, "assessment": None, "agreement": None}
     if content.wrapup:
         closing["wrapup"] = {
             "summary": markdown.render(content.wrapup.summary, top_heading=3),
             "key_takeaways": content.wrapup.key_takeaways,
+            "marks": citing.line(content.wrapup.citations),
         }
     if content.assessment:
         questions = [
-            {**question.model_dump(), "correct_option": question.options[question.correct_index]}
+            {
+                **question.model_dump(),
+                "correct_option": question.options[question.correct_index],
+                # In the answer key: a quote that states the answer would give it away before.
+                "marks": citing.line(question.citations),
+            }
             for question in content.assessment.questions
         ]
         closing["assessment"] = {

@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
-from courses import content, quality
+from courses import citations, content, quality
 from courses.generation import errors as generation_errors
 from courses.quality import readability
 from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
@@ -128,8 +128,25 @@ class UtcMillisecondsField(serializers.DateTimeField):
         return iso_utc_ms(value)
 
 
+SOURCE_ID_PATTERN = r"^src_[A-Za-z0-9]{22}$"
+
+
+@extend_schema_field({"type": "string", "pattern": SOURCE_ID_PATTERN, "description": "A source's `id`."})
+class SourceIdField(StrictCharField):
+    default_error_messages = {"not_a_source_id": "Must be a source id (src_ and 22 letters or digits)."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not re.fullmatch(SOURCE_ID_PATTERN, value):
+            self.fail("not_a_source_id")
+        return value
+
+
 class CreateJobInput(serializers.Serializer):
-    subject = StrictCharField(min_length=1, max_length=200)
+    subject = StrictCharField(
+        min_length=1, max_length=200,
+        help_text="What the course is about and for whom; with `sources`, what to take from them.",
+    )
     format = StrictChoiceField(choices=Format.choices, default=Format.ONEPAGE)
     languageId = StrictChoiceField(source="language_id", choices=Language.choices, default=Language.EN_US)
     outline = StrictListField(
@@ -137,6 +154,18 @@ class CreateJobInput(serializers.Serializer):
     )
     addOns = StrictListField(source="add_ons", child=StrictChoiceField(choices=AddOn.choices), default=list)
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
+    sources = StrictListField(
+        child=SourceIdField(),
+        min_length=1,
+        max_length=content.SOURCES_MAX,
+        required=False,
+        help_text=(
+            "Build the course from these sources of your key (1 to 10, each `ready`): its chapters follow "
+            "their headings (or the `outline`), and every lesson, exercise, article, wrap-up and quiz question "
+            "cites them. An id given twice counts once. An unknown, another key's, pending or failed source is "
+            "400 `VALIDATION_ERROR` naming it, and no credit is charged."
+        ),
+    )
 
     def validate_addOns(self, value):
         return list(dict.fromkeys(value))  # a repeated add-on counts once; order kept
@@ -317,7 +346,8 @@ class VersionDetailOutput(VersionOutput):
 
 
 def course_detail_output(course: Course) -> dict:
-    return {**course_output(course), "version": course.version, "content": course.content}
+    content = citations.with_deleted_sources(course.content, course.deleted_source_ids)
+    return {**course_output(course), "version": course.version, "content": content}
 
 
 def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
@@ -325,7 +355,9 @@ def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
 
 
 def version_detail_output(version: CourseVersion) -> dict:
-    return VersionDetailOutput(version).data
+    body = VersionDetailOutput(version).data
+    body["content"] = citations.with_deleted_sources(version.content, version.course.deleted_source_ids)
+    return body
 
 
 class RegenerateInput(serializers.Serializer):

@@ -28,7 +28,12 @@ class CreateJobView(ApiView):
     @extend_schema(
         operation_id="createCourse",
         summary="Submit a course for generation",
-        description="Returns at once with the job to poll. One course credit is charged when accepted.",
+        description=(
+            "Returns at once with the job to poll. One course credit is charged when accepted. With `sources` "
+            "(ids of your `ready` sources), the course is built from those documents: its chapters follow their "
+            "headings, or the `outline`, and every lesson, exercise, article, wrap-up and quiz question cites "
+            "them (`citations` in the course document)."
+        ),
         parameters=[openapi.IDEMPOTENCY_KEY],
         request=serializers.CreateJobInput,
         examples=[
@@ -45,6 +50,15 @@ class CreateJobView(ApiView):
                 },
                 request_only=True,
             ),
+            OpenApiExample(
+                "From your sources",
+                value={
+                    "subject": "Information security for new staff",
+                    "sources": ["src_8fJ2kLm9QwErTy3UiOp4Zx", "src_3bNq7VxT0mW2yKcR5sLd9A"],
+                    "addOns": ["assessment"],
+                },
+                request_only=True,
+            ),
         ],
         responses=openapi.responses(
             {
@@ -53,7 +67,13 @@ class CreateJobView(ApiView):
                     description="Accepted; `Location` is the poll URL.",
                 )
             },
-            e400=[openapi.VALIDATION],
+            e400=[
+                (
+                    "VALIDATION_ERROR",
+                    "The body failed validation, or a source in `sources` is unknown, another key's, still being "
+                    "read or failed; the message names the field or the source. No credit is charged.",
+                ),
+            ],
             e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
             e409=[openapi.IDEMPOTENCY_REUSED],
             e413=[openapi.TOO_LARGE],
@@ -170,7 +190,9 @@ class ReadCourseView(ApiView):
             "The course object with `version` and `content`, the whole course document (introduction, "
             "chapters with lessons, exercises, articles and videos, wrap-up, assessment with its correct "
             'answers, agreement). The `ETag` is the version (`"3"`): send it as `If-None-Match` to get '
-            "`304` while nothing changed, and as `If-Match` to edit."
+            "`304` while nothing changed, and as `If-Match` to edit. A course built from sources lists them in "
+            "`content.sources` (one deleted since with `deleted: true`; its text and citations stay), and each "
+            "lesson, exercise, article, wrap-up and question has its `citations`: a passage and a verbatim quote."
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_NONE_MATCH],
         responses=openapi.responses(
@@ -188,8 +210,9 @@ class ReadCourseView(ApiView):
         etag = version_etag(course.version)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": etag})
-        # A version never changes: its JSON is rendered once and stored.
-        key = f"coursejson:{course.public_id}:{course.version}"
+        # A version never changes (only the sources deleted since, which are only ever added to): its
+        # JSON is rendered once and stored.
+        key = f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
         body = redis_client.stored(key)
         if body is None:
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()

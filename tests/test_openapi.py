@@ -330,3 +330,29 @@ def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
 
     assert violations == []
     assert page.problems == []
+
+
+def test_a_course_built_from_sources_and_its_citations_are_described(document):
+    schemas = document["components"]["schemas"]
+    create = document["paths"][CREATE[0]][CREATE[1]]
+
+    sources = schemas["CreateJobInputRequest"]["properties"]["sources"]
+    assert (sources["minItems"], sources["maxItems"], sources["items"]["pattern"]) == (
+        1, 10, "^src_[A-Za-z0-9]{22}$",
+    )
+    assert "a source in `sources` is unknown" in create["responses"]["400"]["description"]
+    examples = create["requestBody"]["content"]["application/json"]["examples"].values()
+    assert any(example["value"].get("sources") for example in examples)
+    content = schemas["CourseContent"]["properties"]
+    assert content["schema_version"]["allOf"] == [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}]
+    assert schemas["CourseSchemaVersionEnum"]["enum"] == [1, 2]
+    assert content["sources"]["items"] == {"$ref": "#/components/schemas/CourseContentSourceRef"}
+    assert set(schemas["CourseContentSourceRef"]["properties"]) == {
+        "id", "name", "title", "media_type", "url", "deleted",
+    }
+    citation = {"$ref": "#/components/schemas/CourseContentCitation"}
+    for part in ("Lesson", "Exercise", "Article", "Wrapup", "Question"):
+        assert schemas[f"CourseContent{part}"]["properties"]["citations"]["items"] == citation, part
+    quote = schemas["CourseContentCitation"]["properties"]["quote"]
+    assert quote["maxLength"] == 300
+    assert set(schemas["CourseContentCitation"]["required"]) == {"source_id", "passage_id", "quote"}

@@ -3,8 +3,9 @@ The quickstart as a Python developer writes it with the generated client, unedit
 with only a subject, poll its job to completion, read the course, read its whole document, edit it
 (a merge patch, then the whole document), have its introduction written again, read its versions and
 its quality report, export it in every format and download each package, and revoke one of the
-download links; then add a source by uploading a file, wait until it is read, list the sources and
-delete it; last, make a second course and delete it.
+download links; then add a source by uploading a file, wait until it is read, build a course from it
+and read its citations, list the sources, delete the source and read the course again (its citations
+stay, the source marked deleted); last, make a second course and delete it.
 
 Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
 records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
@@ -36,6 +37,7 @@ from course_generation_api_client.api.courses import (
 from course_generation_api_client.api.downloads import download_export
 from course_generation_api_client.api.sources import create_source, delete_source, get_source, list_sources
 from course_generation_api_client.models import (
+    AddOnsEnum,
     CourseContent,
     CourseDetailOutput,
     CourseOutput,
@@ -85,6 +87,7 @@ class FlowState:
     source: SourceOutput | None = None
     revoked: str = ""  # the export whose link was revoked
     deleted: dict = field(default_factory=dict)  # the course made to be deleted, and its job after
+    sourced: CourseDetailOutput | None = None  # the course built from the source, as last read
     calls: list[dict] = field(default_factory=list)  # successful calls, as the error tests replay them
 
 
@@ -287,6 +290,39 @@ def wait_until_read(state: FlowState) -> None:
         time.sleep(int(answer.headers.get("Retry-After", "5")))
 
 
+def build_course_from_source(state: FlowState) -> None:
+    body = CreateJobInputRequest(
+        subject="Onboarding for new analysts", sources=[state.source.id], add_ons=[AddOnsEnum.ASSESSMENT]
+    )
+    answer = create_course.sync_detailed(client=state.client, body=body)
+    if not isinstance(answer.parsed, JobAccepted):
+        raise ApiError("createCourse", answer)
+    state.calls.append({"operation": "createCourse", "body": body.to_dict()})
+    job = poll_job_to_completion(state, answer.parsed.job_id)
+    read_course_from_source(state, job.course.id)
+
+
+def read_course_from_source(state: FlowState, course_id: str) -> None:
+    answer = read_course.sync_detailed(course_id, client=state.client)
+    if not isinstance(answer.parsed, CourseDetailOutput):
+        raise ApiError("readCourse", answer)
+    content = answer.parsed.content
+    if [source.id for source in content.sources] != [state.source.id]:
+        raise RuntimeError(f"course {course_id} does not list source {state.source.id}")
+    # Every lesson and question says where it comes from: a passage of the source and its words.
+    cited = [lesson.citations for chapter in content.chapters for lesson in chapter.lessons]
+    cited += [question.citations for question in content.assessment.questions]
+    if not all(cited) or any(citation.source_id != state.source.id for part in cited for citation in part):
+        raise RuntimeError(f"course {course_id} has a part that cites nothing, or another source")
+    state.sourced = answer.parsed
+
+
+def read_course_after_source_deleted(state: FlowState) -> None:
+    read_course_from_source(state, state.sourced.id)
+    if not state.sourced.content.sources[0].deleted:
+        raise RuntimeError("a deleted source is not marked deleted in the course built from it")
+
+
 def list_and_delete_source(state: FlowState) -> None:
     answer = list_sources.sync_detailed(client=state.client, limit=10)
     if not isinstance(answer.parsed, SourceList):
@@ -318,7 +354,27 @@ def make_a_course_and_delete_it(state: FlowState) -> None:
 
 
 INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
-NOTES = "# Onboarding\n\nNew analysts get read access to the warehouse on their first day.\n"
+# Enough text in its own sections for a course to be built from it (a section per chapter).
+NOTES = """# Onboarding
+
+## Access
+
+New analysts get read access to the warehouse on their first day. The data team grants write access
+after the first review. Every analyst signs the data handling policy before any query runs. Shared
+accounts are never used for analysis work.
+
+## Queries
+
+Analysts run heavy queries against the reporting replica, never against production. Every saved query
+names its owner and its purpose. Queries that join customer tables are reviewed by a senior analyst.
+Scheduled queries run at night to keep the warehouse responsive.
+
+## Reports
+
+Reports are published in the team catalogue with their sources and refresh times. A report that
+shows personal data is shared only with named readers. Every published report has a reviewer who
+checks its numbers. Retired reports are archived rather than deleted.
+"""
 
 STEPS: list[Callable[[FlowState], None]] = [
     create,
@@ -334,7 +390,9 @@ STEPS: list[Callable[[FlowState], None]] = [
     revoke_first_export,
     upload_source,
     wait_until_read,
+    build_course_from_source,
     list_and_delete_source,
+    read_course_after_source_deleted,
     make_a_course_and_delete_it,
 ]
 
@@ -354,6 +412,7 @@ def run_flow(*, base_url: str, api_key: str) -> dict:
         "versions": state.versions,
         "quality": state.quality.to_dict(),
         "source": state.source.to_dict(),
+        "sourcedCourse": state.sourced.to_dict(),
         "exports": state.exports,
         "revoked": state.revoked,
         "deleted": state.deleted,

@@ -80,9 +80,9 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
         "status": "pending",
         "pollUrl": f"/api/v1/courses/jobs/{job.public_id}",
     }
-    # One poll for the course, one for its introduction written again and one for the course made to
-    # be deleted: tasks run at once here.
-    assert (state["job"]["status"], state["job"]["progress"], state["polls"]) == ("completed", 100, 3)
+    # One poll for the course, one for its introduction written again, one for the course built from
+    # the source and one for the course made to be deleted: tasks run at once here.
+    assert (state["job"]["status"], state["job"]["progress"], state["polls"]) == ("completed", 100, 4)
     assert without_times(state["course"]) == without_times(course_output(course))
     assert same_instant(state["course"]["createdAt"], course_output(course)["createdAt"])
     # Generated, patched, replaced, its introduction written again: four versions, the last one read.
@@ -92,9 +92,18 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
     ]
     assert (state["document"]["version"], state["document"]["content"]) == (4, course.content)
     assert state["quality"]["courseId"] == course.public_id
-    # The source was read, then deleted.
+    # The source was read, a course built from it, and the source deleted: the course keeps its text
+    # and citations, the source marked deleted.
     assert state["source"]["status"] == "ready"
     assert not Source.objects.filter(public_id=state["source"]["id"]).exists()
+    sourced = Course.objects.exclude(pk=course.pk).get(api_key=api_key)
+    assert sourced.deleted_source_ids == [state["source"]["id"]]
+    assert state["sourcedCourse"]["id"] == sourced.public_id
+    assert state["sourcedCourse"]["content"] == sourced.content | {
+        "sources": [source | {"deleted": True} for source in sourced.content["sources"]]
+    }
+    cited = [lesson["citations"] for chapter in sourced.content["chapters"] for lesson in chapter["lessons"]]
+    assert cited and all(cited)
     # Every format, each downloaded without a key: the very file the service stored; the first link
     # then revoked.
     exports = {export.format: export for export in Export.objects.filter(course=course)}
@@ -403,6 +412,14 @@ OWN_ERRORS = {
     "createCourse": [
         lambda call, keys, tmp: Case(
             "createCourse", 400, "VALIDATION_ERROR", body={"subject": ""}, api_key=keys.valid
+        ),
+        # A source that is not the key's (or not ready): refused by name.
+        lambda call, keys, tmp: Case(
+            "createCourse",
+            400,
+            "VALIDATION_ERROR",
+            body={"subject": "Records", "sources": [unknown_id_like("src_x")]},
+            api_key=keys.valid,
         ),
         lambda call, keys, tmp: Case(
             "createCourse", 403, "USAGE_LIMIT_EXCEEDED_PLAN", body=call["body"], api_key=keys.exhausted

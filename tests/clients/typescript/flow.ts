@@ -4,8 +4,10 @@
  * edit it (a merge patch, then the whole document), have its introduction written again, read its
  * versions and its quality report, export it in every format and download each package, and revoke
  * one of the download links; then add a source by its URL (the course's own preview page), wait
- * until it is read, list the sources and delete it; last, make a second course and delete it. Every
- * answer is checked against the document by the client itself (zod).
+ * until it is read, build a course from it and read its citations, list the sources, delete the
+ * source and read that course again (its citations stay, the source marked deleted); last, make a
+ * second course and delete it. Every answer is checked against the document by the client itself
+ * (zod).
  *
  * Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
  * records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid
@@ -80,6 +82,8 @@ export interface FlowState {
   revoked?: string;
   /** The course made to be deleted, and its job after. */
   deleted?: { courseId: string; job: JobOutput };
+  /** The course built from the source, as last read. */
+  sourcedCourse?: CourseDetailOutput;
   calls: Call[];
 }
 
@@ -247,6 +251,45 @@ const waitUntilRead: Step = async (state) => {
   }
 };
 
+const buildCourseFromSource: Step = async (state) => {
+  const body = {
+    subject: 'What the course preview teaches',
+    sources: [state.source!.id],
+    addOns: ['assessment' as const],
+  };
+  const { data, error, response } = await createCourse({ body });
+  if (error) throw new ApiError('createCourse', response.status, error);
+  state.calls.push({ operation: 'createCourse', body });
+  const job = await pollJobToCompletion(state, data.jobId);
+  await readCourseFromSource(state, job.course!.id);
+};
+
+async function readCourseFromSource(state: FlowState, courseId: string): Promise<void> {
+  const { data, error, response } = await readCourse({ path: { course_id: courseId } });
+  if (error) throw new ApiError('readCourse', response.status, error);
+  const content = data.content;
+  const sourceId = state.source!.id;
+  if (content.sources?.length !== 1 || content.sources[0].id !== sourceId) {
+    throw new Error(`course ${courseId} does not list source ${sourceId}`);
+  }
+  // Every lesson and question says where it comes from: a passage of the source and its words.
+  const cited = [
+    ...content.chapters.flatMap((chapter) => chapter.lessons.map((lesson) => lesson.citations ?? [])),
+    ...(content.assessment?.questions ?? []).map((question) => question.citations ?? []),
+  ];
+  if (cited.some((part) => part.length === 0 || part.some((citation) => citation.source_id !== sourceId))) {
+    throw new Error(`course ${courseId} has a part that cites nothing, or another source`);
+  }
+  state.sourcedCourse = data;
+}
+
+const readCourseAfterSourceDeleted: Step = async (state) => {
+  await readCourseFromSource(state, state.sourcedCourse!.id);
+  if (!state.sourcedCourse!.content.sources![0].deleted) {
+    throw new Error('a deleted source is not marked deleted in the course built from it');
+  }
+};
+
 const listAndDeleteSource: Step = async (state) => {
   const query = { limit: 10 };
   const listed = await listSources({ query });
@@ -302,7 +345,9 @@ export const steps: Step[] = [
   revokeFirstExport,
   addSourceByUrl,
   waitUntilRead,
+  buildCourseFromSource,
   listAndDeleteSource,
+  readCourseAfterSourceDeleted,
   makeACourseAndDeleteIt,
 ];
 
