@@ -49,6 +49,7 @@ def create_job(
     outline: list[str],
     add_ons: list[str],
     callback_url: str = "",
+    learner_callback_url: str = "",
     idempotency_key: str | None = None,
 ) -> GenerationJob:
     """
@@ -65,6 +66,8 @@ def create_job(
         "add_ons": add_ons,
         "callback_url": callback_url,
     }
+    if learner_callback_url:  # only when given, so keys recorded before it existed still match
+        request["learner_callback_url"] = learner_callback_url
     if idempotency_key is not None:
         replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request={"operation": "create", **request})
         if replayed is not None:
@@ -293,6 +296,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         content_digest=course_content.digest(document),
         schema_version=content.schema_version,
         version=1,
+        learner_callback_url=job.learner_callback_url,
     )
     CourseVersion.objects.create(
         course=course, number=1, content=document, source=CourseVersion.Source.GENERATED, changed="content"

@@ -131,6 +131,12 @@ class CreateJobInput(serializers.Serializer):
     )
     addOns = StrictListField(source="add_ons", child=StrictChoiceField(choices=AddOn.choices), default=list)
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
+    learnerCallbackUrl = CallbackUrlField(
+        source="learner_callback_url",
+        required=False,
+        help_text="Where the events of the course's learners go (learner.started, learner.completed, …); "
+        "checked as callbackUrl is. Settable later with PATCH /api/v1/courses/{course_id}.",
+    )
 
     def validate_addOns(self, value):
         return list(dict.fromkeys(value))  # a repeated add-on counts once; order kept
