@@ -129,6 +129,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    # No `?format=` override of content negotiation: the API answers JSON (and the results CSV by
+    # Accept), and a `format` in a query string is just an unknown parameter.
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 # Celery: tasks are acknowledged after they finish, so a worker that dies mid-task leaves the
