@@ -105,7 +105,7 @@ def _environment() -> None:
             "DJANGO_SETTINGS_MODULE": "bench.settings",
             "DATABASE_URL": f"{DATABASE_SERVER}/{DATABASE_NAME}",
             "REDIS_URL": REDIS_URL,
-            **{f"RATE_LIMIT_{scope}": UNLIMITED for scope in ("CREATE", "EXPORT", "POLL", "READ", "EDIT")},
+            **{f"RATE_LIMIT_{scope}": UNLIMITED for scope in ("CREATE", "EXPORT", "POLL", "READ", "EDIT", "LEARNERS", "RESULTS")},
             "COURSE_GENERATOR": "offline",
             "DEBUG": "false",
             "MEDIA_ROOT": tempfile.mkdtemp(prefix="cgs-bench-media-"),

@@ -344,6 +344,11 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.COURSE_EXPORTED",
         "config.openapi.SOURCE_READY",
         "config.openapi.SOURCE_FAILED",
+        "config.openapi.LEARNER_STARTED",
+        "config.openapi.LEARNER_FAILED",
+        "config.openapi.LEARNER_PASSED",
+        "config.openapi.LEARNER_COMPLETED",
+        "config.openapi.LEARNER_SIGNED",
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -182,7 +182,7 @@ class ResultsInput(serializers.Serializer):
 
 @extend_schema_field(
     {
-        "type": ["string", "null"],
+        "type": "string",  # and null: the field allows it
         "format": "uri",
         "maxLength": destinations.MAX_URL_LENGTH,
         "pattern": destinations.CALLBACK_URL_PATTERN,
@@ -219,3 +219,41 @@ class CourseSettingsOutput(serializers.Serializer):
 
 def course_settings_output(course) -> dict:
     return {"id": course.public_id, "learnerCallbackUrl": course.learner_callback_url or None}
+
+
+# The learner events (learners.events), for the API document --------------------------------------
+
+
+class LearnerEvent(serializers.Serializer):
+    courseId = serializers.CharField()
+    learnerId = serializers.CharField()
+    externalId = serializers.CharField(allow_null=True, help_text="Your id of the learner; null for an anonymous one.")
+
+
+class LearnerStartedEvent(LearnerEvent):
+    event = serializers.ChoiceField(choices=["learner.started"])
+    startedAt = UtcMillisecondsField()
+    version = serializers.IntegerField(min_value=1)
+
+
+class LearnerAttemptEvent(LearnerEvent):
+    event = serializers.ChoiceField(choices=["learner.failed", "learner.passed"])
+    attempt = serializers.IntegerField(min_value=1, help_text="The quiz attempt's number, from 1.")
+    score = serializers.IntegerField(min_value=0, max_value=100, help_text="This attempt's score, in percent.")
+    passed = serializers.BooleanField()
+    bestScore = serializers.IntegerField(min_value=0, max_value=100, help_text="The best score so far.")
+    attemptedAt = UtcMillisecondsField()
+    version = serializers.IntegerField(min_value=1, help_text="The course version the quiz was taken in.")
+
+
+class LearnerCompletedEvent(LearnerEvent):
+    event = serializers.ChoiceField(choices=["learner.completed"])
+    completedAt = UtcMillisecondsField()
+    progressPercent = serializers.IntegerField(min_value=0, max_value=100)
+    version = serializers.IntegerField(min_value=1)
+
+
+class LearnerSignedEvent(LearnerEvent):
+    event = serializers.ChoiceField(choices=["learner.signed"])
+    signedAt = UtcMillisecondsField()
+    signedName = serializers.CharField()
