@@ -165,8 +165,9 @@ class Rfc3339Field(serializers.Field):
             self.fail("invalid")
         try:
             return moment.astimezone(datetime.UTC)
-        except OverflowError:  # a moment in year 1 with an offset falls before the calendar
-            return datetime.datetime.min.replace(tzinfo=datetime.UTC)
+        except OverflowError:  # in UTC, a moment of year 1 (or 9999) with an offset falls off the calendar
+            edge = datetime.datetime.max if sign == "-" else datetime.datetime.min
+            return edge.replace(tzinfo=datetime.UTC)
 
 
 class ResultsInput(serializers.Serializer):
