@@ -3,6 +3,8 @@
 import dataclasses
 import datetime
 
+from django.db.models import Count, Q
+
 from accounts.models import ApiKey
 from config import cursors
 from courses import queries as course_queries
@@ -52,6 +54,16 @@ def course_of(*, api_key: ApiKey, public_id: str) -> Course:
     if course is None:
         raise versions.CourseNotFound()
     return course
+
+
+def summary_of(course: Course) -> dict[str, int]:
+    """How many learners the course has, completed, passed and signed: one query."""
+    return Learner.objects.filter(course=course).aggregate(
+        learners=Count("id"),
+        completed=Count("id", filter=Q(completed_at__isnull=False)),
+        passed=Count("id", filter=Q(passed=True)),
+        signed=Count("id", filter=Q(signed_at__isnull=False)),
+    )
 
 
 def every_result_of(course: Course):
