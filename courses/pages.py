@@ -64,7 +64,7 @@ def _last_modified(request, course_id: str, **_kwargs):
     return _course(request, course_id).created_at
 
 
-@identity.adopt_personal_link
+@identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def course_page(request, course_id: str):
@@ -80,6 +80,7 @@ def course_page(request, course_id: str):
     return _respond(request, html)
 
 
+@identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def chapter_page(request, course_id: str, number: int):
@@ -121,9 +122,9 @@ def sign_agreement(request, course_id: str):
                 course=course,
                 name=form.cleaned_data["name"],
                 client_ip=ratelimit.client_address(request),
-                # A learner the page knows (its script ran, or a personal link was opened) signs as
-                # themselves; without one, the sign-off is recorded on its own.
-                learner_public_id=identity.learner_in(request, course_public_id=course.public_id),
+                # The learner the browser names signs as themselves when they are recorded (the page's
+                # script ran, or they have a personal link); otherwise the sign-off stands on its own.
+                learner=identity.learner_in(request, course_public_id=course.public_id),
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])

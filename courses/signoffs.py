@@ -17,12 +17,12 @@ class CourseHasNoAgreement(errors.NotFound):
     message = "This course has no agreement."
 
 
-def record_signoff(*, course: Course, name: str, client_ip: str, learner_public_id: str | None = None) -> Signoff:
+def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -> Signoff:
     """
     Record that a learner confirmed the course's agreement, under the name they typed. The IP is
     kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
-    With the learner the page knows, the sign-off is theirs: their result shows their first
-    sign-off (one write for both, see learners.progress).
+    With the learner the browser names (learners.identity.Known), if they are recorded, the sign-off
+    is theirs: their result shows their first sign-off (one write for both, see learners.progress).
     :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
     """
@@ -34,10 +34,10 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner_public_
     if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
         raise InvalidSignoffName()
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
-    if learner_public_id is None:
+    if learner is None:
         return course.signoffs.create(name=tidy, ip_hash=ip_hash)
     signoff_id, learner_id = progress.record_signoff(
         course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
-        learner_public_id=learner_public_id, name=tidy, ip_hash=ip_hash,
+        learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash,
     )
     return Signoff(pk=signoff_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash)

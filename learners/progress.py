@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from config import errors, queue, ratelimit
 from config.ids import looks_like_public_id
+from learners import identity
 from learners.models import new_learner_id
 
 # Limits of what a batch may say; the page sends far less.
@@ -123,16 +124,26 @@ def is_a_learner(user_agent: str) -> bool:
     return bool(user_agent) and not _NOT_A_LEARNER.search(user_agent)
 
 
-def _check_rate(*, learner_public_id: str | None, client_address: str) -> None:
-    # One Redis round trip; fails open. A known learner counts in their own bucket; a first view
-    # (which creates a learner) counts against the client address.
+def _buckets(*, learner_public_id: str, client_address: str) -> tuple[str, str]:
     prefix = f"{settings.RATE_LIMIT_KEY_PREFIX}:progress"
-    if learner_public_id:
-        decision = ratelimit.hit(bucket=f"{prefix}:learner:{learner_public_id}", limit=settings.PREVIEW_PROGRESS_LIMIT)
-    else:
-        decision = ratelimit.hit(bucket=f"{prefix}:addr:{client_address}", limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+    return f"{prefix}:learner:{learner_public_id}", f"{prefix}:new:{client_address}"
+
+
+def _check_rate(*, learner_public_id: str, client_address: str) -> None:
+    # One Redis round trip; fails open. The learner's own bucket counts; the client address's bucket
+    # of new learners is looked at, so an address that made too many learners makes no more.
+    mine, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
+    decision = ratelimit.hit(
+        bucket=mine, limit=settings.PREVIEW_PROGRESS_LIMIT, guard=new_here,
+        guard_limit=settings.PREVIEW_NEW_LEARNERS_LIMIT,
+    )
     if not decision.allowed:
         raise TooManyRequests(decision)
+
+
+def _count_new_learner(*, learner_public_id: str, client_address: str) -> None:
+    _, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
+    ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
 
 
 # Recording ------------------------------------------------------------------------------------
@@ -140,7 +151,7 @@ def _check_rate(*, learner_public_id: str | None, client_address: str) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class Recorded:
-    learner_public_id: str
+    learner: identity.Known  # who was recorded: the learner the browser named, or a new one
     resume: int | None  # the page to resume at (known with `hello`)
 
 
@@ -163,29 +174,40 @@ class _Attempt:
     passed: bool
 
 
-def record(*, course_public_id: str, learner_public_id: str | None, batch: Batch, client_address: str) -> Recorded:
+def record(
+    *, course_public_id: str, learner: identity.Known | None, batch: Batch, client_address: str
+) -> Recorded | None:
     """
-    Record a batch of the learner's progress (the learner the cookie names, or a new one) in one
-    write, and return who the learner is and where they left off.
-    :raises TooManyRequests: the learner (or, for a new one, the address) sent too much this minute
+    Record a batch of progress of the learner the browser names, in one write, and return who was
+    recorded and where they left off. A browser that names no learner (it keeps no cookies) is not
+    recorded (None). An anonymous learner's first batch makes their row; a personal link's learner
+    who was erased meanwhile is recorded afresh, as a new anonymous learner.
+    :raises TooManyRequests: the learner sent too much, or their address made too many learners, this minute
     :raises CourseNotFound, InvalidBatch
     """
+    if learner is None:
+        return None
     if not looks_like_public_id(course_public_id, "cou_"):
         raise CourseNotFound()
-    _check_rate(learner_public_id=learner_public_id, client_address=client_address)
+    _check_rate(learner_public_id=learner.public_id, client_address=client_address)
     course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
     attempt = None if batch.answers is None else _score(course, batch)
     values = _values(course, batch, attempt)
     row = None
-    if learner_public_id:
-        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner_public_id})
+    if learner.personal:
+        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id})
+        if row is None:
+            learner = identity.Known(public_id=new_learner_id())
     if row is None:
-        # A first view, or a learner who was erased meanwhile: a new learner with a new id.
-        row = _execute(_statement(_INSERT, attempt), {**values, **_first_values(batch, values)})
-    learner_id, public_id, current_page, events_pending = row
+        row = _execute(_statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id})
+    if row is None:  # an id of another course's learner: not this course's to record
+        raise CourseNotFound()
+    learner_id, current_page, events_pending, inserted = row
+    if inserted:
+        _count_new_learner(learner_public_id=learner.public_id, client_address=client_address)
     if events_pending:
         _tell(learner_id)
-    return Recorded(learner_public_id=public_id, resume=current_page if batch.hello else None)
+    return Recorded(learner=learner, resume=current_page if batch.hello else None)
 
 
 def record_signoff(
@@ -194,7 +216,8 @@ def record_signoff(
     """
     Record a sign-off by the learner the cookie names (and, in the same statement, their first
     sign-off and what it completes on their row). Return the sign-off's id and the learner's, or
-    None when no such learner is left (erased): the sign-off is then kept without one.
+    None when the learner is not recorded (the page's script never ran for them, or they were
+    erased): the sign-off is then kept on its own.
     """
     now = timezone.now()
     with connection.cursor() as cursor:
@@ -297,10 +320,9 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
     return values
 
 
-def _first_values(batch: Batch, values: dict) -> dict:
+def _first_values(values: dict) -> dict:
     completes = values["seen"] & values["last_page_bit"] and not values["agreement"]
     return {
-        "learner": new_learner_id(),
         "completed_at": values["now"] if completes else None,
         "best_score": values.get("score"),
         "first_passed": values.get("passed"),
@@ -325,9 +347,8 @@ _COMPLETES = (
     "(l.\"pages_seen\" | %(seen)s) & %(last_page_bit)s <> 0 AND (NOT %(agreement)s OR l.\"signed_at\" IS NOT NULL)"
 )
 
-_UPDATE = """
-WITH learner AS (
-  UPDATE "learners_learner" AS l SET
+# The changes a batch makes to a learner's row.
+_CHANGES = """
     "updated_at" = %(now)s,
     "last_seen_at" = %(now)s,
     "started_at" = COALESCE(l."started_at", %(now)s),
@@ -343,15 +364,31 @@ WITH learner AS (
     "passed" = CASE WHEN %(attempts)s = 1 THEN COALESCE(l."passed", false) OR %(passed)s ELSE l."passed" END,
     "events_pending" = l."events_pending" OR l."started_at" IS NULL OR %(attempts)s = 1
                        OR (l."completed_at" IS NULL AND {completes})
-  WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
-  RETURNING l."id", l."public_id", l."current_page", l."attempt_count", l."events_pending"
-){attempt}
-SELECT "id", "public_id", "current_page", "events_pending" FROM learner
 """
+# `xmax` is 0 only in a row this statement inserted (PostgreSQL): a new learner.
+_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", (l."xmax" = 0) AS "inserted"'
 
-_INSERT = """
+# A personal link's learner: their row, made when the client added them.
+_UPDATE = (
+    """
 WITH learner AS (
-  INSERT INTO "learners_learner" (
+  UPDATE "learners_learner" AS l SET """
+    + _CHANGES
+    + """
+  WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
+  """
+    + _RETURNING
+    + """
+){attempt}
+SELECT "id", "current_page", "events_pending", "inserted" FROM learner
+"""
+)
+
+# An anonymous learner: their row, made by their first batch under the id their browser was given.
+_UPSERT = (
+    """
+WITH learner AS (
+  INSERT INTO "learners_learner" AS l (
     "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
     "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
     "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
@@ -360,10 +397,17 @@ WITH learner AS (
     %(version)s, %(pages)s, %(seen)s, %(page)s, %(seconds)s, %(completed_at)s, %(attempts)s,
     %(best_score)s, %(first_passed)s, NULL, '', true, 0, 0
   )
-  RETURNING "id", "public_id", "current_page", "attempt_count", "events_pending"
+  ON CONFLICT ("public_id") DO UPDATE SET """
+    + _CHANGES
+    + """
+  WHERE l."course_id" = %(course)s
+  """
+    + _RETURNING
+    + """
 ){attempt}
-SELECT "id", "public_id", "current_page", "events_pending" FROM learner
+SELECT "id", "current_page", "events_pending", "inserted" FROM learner
 """
+)
 
 _ATTEMPT = """,
 attempt AS (

@@ -161,8 +161,8 @@ class ResultsView(ApiView):
 def record_progress(request, course_id: str):
     """
     A batch of progress from the preview page's script (CSRF-protected, form-encoded, so that the
-    `pagehide` beacon can send it too). 204, or 200 with where to resume for the first batch of a
-    page; 429 with Retry-After when the learner sent too much.
+    `pagehide` beacon can send it too), for the learner the browser's cookie names. 204, or 200 with
+    where to resume for the first batch of a page; 429 with Retry-After when the learner sent too much.
     """
     if not progress.is_a_learner(request.headers.get("User-Agent", "")):
         return _no_store(HttpResponse(status=204))  # crawlers and link previews make no learners
@@ -171,7 +171,7 @@ def record_progress(request, course_id: str):
         batch = progress.parse_batch(request.POST.get("batch"))
         recorded = progress.record(
             course_public_id=course_id,
-            learner_public_id=known,
+            learner=known,
             batch=batch,
             client_address=ratelimit.client_address(request),
         )
@@ -181,9 +181,11 @@ def record_progress(request, course_id: str):
         return _no_store(response)
     except (progress.InvalidBatch, progress.CourseNotFound) as exc:
         return _no_store(JsonResponse({"message": exc.message, "code": exc.code}, status=exc.status))
+    if recorded is None:  # a browser that keeps no cookies: its batches could not be told apart
+        return _no_store(HttpResponse(status=204))
     response = JsonResponse({"resume": recorded.resume}) if batch.hello else HttpResponse(status=204)
-    if recorded.learner_public_id != known:
-        identity.remember(response, course_public_id=course_id, learner_public_id=recorded.learner_public_id)
+    if recorded.learner != known:
+        identity.remember(response, course_public_id=course_id, learner=recorded.learner)
     return _no_store(response)
 
 

@@ -19,43 +19,58 @@ from tests.learners.conftest import FAILING, PASSING, Reader
 pytestmark = pytest.mark.django_db
 
 
-def test_a_first_view_makes_a_learner_and_gives_their_browser_a_cookie(course, reader):
+def test_a_page_gives_the_browser_a_learner_id_and_the_first_batch_records_the_learner(course, reader):
+    page = reader.open()
+    cookie = page.cookies["cgs_learner"]
+    learners_after_reading = Learner.objects.count()
+
     response = reader.send(hello=True, page=0, seen=[0])
 
     learner = Learner.objects.get()
-    cookie = response.cookies["cgs_learner"]
-    assert response.status_code == 200
-    assert response.json() == {"resume": 0}
-    assert response.headers["Cache-Control"] == "no-store"
+    assert learners_after_reading == 0
     assert cookie["httponly"] is True
     assert cookie["samesite"] == "Lax"
     assert cookie["max-age"] == 365 * 24 * 60 * 60
     assert cookie["path"] == f"/go/{course.public_id}"
     assert cookie.value.startswith(learner.public_id + ":")  # the id, signed
+    assert response.status_code == 200
+    assert response.json() == {"resume": 0}
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "cgs_learner" not in response.cookies
     assert re.fullmatch(r"lrn_[A-Za-z0-9]{22}", learner.public_id)
     assert (learner.course, learner.external_id, learner.version, learner.pages) == (course, None, 1, 5)
     assert learner.started_at is not None and learner.started_at == learner.last_seen_at
     assert learner.pages_seen == 0b1 and learner.current_page == 0
 
 
-def test_the_cookie_brings_the_same_learner_back(reader):
+def test_a_browser_is_one_learner_from_its_first_page_on(reader):
+    first_page = reader.open()
+    second_page = reader.open("/1")  # the reader moved on before the first page's script sent anything
+
+    reader.send(hello=True, page=1, seen=[1])
     reader.send(hello=True, page=0, seen=[0])
 
-    again = reader.send(hello=True, page=1, seen=[1])
-
-    assert again.status_code == 200
-    assert "cgs_learner" not in again.cookies  # nothing new to remember
+    assert "cgs_learner" in first_page.cookies and "cgs_learner" not in second_page.cookies
     assert Learner.objects.count() == 1
     assert Learner.objects.get().pages_seen == 0b11
 
 
-def test_reading_pages_makes_no_learner_and_sets_no_learner_cookie(course):
+def test_reading_pages_records_no_learner(course):
     browser, crawler = Reader(course), Reader(course, user_agent="Googlebot/2.1 (+http://www.google.com/bot.html)")
 
     responses = [browser.open(path) for path in ("", "/1", "/4")] + [crawler.open()]
 
     assert [response.status_code for response in responses] == [200] * 4
-    assert all("cgs_learner" not in response.cookies for response in responses)
+    assert Learner.objects.count() == 0
+
+
+def test_a_browser_that_keeps_no_cookies_is_not_recorded(course, reader):
+    reader.open()
+    reader.client.cookies.pop("cgs_learner")
+
+    response = reader.send(hello=True, page=0, seen=[0])
+
+    assert response.status_code == 204
     assert Learner.objects.count() == 0
 
 
@@ -320,7 +335,7 @@ def test_answers_to_a_course_without_an_assessment_are_refused(api_key):
     assert QuizAttempt.objects.count() == 0
 
 
-def test_progress_of_an_unknown_course_is_not_found(course, reader):
+def test_progress_for_an_unknown_course_records_nothing(course, reader):
     reader.open()
 
     responses = [
@@ -328,7 +343,8 @@ def test_progress_of_an_unknown_course_is_not_found(course, reader):
         for path in ("/go/cou_doesnotexist00000000000/progress", "/go/%3Cscript%3E/progress")
     ]
 
-    assert [response.status_code for response in responses] == [404, 404]
+    # No page of such a course ever gave the browser a learner id for it.
+    assert [response.status_code for response in responses] == [204, 204]
     assert Learner.objects.count() == 0
 
 
@@ -337,12 +353,12 @@ def test_progress_takes_only_posts(course, reader):
 
 
 def test_progress_is_limited_per_learner(course, settings):
-    settings.PREVIEW_PROGRESS_LIMIT = 3
-    busy, other = Reader(course), Reader(course)
-    busy.send(hello=True, page=0)
-    other.send(hello=True, page=0)
+    settings.PREVIEW_PROGRESS_LIMIT = 4
 
     with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        busy, other = Reader(course), Reader(course)
+        busy.send(hello=True, page=0)
+        other.send(hello=True, page=0)
         accepted = [busy.send(page=1, seconds=1).status_code for _ in range(3)]
         refused = busy.send(page=2, seconds=1)
         elsewhere = other.send(page=2, seconds=1)
@@ -360,10 +376,13 @@ def test_new_learners_are_limited_per_client_address(course, settings):
     crowded = "203.0.113.50"
 
     with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
-        answers = [Reader(course, ip=crowded).send(hello=True, page=0).status_code for _ in range(3)]
+        readers = [Reader(course, ip=crowded) for _ in range(3)]
+        answers = [reader.send(hello=True, page=0).status_code for reader in readers]
+        known_ones_go_on = readers[0].send(page=1, seen=[1])
         elsewhere = Reader(course).send(hello=True, page=0)
 
     assert answers == [200, 200, 429]
+    assert known_ones_go_on.status_code == 429  # an address over its limit waits out the window
     assert elsewhere.status_code == 200
     assert Learner.objects.count() == 3
 
@@ -379,16 +398,17 @@ def test_progress_is_taken_while_redis_is_down(course, reader, settings):
 
 
 def test_a_forged_learner_cookie_names_no_one(course, reader):
-    reader.send(hello=True, page=0)
+    reader.send(hello=True, page=0, seen=[0])
     someone = Learner.objects.get()
-    reader.client.cookies["cgs_learner"] = f"{someone.public_id}:forged:signature"
-    reader.client.cookies["cgs_learner"]["path"] = f"/go/{course.public_id}"
+    for forged in (f"{someone.public_id}:forged:signature", f"p:{someone.public_id}", someone.public_id):
+        reader.client.cookies["cgs_learner"] = forged
 
-    reader.send(hello=True, page=3, seen=[3])
+        response = reader.send(hello=True, page=3, seen=[3])
 
-    assert Learner.objects.count() == 2
+        assert response.status_code == 204
+    assert Learner.objects.count() == 1
     someone.refresh_from_db()
-    assert someone.pages_seen == 0  # untouched
+    assert someone.pages_seen == 0b1  # untouched
 
 
 def test_a_learner_cookie_of_another_course_names_no_one_here(course, api_key):
@@ -420,4 +440,4 @@ def test_every_reader_gets_the_same_stored_page_and_no_learner_is_in_it(course, 
     stored = redis_client.stored(f"coursepage:{plain.headers['ETag'].strip(chr(34))}:0")
     assert b'data-csrf="<!--csrf-value-->"' in stored and b"lrn_" not in stored
     assert learner.public_id not in with_link.content.decode()
-    assert with_link.cookies["cgs_learner"].value.startswith(learner.public_id + ":")
+    assert with_link.cookies["cgs_learner"].value.startswith(f"p:{learner.public_id}:")  # a personal link's
