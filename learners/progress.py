@@ -12,6 +12,7 @@ course has one of them. A onepage course numbers its sections the same way.
 """
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -193,13 +194,17 @@ def record(
     course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
     attempt = None if batch.answers is None else _score(course, batch)
     values = _values(course, batch, attempt)
+    durable = attempt is not None
     row = None
     if learner.personal:
-        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id})
+        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, durable=durable)
         if row is None:
             learner = identity.Known(public_id=new_learner_id())
     if row is None:
-        row = _execute(_statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id})
+        row = _execute(
+            _statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id},
+            durable=durable,
+        )
     if row is None:  # an id of another course's learner: not this course's to record
         raise CourseNotFound()
     learner_id, current_page, events_pending, inserted = row
@@ -240,35 +245,49 @@ def _tell(learner_id: int) -> None:
     queue.enqueue_on_commit(tasks.send_events, learner_id=learner_id)
 
 
-# The course, without its document: how many pages it has and whether it has an agreement come from
-# the JSON in the database. With a quiz attempt, the assessment of the version the page showed.
-_COURSE_FACTS = """
-SELECT c."id", c."version",
-       1 + CASE WHEN jsonb_typeof(c."content"->'chapters') = 'array'
-                THEN jsonb_array_length(c."content"->'chapters') ELSE 0 END
-         + CASE WHEN jsonb_typeof(c."content"->'wrapup') = 'object'
-                  OR jsonb_typeof(c."content"->'assessment') = 'object'
-                  OR jsonb_typeof(c."content"->'agreement') = 'object' THEN 1 ELSE 0 END,
-       jsonb_typeof(c."content"->'agreement') = 'object'
-       {assessment}
+# The course, without its document (with a quiz attempt, the assessment of the version the page
+# showed). How many pages it has and whether it has an agreement depend on its document only: they
+# are kept per process under the document's digest, and read from the JSON in the database once.
+_COURSE = """
+SELECT c."id", c."version", c."content_digest"{assessment}
 FROM "courses_course" c WHERE c."public_id" = %(course)s
 """
 _ASSESSMENT_OF_VERSION = """,
        (SELECT v."content"->'assessment' FROM "courses_courseversion" v
         WHERE v."course_id" = c."id" AND v."number" = %(quiz_version)s)"""
+_FACTS = """
+SELECT 1 + CASE WHEN jsonb_typeof(c."content"->'chapters') = 'array'
+                THEN jsonb_array_length(c."content"->'chapters') ELSE 0 END
+         + CASE WHEN jsonb_typeof(c."content"->'wrapup') = 'object'
+                  OR jsonb_typeof(c."content"->'assessment') = 'object'
+                  OR jsonb_typeof(c."content"->'agreement') = 'object' THEN 1 ELSE 0 END,
+       jsonb_typeof(c."content"->'agreement') = 'object'
+FROM "courses_course" c WHERE c."id" = %s
+"""
 
 
 def _course(public_id: str, *, quiz_version: int | None) -> _Course:
-    sql = _COURSE_FACTS.format(assessment=_ASSESSMENT_OF_VERSION if quiz_version is not None else "")
+    sql = _COURSE.format(assessment=_ASSESSMENT_OF_VERSION if quiz_version is not None else "")
     with connection.cursor() as cursor:
         cursor.execute(sql, {"course": public_id, "quiz_version": quiz_version})
         row = cursor.fetchone()
     if row is None:
         raise CourseNotFound()
-    assessment = row[4] if len(row) > 4 else None
+    course_id, version, digest = row[:3]
+    assessment = row[3] if len(row) > 3 else None
     if isinstance(assessment, str):
         assessment = json.loads(assessment)
-    return _Course(id=row[0], version=row[1], pages=row[2], agreement=row[3], assessment=assessment)
+    pages, agreement = _facts(course_id, digest)
+    return _Course(id=course_id, version=version, pages=pages, agreement=agreement, assessment=assessment)
+
+
+@functools.lru_cache(maxsize=4096)
+def _facts(course_id: int, content_digest: str) -> tuple[int, bool]:
+    """The course's page count and whether it has an agreement, for this document of it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FACTS, [course_id])
+        pages, agreement = cursor.fetchone()
+    return pages, agreement
 
 
 def _score(course: _Course, batch: Batch) -> _Attempt:
@@ -333,9 +352,17 @@ def _statement(template: str, attempt: _Attempt | None) -> str:
     return template.format(completes=_COMPLETES, attempt=_ATTEMPT if attempt is not None else "")
 
 
-def _execute(sql: str, values: dict):
+def _execute(sql: str, values: dict, *, durable: bool):
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        if durable:
+            cursor.execute(sql, values)
+        else:
+            # Time and pages seen are the most of what the page sends, and they are worth less than a
+            # commit's wait for the disk: after a crash of the database, at most its last fraction
+            # of a second of them is lost (never a quiz attempt, which waits for the disk). The
+            # setting holds for this statement's own transaction, sent in the same round trip.
+            cursor.execute("SET LOCAL synchronous_commit TO OFF; " + sql, values)
+            cursor.nextset()
         return cursor.fetchone()
 
 

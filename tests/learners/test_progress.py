@@ -251,6 +251,19 @@ def test_pages_a_course_does_not_have_are_not_counted(reader):
     assert (learner.pages_seen, learner.current_page) == (0b1, 0)
 
 
+def test_a_new_version_of_the_course_is_counted_with_its_own_pages(course, reader, api_key):
+    reader.send(hello=True, page=0, seen=[0])  # the course as it was: 5 pages, the last one 4
+    document = dict(course.content)
+    document["chapters"] = [*document["chapters"], {**document["chapters"][-1], "title": "One more chapter"}]
+    versions.replace_content(api_key=api_key, course_public_id=course.public_id, if_match='"1"', document=document)
+
+    reader.send(page=5, seen=[5])
+
+    learner = Learner.objects.get()
+    assert (learner.pages, learner.pages_seen, learner.current_page) == (6, 0b100001, 5)
+    assert learner.completed_at is None  # the agreement is not signed yet
+
+
 def test_the_page_numbers_of_both_layouts_are_the_services(client, api_key):
     onepage = CourseFactory(api_key=api_key, format="onepage")
     classic = CourseFactory(api_key=api_key, format="classic")
@@ -411,7 +424,7 @@ def test_a_forged_learner_cookie_names_no_one(course, reader):
     assert someone.pages_seen == 0b1  # untouched
 
 
-def test_a_learner_cookie_of_another_course_names_no_one_here(course, api_key):
+def test_a_foreign_courses_learner_cookie_names_no_one_here(course, api_key):
     other_course = CourseFactory(api_key=api_key, format="classic")
     reader = Reader(course)
     reader.send(hello=True, page=0)
