@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench bootstrap venv services stop-services browser load-tools superuser
+.PHONY: run test bench clients bootstrap venv services stop-services browser load-tools superuser
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -26,6 +26,15 @@ test: bootstrap browser load-tools
 # `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
 bench: bootstrap load-tools
 	$(PY) -m bench $(BENCH_ARGS)
+
+# The API clients, generated from the document (README: API clients): build/clients/python, a package
+# (openapi-python-client; `pip install build/clients/python`), and build/clients/typescript
+# (@hey-api/openapi-ts with zod). `make test` generates both again from the live service's document
+# and runs them against it.
+clients: venv .env node_modules/.installed
+	@mkdir -p build/clients
+	$(PY) manage.py spectacular --format openapi-json --file build/clients/openapi.json
+	scripts/generate-clients.sh build/clients/openapi.json build/clients
 
 # wrk drives the endpoints in `make bench` (and in its smoke run in `make test`).
 load-tools:
@@ -55,8 +64,9 @@ services:
 stop-services:
 	@scripts/stop-services.sh
 
-# Headless Chromium from Debian for the browser tests (no tool may download its own browser), and
-# the JavaScript the tests load into pages (axe-core, scorm-again).
+# Headless Chromium from Debian for the browser tests (no tool may download its own browser), the
+# JavaScript the tests load into pages (axe-core, scorm-again), and the Node tools of the API
+# document's tests: its linters and the TypeScript client's generator and compiler.
 browser: node_modules/.installed
 	@command -v chromium >/dev/null || scripts/system-packages.sh chromium
 

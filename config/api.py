@@ -1,11 +1,11 @@
 from django.core.exceptions import ImproperlyConfigured
-from rest_framework.exceptions import APIException, MethodNotAllowed
+from rest_framework.exceptions import APIException, MethodNotAllowed, NotAcceptable
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiKeyAuthentication
 from accounts.permissions import HasPaidPlan
 from accounts.services import InvalidApiKey
-from config import errors, ratelimit
+from config import errors, middleware, ratelimit
 
 
 class ApiView(APIView):
@@ -19,7 +19,9 @@ class ApiView(APIView):
     all its requests are refused with 429, valid key or not, before the key's plan is looked at.
 
     A method the view does not handle is answered 405 before all of that, neither counted nor
-    looked up in the limiter, so without RateLimit headers.
+    looked up in the limiter, so without RateLimit headers. A body over the size limit (413) and an
+    `Accept` header that rules out JSON (406) are answered after the limiter, counted and with
+    headers, like any other refusal of the request itself; neither body is read.
     """
 
     authentication_classes = [ApiKeyAuthentication]
@@ -38,6 +40,7 @@ class ApiView(APIView):
 
     def initial(self, request, *args, **kwargs):
         self.rate_limit = None
+        self.refused_media_type = None
         # A method the view has no handler for is answered before the key and the limiter: such a
         # request does no work, so it costs no slot (and, no bucket looked at, carries no RateLimit
         # headers). DRF itself would look for the handler only after both.
@@ -48,6 +51,20 @@ class ApiView(APIView):
         if self.rate_limit_scope is None:
             raise ImproperlyConfigured(f"{type(self).__name__} declares no rate_limit_scope for {method}")
         super().initial(request, *args, **kwargs)
+        if self.refused_media_type is not None:
+            raise self.refused_media_type
+        limit = middleware.body_limit_exceeded(request)
+        if limit is not None:
+            raise middleware.PayloadTooLarge(limit.message)
+
+    def perform_content_negotiation(self, request, force=False):
+        # DRF negotiates before the key and the limiter; a 406 waits until after them (see initial),
+        # so that it carries RateLimit headers like every other answer.
+        try:
+            return super().perform_content_negotiation(request, force=force)
+        except NotAcceptable as exc:
+            self.refused_media_type = exc
+            return super().perform_content_negotiation(request, force=True)
 
     def _has_handler(self, method: str) -> bool:
         name = method.lower()
@@ -57,7 +74,7 @@ class ApiView(APIView):
         try:
             super().perform_authentication(request)
         except InvalidApiKey:
-            # Bad keys count per client address, so keys cannot be guessed at speed.
+            # Bad keys count per client address (the load they make is bounded); valid keys never do.
             self.rate_limit = ratelimit.check_address(
                 scope=self.rate_limit_scope, address=ratelimit.client_address(request)
             )
@@ -67,8 +84,7 @@ class ApiView(APIView):
 
     def check_permissions(self, request):
         # The plan check runs first but answers after the limiter: a request refused for its plan
-        # is not counted, yet it still gets headers, and an address over its bad-key limit gets
-        # 429 whatever the key. One limiter call either way.
+        # is not counted, yet it still gets headers. One limiter call either way.
         try:
             super().check_permissions(request)
             refusal = None
@@ -77,7 +93,6 @@ class ApiView(APIView):
         self.rate_limit = ratelimit.check_key(
             scope=self.rate_limit_scope,
             api_key=request.auth,
-            address=ratelimit.client_address(request),
             counted=refusal is None,
         )
         if not self.rate_limit.allowed:

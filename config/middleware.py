@@ -9,6 +9,7 @@ from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOpera
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 
 from config import errors
 from config.logs import request_id_var
@@ -50,12 +51,30 @@ class RequestIdMiddleware:
             request_id_var.reset(token)
 
 
+class PrivateAnswersMiddleware:
+    """
+    `Cache-Control: no-store` on every answer to a request that presents an API key (valid or not,
+    success or error): what one key reads is that client's own, and no cache between us and it (a
+    company proxy, a CDN, the browser's disk) may keep it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "HTTP_AUTHORIZATION" in request.META:
+            response["Cache-Control"] = "no-store"
+        return response
+
+
 class ApiErrorMiddleware:
     """
     Keep the error contract for everything under /api/, including what happens outside DRF:
-    oversized bodies (413, answered before any view, so without RateLimit headers) and unexpected
-    exceptions (500 without internals, logged). A database that is down is a 503 with Retry-After,
-    JSON under /api/ and a plain page elsewhere. An exception inside a DRF view never gets here:
+    oversized bodies (413; for the API's own endpoints the view answers it, after the rate limiter,
+    so that it carries RateLimit headers) and unexpected exceptions (500 without internals, logged).
+    A database that is down is a 503 with Retry-After, JSON under /api/ and a plain page elsewhere.
+    An exception inside a DRF view never gets here:
     config.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
     This is the safety net for the rest (plain Django views, rendering, the handler itself).
     """
@@ -64,10 +83,9 @@ class ApiErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if is_api_request(request):
-            limit = _body_limit(request)
-            if _declared_body_size(request) > limit.bytes:
-                return errors.json_error(PayloadTooLarge(limit.message))
+        limit = body_limit_exceeded(request)
+        if limit is not None and not _answered_by_api_view(request):
+            return errors.json_error(PayloadTooLarge(limit.message))
         return self.get_response(request)
 
     def process_exception(self, request, exception):
@@ -117,6 +135,25 @@ def _body_limit(request) -> _Limit:
 
 def is_api_request(request) -> bool:
     return request.path.startswith("/api/")
+
+
+def body_limit_exceeded(request) -> _Limit | None:
+    """The limit an API request's declared body is over (none of it is read), or None."""
+    if not is_api_request(request):
+        return None
+    limit = _body_limit(request)
+    return limit if _declared_body_size(request) > limit.bytes else None
+
+
+def _answered_by_api_view(request) -> bool:
+    from config.api import ApiView  # config.api imports this module
+
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return False
+    view_class = getattr(view, "cls", None)
+    return isinstance(view_class, type) and issubclass(view_class, ApiView)
 
 
 def _declared_body_size(request) -> int:

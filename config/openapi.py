@@ -2,20 +2,28 @@
 The OpenAPI 3.1 document, generated from the code by drf-spectacular.
 
 Views describe their own bodies and answers (`extend_schema`); this module holds what every
-operation shares — the error body, the bearer scheme, the `RateLimit-*` and `X-Request-ID`
-headers — the webhook events, and the links that let a client (or a fuzzer) go create → poll →
-export.
+operation shares — the error body and its codes, the bearer scheme, the `RateLimit-*` and
+`X-Request-ID` headers — the webhook events, the download link, and the links that let a client
+(or a fuzzer) go create → poll → export.
+
+Client generators turn schema names into class names and operation ids into function names, and
+clients already use them: keep both, and name new ones after the same pattern (`<Noun>Output`,
+`<Verb><Noun>InputRequest`, `<Noun>Enum`; operation ids `verbNoun`).
 """
+
+import copy
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
 from courses.content import CourseContent
+from courses.generation import errors as generation_errors
 from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
 from learners import serializers as learner_serializers
 from sources.extraction import sniff
 from sources.serializers import SourceOutput
+
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "accounts.authentication.ApiKeyAuthentication"
@@ -39,19 +47,80 @@ class StrictTextField(OpenApiSerializerFieldExtension):
         return {**schema, "pattern": TEXT_PATTERN}
 
 
+# Every `code` an error body can carry, with its status and when it happens: the `ErrorCodeEnum` of
+# the document (a test holds it to the codes the server can produce). A new code is a new value
+# here: clients generated before it do not know it, so it comes with a new minor version.
+ERROR_CODES = [
+    (
+        "VALIDATION_ERROR",
+        "400: the body, a parameter or a header failed validation; the message names the field.",
+    ),
+    (
+        "UNSUPPORTED_MEDIA_TYPE",
+        "400, on adding a source: the file is not a PDF, DOCX, PPTX, HTML, Markdown or text document.",
+    ),
+    (
+        "INVALID_API_KEY",
+        "401: missing Authorization header, malformed Bearer prefix, or unknown or revoked key.",
+    ),
+    ("PAID_PLAN_REQUIRED", "403: the key is valid but the account is not on a paid plan."),
+    (
+        "USAGE_LIMIT_EXCEEDED_PLAN",
+        "403, on create: the plan's monthly course credits are used up; the message names the plan.",
+    ),
+    (
+        "STORAGE_LIMIT_EXCEEDED",
+        "403, on adding a source: the plan's storage for sources is full; the message names the plan.",
+    ),
+    ("FORBIDDEN", "403: refused for a reason other than the plan; no operation of this version answers it."),
+    (
+        "NOT_FOUND",
+        "404: unknown id, or one that belongs to a different key; also a path that does not exist.",
+    ),
+    (
+        "METHOD_NOT_ALLOWED",
+        "405: the path exists, but not with this method (answered before the key: no RateLimit headers).",
+    ),
+    ("NOT_ACCEPTABLE", "406: the `Accept` header rules out `application/json`."),
+    (
+        "IDEMPOTENCY_KEY_REUSED",
+        "409: the `Idempotency-Key` was used in the last 24 hours with a different request.",
+    ),
+    ("COURSE_BUSY", "409: a part of the course is being generated again; try once that job has ended."),
+    ("VERSION_LIMIT_REACHED", "409: the course has as many versions as it may keep."),
+    ("VERSION_CONFLICT", "412: `If-Match` does not name the course's current version; read it again."),
+    ("PAYLOAD_TOO_LARGE", "413: the body is larger than 1 MiB (an uploaded source: than the upload limit)."),
+    ("PRECONDITION_REQUIRED", "428: an edit without `If-Match`."),
+    ("RATE_LIMIT_EXCEEDED", "429: the endpoint's rate limit is reached; wait `Retry-After` seconds."),
+    ("INTERNAL_ERROR", "500: an unexpected error on our side; safe to retry later."),
+    (
+        "SERVICE_UNAVAILABLE",
+        "503: the database is briefly unreachable (a restart); retry after `Retry-After` seconds.",
+    ),
+]
+_MEANING = dict(ERROR_CODES)
+
+
+def _common(code: str) -> tuple[str, str]:
+    return code, _MEANING[code].split(": ", 1)[1]
+
+
 # Codes every authenticated operation can answer with, beyond its own.
 COMMON_ERRORS = {
-    401: ("INVALID_API_KEY", "Missing Authorization header, malformed Bearer prefix, or unknown or revoked key."),
-    403: ("PAID_PLAN_REQUIRED", "The key is valid but the account is not on a paid plan."),
-    429: ("RATE_LIMIT_EXCEEDED", "Rate limit of the endpoint exceeded; wait `Retry-After` seconds."),
-    500: ("INTERNAL_ERROR", "Internal error; safe to retry later."),
-    503: ("SERVICE_UNAVAILABLE", "The database is briefly unreachable (a restart); retry after `Retry-After` seconds."),
+    401: _common("INVALID_API_KEY"),
+    403: _common("PAID_PLAN_REQUIRED"),
+    406: _common("NOT_ACCEPTABLE"),
+    429: _common("RATE_LIMIT_EXCEEDED"),
+    500: _common("INTERNAL_ERROR"),
+    503: _common("SERVICE_UNAVAILABLE"),
 }
 
 
 class ErrorBody(serializers.Serializer):
+    """Every error answer of the API: switch on `code`, show `message`."""
+
     message = serializers.CharField(help_text="Human-readable description; safe to display to end users.")
-    code = serializers.CharField(help_text="Machine-readable code; switch on this.")
+    code = serializers.ChoiceField(choices=ERROR_CODES, help_text="Machine-readable code; switch on this.")
 
 
 def error_response(*codes_and_meanings: tuple[str, str]) -> OpenApiResponse:
@@ -74,7 +143,10 @@ def responses(success: dict, **errors_by_status: list[tuple[str, str]]) -> dict:
 VALIDATION = ("VALIDATION_ERROR", "The body failed validation; the message names the field.")
 NOT_FOUND = ("NOT_FOUND", "Unknown id, or it belongs to a different key.")
 TOO_LARGE = ("PAYLOAD_TOO_LARGE", "The body is larger than 1 MiB.")
-IDEMPOTENCY_REUSED = ("IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was used with a different request.")
+IDEMPOTENCY_REUSED = (
+    "IDEMPOTENCY_KEY_REUSED",
+    "The Idempotency-Key was used in the last 24 hours with another request (endpoint, course or body).",
+)
 
 def id_in_path(name: str, *, prefix: str, description: str) -> OpenApiParameter:
     """A path parameter holding one of our ids (`job_…`, `cou_…`): 22 base62 characters after the prefix."""
@@ -90,8 +162,22 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     IDEMPOTENCY_KEY_SCHEMA,
     OpenApiParameter.HEADER,
     description=(
-        "Optional, 1–255 printable ASCII characters. The same key with the same body within 24 hours "
-        "returns the first answer again; with a different body it is 409 `IDEMPOTENCY_KEY_REUSED`."
+        "Optional: send the same value again when you resend a request (a timeout, a lost answer), and "
+        "the work is done once. 1-255 printable ASCII characters; a random UUID per request is ideal.\n\n"
+        "- **Scope**: one API key. Keys of other API keys never meet; one value names one request, on "
+        "whichever endpoint it was first sent.\n"
+        "- **Kept** for 24 hours from the first request; after that the value is new again.\n"
+        "- **Replay**: the same value with the same request (endpoint, course and body) returns the "
+        "first answer again, with the same status and body: a create is `202` with the same `jobId` and "
+        "`status` `pending` whatever the job has become since, and charges no credit; an export is `200` "
+        "with the same export record, and sends no second `course.exported` event. Only `RateLimit-*` "
+        "and `X-Request-ID` are those of the new request, which counts against the rate limit.\n"
+        "- **Another request** with a value used in the last 24 hours (another endpoint, course or body) "
+        "is `409 IDEMPOTENCY_KEY_REUSED`.\n"
+        "- **Errors are not kept**: a request answered with an error did nothing, so sending it again "
+        "with the same value runs it again.\n"
+        "- Two requests with the same value at the same time are run one after the other, so the second "
+        "is a replay of the first."
     ),
 )
 
@@ -116,7 +202,11 @@ _RESPONSE_HEADERS = {
     "RateLimit-Reset": ("integer", "Seconds until the oldest request in the window ages out (0: empty)."),
     "X-Request-ID": ("string", "The request's id: the client's `X-Request-ID` when well-formed, else a new one."),
 }
+_REQUEST_ID_HEADER = {"X-Request-ID": _RESPONSE_HEADERS["X-Request-ID"]}
 _RETRY_AFTER = {"schema": {"type": "integer"}, "description": "Seconds to wait before the next attempt."}
+# A 503 may come before the key could be looked up (the database is what is missing), and then
+# without the RateLimit headers.
+_RATE_LIMIT_HEADERS_ON_503 = " Absent when the database was unreachable before the API key could be checked."
 # Headers of particular answers: the poll URL of an accepted job; the polling pace of an unfinished one.
 _ANSWER_HEADERS = {
     ("/api/v1/courses", "post", "202"): {
@@ -164,10 +254,13 @@ for _answer in [
 UPLOAD_CONTENT_TYPES = ", ".join(sniff.MEDIA_TYPES)
 
 
-def _webhook(name: str, payload: type[serializers.Serializer], description: str) -> OpenApiWebhook:
+def _webhook(
+    name: str, operation_id: str, payload: type[serializers.Serializer], description: str
+) -> OpenApiWebhook:
     return OpenApiWebhook(
         name=name,
         decorator=extend_schema(
+            operation_id=operation_id,
             summary=name,
             description=description,
             request=payload,
@@ -187,8 +280,12 @@ class CourseCreatedEvent(serializers.Serializer):
 
 
 class FailedJobError(serializers.Serializer):
-    message = serializers.CharField()
-    code = serializers.CharField(required=False, help_text="Present for known failure modes.")
+    message = serializers.CharField(help_text="Safe to show to end users.")
+    code = serializers.ChoiceField(
+        choices=generation_errors.FAILURE_CODES,
+        required=False,
+        help_text="Present for known failure modes (today, every failure has one).",
+    )
 
 
 class CourseFailedEvent(serializers.Serializer):
@@ -219,29 +316,39 @@ _DELIVERY = (
     "with the account's `whsec_` secret). Failed deliveries are retried with backoff, so deduplicate."
 )
 COURSE_CREATED = _webhook(
-    "course.created", CourseCreatedEvent, "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY
+    "course.created",
+    "notifyCourseCreated",
+    CourseCreatedEvent,
+    "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_FAILED = _webhook(
-    "course.failed", CourseFailedEvent, "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY
+    "course.failed",
+    "notifyCourseFailed",
+    CourseFailedEvent,
+    "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_UPDATED = _webhook(
     "course.updated",
+    "notifyCourseUpdated",
     CourseUpdatedEvent,
     "A regeneration job reached `completed`: the course has a new version. Deduplicate on `jobId`." + _DELIVERY,
 )
 COURSE_EXPORTED = _webhook(
     "course.exported",
+    "notifyCourseExported",
     CourseExportedEvent,
     "An export finished and a `callbackUrl` was given. Deduplicate on `courseId` + `exportedAt`." + _DELIVERY,
 )
 
 SOURCE_READY = _webhook(
     "source.ready",
+    "notifySourceReady",
     SourceEvent,
     "A source was read: `source.status` is `ready`. Deduplicate on `source.id` and `event`." + _DELIVERY,
 )
 SOURCE_FAILED = _webhook(
     "source.failed",
+    "notifySourceFailed",
     SourceEvent,
     "A source could not be read: `source.status` is `failed`, with `source.error`. Deduplicate on "
     "`source.id` and `event`." + _DELIVERY,
@@ -254,29 +361,34 @@ _LEARNER_DELIVERY = (
 )
 LEARNER_STARTED = _webhook(
     "learner.started",
+    "notifyLearnerStarted",
     learner_serializers.LearnerStartedEvent,
     "A learner viewed the course for the first time. Deduplicate on `learnerId` and `event`." + _LEARNER_DELIVERY,
 )
 LEARNER_FAILED = _webhook(
     "learner.failed",
+    "notifyLearnerFailed",
     learner_serializers.LearnerAttemptEvent,
     "A quiz attempt below the pass mark, by a learner who has not passed yet. Deduplicate on `learnerId` and "
     "`attempt`." + _LEARNER_DELIVERY,
 )
 LEARNER_PASSED = _webhook(
     "learner.passed",
+    "notifyLearnerPassed",
     learner_serializers.LearnerAttemptEvent,
     "A learner's first quiz attempt at or above the pass mark (later attempts send nothing). Deduplicate on "
     "`learnerId` and `event`." + _LEARNER_DELIVERY,
 )
 LEARNER_COMPLETED = _webhook(
     "learner.completed",
+    "notifyLearnerCompleted",
     learner_serializers.LearnerCompletedEvent,
     "A learner reached the course's last page, with the agreement signed where it has one. Deduplicate on "
     "`learnerId` and `event`." + _LEARNER_DELIVERY,
 )
 LEARNER_SIGNED = _webhook(
     "learner.signed",
+    "notifyLearnerSigned",
     learner_serializers.LearnerSignedEvent,
     "A learner signed the course's agreement (their first sign-off). Deduplicate on `learnerId` and `event`."
     + _LEARNER_DELIVERY,
@@ -390,26 +502,103 @@ _LINKS = {
 }
 
 
+# The permanent link of an export (`downloadUrl`): a plain Django view outside the API, so described
+# here. It needs no key and answers no JSON: a zip, or the site's 404 page.
+DOWNLOAD_PATH = "/downloads/{export_id}"
+_DOWNLOAD = {
+    "get": {
+        "operationId": "downloadExport",
+        "summary": "Download an exported package",
+        "description": (
+            "The `downloadUrl` of an export record: GET it as it is. No API key is needed, and none is "
+            "looked at: the unguessable export id is the secret, so share the link only with whom may "
+            "have the course. The link is permanent and always serves the same zip (a SCORM package, or "
+            "a cmi5 package for `cmi5`), so clients and proxies may keep it. Not rate-limited. `HEAD` "
+            "answers the same headers without the body."
+        ),
+        "tags": ["downloads"],
+        "security": [],
+        "parameters": [
+            {
+                "name": "export_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string", "pattern": "^exp_[A-Za-z0-9]{22}$"},
+                "description": "The export's id: the last segment of its `downloadUrl`.",
+            }
+        ],
+        "responses": {
+            "200": {
+                "description": "The package, a zip archive.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": (
+                            "`attachment` with the file name `<course name>-<format>.zip`: ASCII in "
+                            "`filename`, the real name in `filename*` (RFC 6266)."
+                        ),
+                    },
+                    "Cache-Control": {
+                        "schema": {"type": "string"},
+                        "description": "`private, max-age=86400, immutable`: the content never changes.",
+                    },
+                },
+                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+            },
+            "404": {
+                "description": "No export has this id: the site's HTML 404 page.",
+                "content": {"text/html": {"schema": {"type": "string"}}},
+            },
+        },
+    }
+}
+
+_TAGS = [
+    {
+        "name": "courses",
+        "description": (
+            "Create a course, poll its job, read, edit and regenerate it, see its quality, export it; add "
+            "its learners, read their results, erase them, and say where their events go."
+        ),
+    },
+    {"name": "sources", "description": "The client's own documents that courses are built from."},
+    {"name": "downloads", "description": "The permanent links of exported packages; no API key."},
+    {
+        "name": "webhooks",
+        "description": "Events the service POSTs to a request's `callbackUrl`, or to a course's `learnerCallbackUrl`.",
+    },
+]
+
+_X_REQUEST_ID = {
+    "name": "X-Request-ID",
+    "in": "header",
+    "required": False,
+    # Any value is accepted: a malformed one is ignored, not refused.
+    "schema": {"type": "string"},
+    "description": (
+        "Optional request id, echoed in the answer and in our logs when it is 1-128 of "
+        "`A-Z a-z 0-9 . _ : -`; any other value is ignored and the service makes its own."
+    ),
+}
+
+
 def postprocess(result, generator, request, public):
-    """drf-spectacular hook: add what every operation shares, webhook headers and links."""
-    for path, operations in result.get("paths", {}).items():
+    """
+    drf-spectacular hook: add what every operation shares, the download link, webhook headers and
+    links, and declare the tags.
+    """
+    paths = result.setdefault("paths", {})
+    paths[DOWNLOAD_PATH] = copy.deepcopy(_DOWNLOAD)  # the loop below adds to it
+    for path, operations in paths.items():
         for method, operation in operations.items():
-            operation.setdefault("parameters", []).append(
-                {
-                    "name": "X-Request-ID",
-                    "in": "header",
-                    "required": False,
-                    # Any value is accepted: a malformed one is ignored, not refused.
-                    "schema": {"type": "string"},
-                    "description": (
-                        "Optional request id, echoed in the answer and in our logs when it is 1-128 of "
-                        "`A-Z a-z 0-9 . _ : -`; any other value is ignored and the service makes its own."
-                    ),
-                }
-            )
+            operation.setdefault("parameters", []).append(dict(_X_REQUEST_ID))
             for status, answer in operation.get("responses", {}).items():
                 headers = answer.setdefault("headers", {})
-                for name, (kind, text) in _RESPONSE_HEADERS.items():
+                # The RateLimit headers are the API's; the download link has none.
+                shared = _RESPONSE_HEADERS if path.startswith("/api/") else _REQUEST_ID_HEADER
+                for name, (kind, text) in shared.items():
+                    if status == "503" and name.startswith("RateLimit"):
+                        text += _RATE_LIMIT_HEADERS_ON_503
                     headers[name] = {"schema": {"type": kind}, "description": text}
                 if status in ("429", "503"):
                     headers["Retry-After"] = _RETRY_AFTER
@@ -427,10 +616,23 @@ def postprocess(result, generator, request, public):
         multipart["encoding"] = {"file": {"contentType": UPLOAD_CONTENT_TYPES}}
     for hook in result.get("webhooks", {}).values():
         for operation in hook.values():
+            operation["tags"] = ["webhooks"]
+            # The service sends these requests: a receiver checks the signature headers, not a key.
+            operation["security"] = []
             operation["parameters"] = [
                 {"name": name, "in": "header", "required": True, "schema": {"type": "string"}, "description": text}
                 for name, text in _WEBHOOK_HEADERS
             ]
+    # A webhook's schemas get no enum components of their own: the failure code of course.failed is
+    # the same enum as the poll answer's.
+    failed_error = result.get("components", {}).get("schemas", {}).get("FailedJobError")
+    if failed_error:
+        code = failed_error["properties"]["code"]
+        failed_error["properties"]["code"] = {
+            "allOf": [{"$ref": "#/components/schemas/JobErrorCodeEnum"}],
+            "description": code["description"].split("\n\n")[0],
+        }
+    result["tags"] = _TAGS
     return result
 
 

@@ -11,7 +11,8 @@ If Redis is unreachable the limiter fails open: the request is served and an err
 
 Per-address limits outside the API (the admin login, the preview page's sign-off) use
 django-ratelimit's fixed windows in the cache through `too_many_from_address`, with the same client
-address rule and the same failing open.
+address rule and the same failing open; the admin login is also limited per account
+(`limited_login`).
 """
 
 import functools
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 import redis
 from django.conf import settings
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 
 from config import errors, redis_client
@@ -36,10 +37,10 @@ WINDOW_SECONDS = 60
 SCOPES = ("create", "export", "poll", "read", "edit", "sources", "learners", "results")
 _SETTING_FOR_SCOPE = {scope: f"RATE_LIMIT_{scope.upper()}" for scope in SCOPES}
 
-# KEYS[1]: the bucket to count in; KEYS[2] (optional): a guard bucket that must not be full.
+# KEYS[1]: the bucket to count in.
 # ARGV: now (ms), window (ms), limit, record (1: record the request if it fits, 0: only look and
-#       never refuse), member (unique per request), guard limit.
-# Returns {allowed, requests in the window, ms until the oldest ages out (0: empty), guard tripped}.
+#       never refuse), member (unique per request).
+# Returns {allowed, requests in the window, ms until the oldest ages out (0: empty)}.
 # The clock comes from the caller, not Redis TIME, so one function (`clock`) is the time source
 # for the limiter and tests can move it; exactness holds even when callers' clocks disagree by a
 # little, because a bucket never holds more than `limit` entries inside any window of their stamps.
@@ -58,23 +59,16 @@ local function reset_ms(key)
   return tonumber(oldest[2]) + window - now
 end
 
-if KEYS[2] then
-  local guard_count = count(KEYS[2])
-  if guard_count >= tonumber(ARGV[6]) then
-    return {0, guard_count, reset_ms(KEYS[2]), 1}
-  end
-end
-
 local used = count(KEYS[1])
 if ARGV[4] ~= '1' then
-  return {1, used, reset_ms(KEYS[1]), 0}
+  return {1, used, reset_ms(KEYS[1])}
 end
 if used >= tonumber(ARGV[3]) then
-  return {0, used, reset_ms(KEYS[1]), 0}
+  return {0, used, reset_ms(KEYS[1])}
 end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
-return {1, used + 1, reset_ms(KEYS[1]), 0}
+return {1, used + 1, reset_ms(KEYS[1])}
 """
 _SLIDING_WINDOW_SHA = hashlib.sha1(_SLIDING_WINDOW.encode()).hexdigest()
 
@@ -125,51 +119,46 @@ def limit_for(*, scope: str, plan=None) -> int:
     return override if override is not None else getattr(settings, _SETTING_FOR_SCOPE[scope])
 
 
-def check_key(*, scope: str, api_key, address: str, counted: bool = True) -> Decision:
+def check_key(*, scope: str, api_key, counted: bool = True) -> Decision:
     """
     Count a request made with a valid API key (`counted=False`: only look, for a request refused
-    before the limiter, such as 403). Refused when the key's bucket is full, or when the client
-    address is over its limit for bad keys: a correct guess from such an address must look exactly
-    like a wrong one, or the address limit would not slow guessing down.
+    before the limiter, such as 403). Refused only when the key's own bucket is full: what other
+    requests from the same address do never refuses it (see `check_address`).
     """
     return hit(
         bucket=_bucket(scope, f"key:{api_key.pk}"),
         limit=limit_for(scope=scope, plan=api_key.account.plan),
         counted=counted,
-        guard=_bucket(scope, f"addr:{address}"),
-        guard_limit=limit_for(scope=scope),
     )
 
 
 def check_address(*, scope: str, address: str) -> Decision:
-    """Count a request without a valid API key against its client address."""
+    """
+    Count a request without a valid API key against its client address. This bounds the load bad
+    keys can put on the key lookup; it is not what protects keys, whose 238 random bits no guessing
+    can reach. So a request with a valid key is never refused for its address: one machine sending
+    bad keys behind a company's NAT must not lock out everyone else behind it.
+    """
     return hit(bucket=_bucket(scope, f"addr:{address}"), limit=limit_for(scope=scope))
 
 
-def hit(
-    *, bucket: str, limit: int, counted: bool = True, guard: str | None = None, guard_limit: int = 0
-) -> Decision:
+def hit(*, bucket: str, limit: int, counted: bool = True) -> Decision:
     """
     Record one request in the bucket if it fits the sliding window (one Redis round trip) and
-    return the decision. With `guard`, refuse without recording while that bucket is full.
-    Fails open: if Redis cannot be reached, allow the request and log an error.
+    return the decision. Fails open: if Redis cannot be reached, allow the request and log an error.
     """
     now_ms = int(clock() * 1000)
     window_ms = WINDOW_SECONDS * 1000
     member = f"{now_ms}:{secrets.token_hex(8)}"
-    keys = [bucket] if guard is None else [bucket, guard]
     try:
-        allowed, used, reset_ms, guard_tripped = _run_script(
-            keys, [now_ms, window_ms, limit, int(counted), member, guard_limit]
-        )
+        allowed, used, reset_ms = _run_script([bucket], [now_ms, window_ms, limit, int(counted), member])
     except redis.RedisError:
         logger.error("rate limiter unavailable, request allowed", extra={"bucket": bucket}, exc_info=True)
         return Decision(allowed=True, limit=limit, remaining=limit, reset_seconds=0)
-    shown_limit = guard_limit if guard_tripped else limit
     return Decision(
         allowed=bool(allowed),
-        limit=shown_limit,
-        remaining=max(shown_limit - used, 0),
+        limit=limit,
+        remaining=max(limit - used, 0),
         reset_seconds=math.ceil(reset_ms / 1000),
     )
 
@@ -216,22 +205,42 @@ def too_many_from_address(request, *, group: str, rate: str, method: str = "POST
         return False
 
 
-def limited_per_address(*, group: str, rate: str, method: str = "POST"):
+def limited_login(view, *, group: str, per_address: str, per_account: str):
     """
-    Decorate a Django view so that requests over `rate` from one client address (see
-    `too_many_from_address`) are refused with django-ratelimit's `Ratelimited` (a 403).
+    A login view slowed two ways (403 when over either): every attempt counts per client address,
+    and every failed attempt counts per user name, from wherever it comes, so that guessing one
+    staff password from many addresses is slowed as much as from one. An answer of 200 is the form
+    shown again, a failed attempt; a success redirects and is not counted. Fixed windows in the
+    cache, failing open like `too_many_from_address`.
     """
 
-    def decorate(view):
-        @functools.wraps(view)
-        def limited_view(request, *args, **kwargs):
-            if too_many_from_address(request, group=group, rate=rate, method=method):
-                raise Ratelimited()
+    @functools.wraps(view)
+    def limited_view(request, *args, **kwargs):
+        if request.method != "POST":
             return view(request, *args, **kwargs)
+        if too_many_from_address(request, group=group, rate=per_address):
+            raise Ratelimited()
+        account = request.POST.get("username", "").strip().casefold()[:150]
+        if _too_many_for(request, group=f"{group}.account", who=account, rate=per_account, increment=False):
+            raise Ratelimited()
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200:
+            _too_many_for(request, group=f"{group}.account", who=account, rate=per_account, increment=True)
+        return response
 
-        return limited_view
+    return limited_view
 
-    return decorate
+
+def _too_many_for(request, *, group: str, who: str, rate: str, increment: bool) -> bool:
+    """Count one (with `increment`) for `who` in the fixed window `group`; whether it is full."""
+    try:
+        usage = get_usage(
+            request, group=group, key=lambda _group, _request: who, rate=rate, method="POST", increment=increment
+        )
+    except redis.RedisError:
+        logger.error("per-account rate limit unavailable, request allowed", extra={"group": group}, exc_info=True)
+        return False
+    return usage is not None and usage["count"] >= usage["limit"]
 
 
 def _normalized_address(raw: str) -> str:

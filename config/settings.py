@@ -43,6 +43,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
+    "config.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -325,7 +326,9 @@ SPECTACULAR_SETTINGS = {
         "Submit a subject, get a complete learning course generated in the background; poll the job or "
         "receive a webhook; share the public preview page; export SCORM for any LMS."
     ),
-    "VERSION": "1.0.0",
+    # The document's version (not the API's, which is /api/v1): its minor number grows with each
+    # addition a generated client needs to be made again for (a new operation, field or enum value).
+    "VERSION": "1.2.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
@@ -336,6 +339,15 @@ SPECTACULAR_SETTINGS = {
         "ExportFormatEnum": "courses.models.Export.ExportFormat",
         "SourceStatusEnum": "sources.models.Source.Status",
         "SourceMediaTypeEnum": "sources.extraction.sniff.MEDIA_TYPES",
+        "ErrorCodeEnum": "config.openapi.ERROR_CODES",
+        "JobErrorCodeEnum": "courses.generation.errors.FAILURE_CODES",
+        "VersionSourceEnum": "courses.models.CourseVersion.Source",
+        "RegenerationTargetEnum": "courses.models.Part",
+        "QualityRuleEnum": "courses.quality.rules.RULES",
+        "QualitySeverityEnum": "courses.quality.rules.SEVERITIES",
+        "QualityFindingPartEnum": "courses.serializers.QUALITY_PARTS",
+        "ReadabilityFormulaEnum": "courses.serializers.READABILITY_FORMULAS",
+        "ReadabilityBandEnum": "courses.serializers.READABILITY_BANDS",
     },
     "WEBHOOKS": [
         "config.openapi.COURSE_CREATED",
@@ -356,5 +368,9 @@ SPECTACULAR_SETTINGS = {
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "SERVERS": [{"url": PUBLIC_BASE_URL}],
+    # Relative: the service that serves the document. Generated clients take the address as a setting
+    # instead of carrying one instance's.
+    "SERVERS": [{"url": "/", "description": "The service that serves this document."}],
+    "CONTACT": {"name": "Course Generation API support", "url": f"{PUBLIC_BASE_URL}/docs/"},
+    "LICENSE": {"name": "Proprietary: use under your agreement with the service", "identifier": "LicenseRef-Proprietary"},
 }

@@ -11,8 +11,11 @@ urlpatterns = [
     path("healthz", health.healthz),
     path("readyz", health.readyz),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),
-    # Password guessing on the staff login is slowed per client address (403 when over).
-    path("admin/login/", ratelimit.limited_per_address(group="admin.login", rate="10/m")(admin.site.login)),
+    # Password guessing on the staff login is slowed per client address and per account (403 when over).
+    path(
+        "admin/login/",
+        ratelimit.limited_login(admin.site.login, group="admin.login", per_address="10/m", per_account="10/15m"),
+    ),
     path("admin/", admin.site.urls),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # Swagger UI adds one fixed inline <style> as it renders: allowed by its hash, on this page only.

@@ -5,6 +5,8 @@ from rest_framework import serializers
 
 from config.formats import iso_utc_ms
 from courses import content, quality
+from courses.generation import errors as generation_errors
+from courses.quality import readability
 from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
 from webhooks import destinations
 
@@ -18,7 +20,11 @@ _BLANK_CODES = [
     0x205F, *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0x3000, 0xFEFF,
 ]
 _BLANKS = "".join(map(chr, _BLANK_CODES))
-_BLANK_CLASS = "".join(f"\\u{code:04x}" for code in _BLANK_CODES)
+# U+2028 and U+2029 (line and paragraph separators) are written as `\s`, which stands for them in
+# JavaScript and Python alike and adds only characters listed here or control characters: a
+# TypeScript client generator writes `\u2028` into a regular expression literal as the character
+# itself, which ends the line and the literal, and the generated client would not compile.
+_BLANK_CLASS = r"\s" + "".join(f"\\u{code:04x}" for code in _BLANK_CODES if code not in (0x2028, 0x2029))
 TEXT_PATTERN = rf"^[^{_CONTROL}]*[^{_CONTROL}{_BLANK_CLASS}][^{_CONTROL}]*$"
 _CONTROL_CHARACTERS = re.compile(rf"[{_CONTROL}]")
 
@@ -143,9 +149,20 @@ class CreateJobInput(serializers.Serializer):
 
 
 class JobAccepted(serializers.Serializer):
+    """The answer to an accepted create request, and to every replay of it (Idempotency-Key)."""
+
     jobId = serializers.CharField(source="public_id")
-    status = serializers.CharField()
-    pollUrl = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField(help_text="Always `pending`: the job as it was accepted.")
+    pollUrl = serializers.SerializerMethodField(
+        help_text="Path of the job's poll endpoint, relative to the service's address (as in `Location`)."
+    )
+
+    @extend_schema_field(
+        serializers.ChoiceField(choices=[(GenerationJob.Status.PENDING, "Accepted, not started")])
+    )
+    def get_status(self, job) -> str:
+        # A replay answers what the first request was answered, whatever the job has become since.
+        return GenerationJob.Status.PENDING
 
     def get_pollUrl(self, job) -> str:
         return poll_path(job)
@@ -168,8 +185,10 @@ class CourseOutput(serializers.Serializer):
 
 
 class JobErrorOutput(serializers.Serializer):
-    message = serializers.CharField(source="error_message")
-    code = serializers.CharField(source="error_code")
+    """Why a job failed: show `message`, switch on `code`."""
+
+    message = serializers.CharField(source="error_message", help_text="Safe to show to end users.")
+    code = serializers.ChoiceField(source="error_code", choices=generation_errors.FAILURE_CODES)
 
 
 class JobOutput(serializers.Serializer):
@@ -238,8 +257,15 @@ class ExportOutput(serializers.Serializer):
 
     courseId = serializers.CharField(source="course.public_id")
     format = serializers.ChoiceField(choices=Export.ExportFormat.choices)
-    downloadUrl = serializers.URLField(source="download_url")
-    shareUrl = serializers.URLField(source="course.share_url")
+    downloadUrl = serializers.URLField(
+        source="download_url",
+        help_text=(
+            "Permanent link to the package (a zip): GET it as it is, with no API key (its unguessable id "
+            "is the secret, so share it only with whom may have the course). `/downloads/{export_id}` on "
+            "the service, described as `downloadExport`."
+        ),
+    )
+    shareUrl = serializers.URLField(source="course.share_url", help_text="The course's public preview page.")
     exportedAt = UtcMillisecondsField(source="exported_at")
     version = serializers.IntegerField(min_value=1, help_text="The version of the course the package holds.")
 
@@ -315,6 +341,12 @@ class RegenerateInput(serializers.Serializer):
 # --- the quality report (courses.quality) ---------------------------------------------------------
 
 
+# The values of the report's enums (named in the document by settings.SPECTACULAR_SETTINGS).
+QUALITY_PARTS = ("question", "quiz", "objective", "chapter", "lesson")
+READABILITY_FORMULAS = tuple(name for name, *_weights in readability.FORMULAS.values())
+READABILITY_BANDS = tuple(band for _lowest, band in readability.BANDS)
+
+
 class QualityFindingOutput(serializers.Serializer):
     code = serializers.ChoiceField(
         choices=list(quality.RULES), help_text="The rule: a stable code (README: Quality, the rule list)."
@@ -323,9 +355,7 @@ class QualityFindingOutput(serializers.Serializer):
         choices=list(quality.SEVERITIES),
         help_text="`high`: learners can pass by it; `medium`: a flaw to fix; `low`: worth a look.",
     )
-    part = serializers.ChoiceField(
-        choices=["question", "quiz", "objective", "chapter", "lesson"], help_text="What the rule looks at."
-    )
+    part = serializers.ChoiceField(choices=QUALITY_PARTS, help_text="What the rule looks at.")
     where = serializers.CharField(
         help_text="A JSON Pointer into the course document: `/assessment/questions/3`, `/assessment`, "
         "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`."
@@ -350,13 +380,11 @@ class QualityObjectiveOutput(serializers.Serializer):
 
 class ReadabilityOutput(serializers.Serializer):
     formula = serializers.ChoiceField(
-        choices=["flesch", "flesch-martins", "fernandez-huerta", "kandel-moles", "amstad"],
+        choices=READABILITY_FORMULAS,
         help_text="The reading-ease formula of the course language.",
     )
     score = serializers.FloatField(min_value=0, max_value=100, help_text="Reading ease: higher is easier.")
-    band = serializers.ChoiceField(
-        choices=["very-easy", "easy", "fairly-easy", "standard", "fairly-difficult", "difficult", "very-difficult"]
-    )
+    band = serializers.ChoiceField(choices=READABILITY_BANDS)
     words = serializers.IntegerField(min_value=1)
     sentences = serializers.IntegerField(min_value=1)
     wordsPerSentence = serializers.FloatField(source="words_per_sentence", min_value=0)

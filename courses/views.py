@@ -6,6 +6,7 @@ import urllib.parse
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.utils.text import slugify
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
@@ -79,7 +80,18 @@ class PollJobView(ApiView):
         summary="Poll a job",
         description="Poll at most once every 5 seconds; unfinished jobs answer with `Retry-After: 5`.",
         parameters=[openapi.id_in_path("job_id", prefix="job_", description="The `jobId`.")],
-        responses=openapi.responses({200: serializers.JobOutput}, e404=[openapi.NOT_FOUND]),
+        responses=openapi.responses(
+            {
+                200: OpenApiResponse(
+                    serializers.JobOutput,
+                    description=(
+                        "The job: `pending` or `running` with its `progress` (and `Retry-After: 5`), "
+                        "`completed` with its `course`, or `failed` with its `error`."
+                    ),
+                )
+            },
+            e404=[openapi.NOT_FOUND],
+        ),
     )
     def get(self, request, job_id: str):
         job = queries.job_visible_to(api_key=request.auth, public_id=job_id)
@@ -124,7 +136,12 @@ class ExportCourseView(ApiView):
             ),
         ],
         responses=openapi.responses(
-            {200: serializers.ExportOutput},
+            {
+                200: OpenApiResponse(
+                    serializers.ExportOutput,
+                    description="The export record; its `downloadUrl` serves the package from now on.",
+                )
+            },
             e400=[openapi.VALIDATION],
             e404=[openapi.NOT_FOUND],
             e409=[openapi.IDEMPOTENCY_REUSED],
@@ -165,7 +182,10 @@ class CourseView(ApiView):
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_NONE_MATCH],
         responses=openapi.responses(
-            {200: serializers.CourseDetailOutput, 304: OpenApiResponse(description="Not modified: the version in If-None-Match is the latest.")},
+            {
+                200: OpenApiResponse(serializers.CourseDetailOutput, description="The course at its latest version."),
+                304: OpenApiResponse(description="Not modified: the version in If-None-Match is the latest."),
+            },
             e404=[openapi.NOT_FOUND],
         ),
     )
@@ -206,7 +226,11 @@ class CourseView(ApiView):
             OpenApiExample("Stop them", value={"learnerCallbackUrl": None}, request_only=True),
         ],
         responses=openapi.responses(
-            {200: learner_serializers.CourseSettingsOutput},
+            {
+                200: OpenApiResponse(
+                    learner_serializers.CourseSettingsOutput, description="The course's settings, as they are now."
+                )
+            },
             e400=[openapi.VALIDATION],
             e404=[openapi.NOT_FOUND],
             e413=[openapi.TOO_LARGE],
@@ -232,7 +256,10 @@ class ListVersionsView(ApiView):
         operation_id="listCourseVersions",
         summary="List a course's versions, newest first",
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
-        responses=openapi.responses({200: serializers.VersionListOutput}, e404=[openapi.NOT_FOUND]),
+        responses=openapi.responses(
+            {200: OpenApiResponse(serializers.VersionListOutput, description="Every version the course keeps.")},
+            e404=[openapi.NOT_FOUND],
+        ),
     )
     def get(self, request, course_id: str):
         course, found = versions.versions_of(api_key=request.auth, course_public_id=course_id)
@@ -250,7 +277,7 @@ class ReadVersionView(ApiView):
             OpenApiParameter("number", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="The version."),
         ],
         responses=openapi.responses(
-            {200: serializers.VersionDetailOutput},
+            {200: OpenApiResponse(serializers.VersionDetailOutput, description="The version with its document.")},
             e404=[("NOT_FOUND", "Unknown course or version, or the course belongs to a different key.")],
         ),
     )
@@ -272,6 +299,9 @@ _EDIT_ERRORS = {
 }
 
 
+_EDITED = OpenApiResponse(serializers.CourseDetailOutput, description="The course at its new version.")
+
+
 class EditContentView(ApiView):
     rate_limit_scope = "edit"
     parser_classes = [StrictJSONParser, MergePatchParser]
@@ -286,7 +316,7 @@ class EditContentView(ApiView):
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_MATCH],
         request={"application/json": serializers.CONTENT_SCHEMA},
-        responses=openapi.responses({200: serializers.CourseDetailOutput}, **_EDIT_ERRORS),
+        responses=openapi.responses({200: _EDITED}, **_EDIT_ERRORS),
     )
     def put(self, request, course_id: str):
         course = versions.replace_content(
@@ -305,7 +335,7 @@ class EditContentView(ApiView):
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_MATCH],
         request={"application/merge-patch+json": {"type": "object"}},
         examples=[OpenApiExample("Fix the title", value={"name": "SQL for analysts"}, request_only=True)],
-        responses=openapi.responses({200: serializers.CourseDetailOutput}, **_EDIT_ERRORS),
+        responses=openapi.responses({200: _EDITED}, **_EDIT_ERRORS),
     )
     def patch(self, request, course_id: str):
         course = versions.patch_content(
@@ -387,7 +417,7 @@ class CourseQualityView(ApiView):
             ),
         ],
         responses=openapi.responses(
-            {200: serializers.CourseQualityOutput},
+            {200: OpenApiResponse(serializers.CourseQualityOutput, description="The version's quality report.")},
             e400=[openapi.VALIDATION],
             e404=[("NOT_FOUND", "Unknown course or version, or the course belongs to a different key.")],
         ),
@@ -405,6 +435,9 @@ class CourseQualityView(ApiView):
         return Response(serializers.quality_output(course, quality.report_for_document(document)))
 
 
+# No cookie or form is involved, so no CSRF check: any method but GET and HEAD is a 405, as the API
+# document says, rather than the CSRF failure page.
+@csrf_exempt
 @require_safe
 def download_export(request, export_id: str):
     """The export's zip: public, the unguessable export id in the path is the key."""

@@ -131,13 +131,14 @@ def _buckets(*, learner_public_id: str, client_address: str) -> tuple[str, str]:
 
 
 def _check_rate(*, learner_public_id: str, client_address: str) -> None:
-    # One Redis round trip; fails open. The learner's own bucket counts; the client address's bucket
-    # of new learners is looked at, so an address that made too many learners makes no more.
+    # Two Redis round trips; each fails open. The client address's bucket of new learners is looked
+    # at (not counted), so an address that made too many learners this minute makes no more; then
+    # the learner's own bucket counts the batch.
     mine, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
-    decision = ratelimit.hit(
-        bucket=mine, limit=settings.PREVIEW_PROGRESS_LIMIT, guard=new_here,
-        guard_limit=settings.PREVIEW_NEW_LEARNERS_LIMIT,
-    )
+    made_here = ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT, counted=False)
+    if made_here.remaining == 0:
+        raise TooManyRequests(dataclasses.replace(made_here, allowed=False))
+    decision = ratelimit.hit(bucket=mine, limit=settings.PREVIEW_PROGRESS_LIMIT)
     if not decision.allowed:
         raise TooManyRequests(decision)
 

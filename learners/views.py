@@ -63,7 +63,11 @@ class LearnerView(ApiView):
         ),
         parameters=[_COURSE, _LEARNER],
         responses=openapi.responses(
-            {200: serializers.ErasedOutput},
+            {
+                200: OpenApiResponse(
+                    serializers.ErasedOutput, description="The learner is erased: how many records went, of each kind."
+                )
+            },
             e404=[("NOT_FOUND", "Unknown course or learner, or the course belongs to a different key.")],
         ),
     )

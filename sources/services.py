@@ -344,7 +344,8 @@ def _fail(*, source_id: int, attempt: int | None, code: str, message: str) -> bo
     source.file = ""
     source.save()
     if stored:
-        transaction.on_commit(lambda: source.file.storage.delete(stored))
+        # A file that cannot be removed is logged and left behind: the source has failed all the same.
+        transaction.on_commit(lambda: source.file.storage.delete(stored), robust=True)
     if source.callback_url:
         webhook_services.record_event(
             account=source.api_key.account,
@@ -369,7 +370,9 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
     if stored:
-        transaction.on_commit(lambda: storage.delete(stored))
+        # The source is gone once the row is; a file that cannot be removed is logged and left behind
+        # rather than turning a done deletion into an error.
+        transaction.on_commit(lambda: storage.delete(stored), robust=True)
 
 
 # Recovering lost work -------------------------------------------------------------------------

@@ -89,7 +89,10 @@ class SourcesView(ApiView):
                 description="Sources per page, 1 to 100.",
             ),
         ],
-        responses=openapi.responses({200: serializers.SourceList}, e400=[openapi.VALIDATION]),
+        responses=openapi.responses(
+            {200: OpenApiResponse(serializers.SourceList, description="A page of sources, newest first.")},
+            e400=[openapi.VALIDATION],
+        ),
     )
     def get(self, request):
         # A plain dict: an empty value is then refused, not taken for an absent one.
@@ -115,7 +118,14 @@ class SourceView(ApiView):
         summary="Poll a source",
         description="Unread sources (`pending`) answer with `Retry-After: 5`.",
         parameters=[_ID],
-        responses=openapi.responses({200: serializers.SourceOutput}, e404=[openapi.NOT_FOUND]),
+        responses=openapi.responses(
+            {
+                200: OpenApiResponse(
+                    serializers.SourceOutput, description="The source; while `pending`, with `Retry-After: 5`."
+                )
+            },
+            e404=[openapi.NOT_FOUND],
+        ),
     )
     def get(self, request, source_id: str):
         source = queries.source_visible_to(api_key=request.auth, public_id=source_id)

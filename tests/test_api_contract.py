@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from accounts import services as account_services
+from accounts.models import ApiKey
 from config import ratelimit
+from courses import exports
 from courses.models import Export
-from tests.factories import AccountFactory, PlanFactory
+from tests.factories import AccountFactory, CourseFactory, PlanFactory
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,10 +47,30 @@ def contract_key(live_server, settings, monkeypatch):
     return account_services.issue_key(account=account, name="contract")
 
 
-def test_schemathesis_finds_no_difference_between_the_document_and_the_service(live_server, contract_key):
+@pytest.fixture
+def config_with_a_download(contract_key, tmp_path) -> Path:
+    """The project's schemathesis configuration, naming one real export: download links cannot be
+    followed from an export record (the id is inside `downloadUrl`), and random ids only ever find
+    the 404."""
+    api_key = ApiKey.objects.get(key_hash=account_services.hash_key(contract_key))
+    course = CourseFactory(api_key=api_key)
+    export = exports.export_course(api_key=api_key, course_public_id=course.public_id, format="scorm12")
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        (ROOT / "schemathesis.toml").read_text()
+        + '\n[[operations]]\ninclude-name = "GET /downloads/{export_id}"\n'
+        f'parameters = {{ export_id = "{export.public_id}" }}\n'
+    )
+    return config
+
+
+def test_schemathesis_finds_no_difference_between_the_document_and_the_service(
+    live_server, contract_key, config_with_a_download
+):
     run = subprocess.run(
         [
-            str(SCHEMATHESIS), "--config-file", str(ROOT / "schemathesis.toml"), "run", f"{live_server.url}/api/v1/openapi.json",
+            str(SCHEMATHESIS), "--config-file", str(config_with_a_download),
+            "run", f"{live_server.url}/api/v1/openapi.json",
             "--phases", "examples,coverage,fuzzing,stateful",
             "--checks", "all",
             "--header", f"Authorization: Bearer {contract_key}",

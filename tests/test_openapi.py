@@ -1,9 +1,14 @@
 import json
+import re
+from importlib import import_module
 
 import pytest
+from django.conf import settings
 from openapi_spec_validator import validate
 
+from config import errors
 from config.openapi import error_codes_in
+from courses.generation import errors as generation_errors
 
 CREATE = ("/api/v1/courses", "post")
 POLL = ("/api/v1/courses/jobs/{job_id}", "get")
@@ -13,6 +18,7 @@ CREATE_SOURCE = ("/api/v1/sources", "post")
 LIST_SOURCES = ("/api/v1/sources", "get")
 GET_SOURCE = ("/api/v1/sources/{source_id}", "get")
 DELETE_SOURCE = ("/api/v1/sources/{source_id}", "delete")
+DOWNLOAD = ("/downloads/{export_id}", "get")
 
 # Interface section 7, by the endpoints that can return each code.
 CONTRACT_CODES = {
@@ -58,7 +64,8 @@ def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
-        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, UPDATE, ADD_LEARNER, ERASE_LEARNER, RESULTS,
+        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, UPDATE, ADD_LEARNER, ERASE_LEARNER,
+        RESULTS,
     }
 
 
@@ -103,14 +110,148 @@ def test_the_source_codes_are_documented(document):
     assert "NOT_FOUND" in error_codes_in(document, *DELETE_SOURCE)
 
 
+def test_the_document_is_the_same_every_time_it_is_served(document, client):
+    again = json.loads(client.get("/api/v1/openapi.json").content)
+
+    assert again == document
+
+
+def test_servers_name_no_instance_so_generated_clients_take_the_address_as_a_setting(document, settings):
+    assert document["servers"] == [{"url": "/", "description": "The service that serves this document."}]
+    assert settings.PUBLIC_BASE_URL not in json.dumps(document["servers"])
+
+
+def test_operation_ids_and_schema_names_that_clients_use_are_kept(document):
+    operation_ids = {
+        operation["operationId"]
+        for operations in [*document["paths"].values(), *document["webhooks"].values()]
+        for operation in operations.values()
+    }
+    schemas = set(document["components"]["schemas"])
+
+    assert {
+        "createCourse", "pollJob", "exportCourse", "downloadExport",
+        "notifyCourseCreated", "notifyCourseFailed", "notifyCourseExported",
+    } <= operation_ids
+    assert {
+        "CreateJobInputRequest", "JobAccepted", "JobOutput", "JobErrorOutput", "CourseOutput",
+        "ExportCourseInputRequest", "ExportOutput", "ErrorBody", "CourseCreatedEvent", "CourseFailedEvent",
+        "CourseExportedEvent", "FailedJobError", "AddOnsEnum", "CourseFormatEnum", "LanguageIdEnum",
+        "ExportFormatEnum", "JobStatusEnum", "ErrorCodeEnum", "JobErrorCodeEnum", "JobAcceptedStatusEnum",
+    } <= schemas
+
+
+def test_every_tag_in_use_is_declared(document):
+    used = {
+        tag
+        for operations in [*document["paths"].values(), *document["webhooks"].values()]
+        for operation in operations.values()
+        for tag in operation["tags"]
+    }
+
+    assert used == {tag["name"] for tag in document["tags"]}
+
+
+def test_webhooks_need_no_key_and_have_operation_ids(document):
+    for name, hook in document["webhooks"].items():
+        assert hook["post"]["security"] == [], name
+        assert hook["post"]["operationId"].startswith("notify"), name
+
+
 @pytest.mark.parametrize("operation", CONTRACT_CODES)
 def test_every_error_code_of_the_contract_is_documented(document, operation):
     assert CONTRACT_CODES[operation] <= error_codes_in(document, *operation)
 
 
 def test_our_own_codes_are_documented_too(document):
-    assert {"IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE"} <= error_codes_in(document, *CREATE)
-    assert {"IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE"} <= error_codes_in(document, *EXPORT)
+    ours = {"IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE", "NOT_ACCEPTABLE", "SERVICE_UNAVAILABLE"}
+    assert ours <= error_codes_in(document, *CREATE)
+    assert ours <= error_codes_in(document, *EXPORT)
+
+
+def every_error_class(root: type) -> list[type]:
+    return [root, *(sub for cls in root.__subclasses__() for sub in every_error_class(cls))]
+
+
+def test_the_error_code_enum_is_every_code_the_server_can_answer(document):
+    import_module(settings.ROOT_URLCONF)  # every view, so that every error class is defined
+    server_codes = {cls.code for cls in every_error_class(errors.AppError)}
+    server_codes |= {code for _status, code, _message in errors._DRF_CODES.values()}
+
+    enum = document["components"]["schemas"]["ErrorCodeEnum"]
+    assert set(enum["enum"]) == server_codes
+    assert document["components"]["schemas"]["ErrorBody"]["properties"]["code"]["allOf"] == [
+        {"$ref": "#/components/schemas/ErrorCodeEnum"}
+    ]
+    # Each value says when it happens.
+    for code in enum["enum"]:
+        assert re.search(rf"^\* `{code}` - \d{{3}}\b.+", enum["description"], re.MULTILINE), code
+
+
+def test_every_code_an_operation_lists_is_in_the_enum(document):
+    enum = set(document["components"]["schemas"]["ErrorCodeEnum"]["enum"])
+    for path, operations in document["paths"].items():
+        if path.startswith("/api/"):
+            for method in operations:
+                assert error_codes_in(document, path, method) <= enum, (path, method)
+
+
+def test_the_job_error_code_enum_is_every_failure_code_of_generation(document):
+    enum = document["components"]["schemas"]["JobErrorCodeEnum"]
+    schemas = document["components"]["schemas"]
+
+    assert set(enum["enum"]) == {cls.code for cls in every_error_class(generation_errors.GenerationError)}
+    assert {"GENERATION_FAILED", "GENERATION_TIMEOUT", "PROVIDER_UNAVAILABLE"} == set(enum["enum"])
+    for code in enum["enum"]:
+        assert re.search(rf"^\* `{code}` - \w.+", enum["description"], re.MULTILINE), code
+    job_error_code = {"$ref": "#/components/schemas/JobErrorCodeEnum"}
+    assert schemas["JobErrorOutput"]["properties"]["code"] == job_error_code
+    assert schemas["FailedJobError"]["properties"]["code"]["allOf"] == [job_error_code]
+
+
+def test_codes_clients_switch_on_are_enums(document):
+    schemas = document["components"]["schemas"]
+
+    assert schemas["JobAccepted"]["properties"]["status"]["allOf"] == [
+        {"$ref": "#/components/schemas/JobAcceptedStatusEnum"}
+    ]
+    assert schemas["JobAcceptedStatusEnum"]["enum"] == ["pending"]
+    assert schemas["JobOutput"]["properties"]["status"] == {"$ref": "#/components/schemas/JobStatusEnum"}
+    assert schemas["LanguageIdEnum"]["enum"] == ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
+    assert schemas["CourseOutput"]["properties"]["languageId"] == {
+        "$ref": "#/components/schemas/LanguageIdEnum"
+    }
+
+
+def test_the_download_link_is_described_without_a_key_or_rate_limit(document):
+    download = document["paths"]["/downloads/{export_id}"]["get"]
+    export_output = document["components"]["schemas"]["ExportOutput"]["properties"]
+
+    assert download["security"] == []
+    assert set(download["responses"]) == {"200", "404"}
+    assert download["responses"]["200"]["content"] == {
+        "application/zip": {"schema": {"type": "string", "format": "binary"}}
+    }
+    assert not any(name.startswith("RateLimit") for name in download["responses"]["200"]["headers"])
+    assert "`downloadExport`" in export_output["downloadUrl"]["description"]
+    assert "no API key" in export_output["downloadUrl"]["description"]
+
+
+def test_every_answer_is_described(document):
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, answer in operation["responses"].items():
+                assert answer["description"].strip(), (path, method, status)
+
+
+def test_idempotency_key_states_its_scope_lifetime_and_replay(document):
+    create = document["paths"]["/api/v1/courses"]["post"]
+    [key] = [p for p in create["parameters"] if p["name"] == "Idempotency-Key"]
+
+    assert key["schema"] == {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~][ -~]*$"}
+    for words in ["**Scope**: one API key", "**Kept** for 24 hours", "returns the first answer again",
+                  "`202` with the same `jobId`", "409 IDEMPOTENCY_KEY_REUSED", "**Errors are not kept**"]:
+        assert words in key["description"]
 
 
 def test_headers_bearer_scheme_and_error_body_are_described(document):
@@ -126,6 +267,11 @@ def test_headers_bearer_scheme_and_error_body_are_described(document):
     assert {"Idempotency-Key", "X-Request-ID"} <= {p["name"] for p in create["parameters"]}
     for answer in [*create["responses"].values(), *poll["responses"].values()]:
         assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-ID"} <= set(answer["headers"])
+    def rate_limit_header(status: str) -> str:
+        return create["responses"][status]["headers"]["RateLimit-Limit"]["description"]
+
+    assert "Absent when the database" in rate_limit_header("503")
+    assert "Absent" not in rate_limit_header("413")
     assert "Location" in create["responses"]["202"]["headers"]
     assert "Retry-After" in create["responses"]["429"]["headers"]
     assert "Retry-After" in poll["responses"]["200"]["headers"]

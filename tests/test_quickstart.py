@@ -29,6 +29,7 @@ README = ROOT / "README.md"
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 RECEIVER = ROOT / "examples" / "webhook_receiver.py"
 EDIT = ROOT / "examples" / "edit_course.py"
+GENERATED_CLIENT = ROOT / "examples" / "generated_client.py"  # run by tests/clients
 # A limit on how long an example may run before the test gives up on it, never an assertion.
 RUN_LIMIT_SECONDS = 120
 
@@ -89,7 +90,7 @@ def assert_scorm_package(path: Path) -> None:
 # The README shows the example files themselves -------------------------------------------------
 
 
-@pytest.mark.parametrize("example", [QUICKSTART, RECEIVER, EDIT], ids=lambda path: path.name)
+@pytest.mark.parametrize("example", [QUICKSTART, GENERATED_CLIENT, RECEIVER, EDIT], ids=lambda path: path.name)
 def test_readme_shows_the_example_file_verbatim(example):
     shown = code_block_after(quickstart_section(), f"(examples/{example.name})", "python")
 

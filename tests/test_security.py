@@ -36,13 +36,26 @@ def course(api_key):
 # Bodies -----------------------------------------------------------------------------------------
 
 
+def json_endpoints(course) -> list[tuple[str, str, str]]:
+    """Every endpoint that reads a JSON body: method, path, media type."""
+    content = f"/api/v1/courses/{course.public_id}/content"
+    return [
+        ("post", CREATE, "application/json"),
+        ("post", export_path(course), "application/json"),
+        ("put", content, "application/json"),
+        ("patch", content, "application/merge-patch+json"),
+        ("post", f"/api/v1/courses/{course.public_id}/regenerate", "application/json"),
+        ("post", "/api/v1/sources", "application/json"),
+    ]
+
+
 @pytest.mark.parametrize("depth", [33, 1_000, 100_000])
 def test_a_deeply_nested_body_is_a_400_on_every_endpoint(api_client, course, depth):
     body = '{"subject": "SQL", "outline": ' + "[" * depth + "]" * depth + "}"
     jobs_before = GenerationJob.objects.count()
 
-    for path in (CREATE, export_path(course)):
-        response = api_client.post(path, body, content_type="application/json")
+    for method, path, media_type in json_endpoints(course):
+        response = getattr(api_client, method)(path, body, content_type=media_type, HTTP_IF_MATCH='"1"')
 
         assert response.status_code == 400, path
         assert response.json() == {
@@ -50,6 +63,34 @@ def test_a_deeply_nested_body_is_a_400_on_every_endpoint(api_client, course, dep
             "code": "VALIDATION_ERROR",
         }
     assert GenerationJob.objects.count() == jobs_before
+
+
+# Caches ------------------------------------------------------------------------------------------
+
+
+def test_every_answer_to_a_request_with_a_key_is_kept_by_no_cache(api_client, client, course, settings):
+    settings.RATE_LIMIT_READ = 2
+    course_path = f"/api/v1/courses/{course.public_id}"
+    answers = {
+        "read": api_client.get(course_path),
+        "list": api_client.get("/api/v1/sources"),
+        "not found": api_client.get("/api/v1/courses/cou_" + "x" * 22),
+        "invalid": api_client.post(CREATE, {"subject": ""}, format="json"),
+        "too large": api_client.post(CREATE, "x" * (2 * 1024 * 1024), content_type="application/json"),
+        "over the limit": api_client.get(course_path),
+        "bad key": client.get(course_path, HTTP_AUTHORIZATION="Bearer cgs_wrong"),
+        "no such path": api_client.get("/api/v1/nothing-here"),
+    }
+    without_key = client.get(f"/go/{course.public_id}")
+
+    assert {name: answer.status_code for name, answer in answers.items()} == {
+        "read": 200, "list": 200, "not found": 404, "invalid": 400, "too large": 413, "over the limit": 429,
+        "bad key": 401, "no such path": 404,
+    }
+    assert {name: answer.get("Cache-Control") for name, answer in answers.items()} == dict.fromkeys(
+        answers, "no-store"
+    )
+    assert without_key.get("Cache-Control") != "no-store"  # a public page, for anyone
 
 
 @pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\udc00\\ud800", "a\\ud83d"])

@@ -32,3 +32,22 @@ class ProviderUnavailable(GenerationError):
 
     code = "PROVIDER_UNAVAILABLE"
     message = "The content provider is unavailable right now. Please try again later."
+
+
+# Every code a failed job can carry (the poll answer's `error.code`, the course.failed event's), with
+# when it happens: the `JobErrorCodeEnum` of the API document. A test holds it to the classes above.
+FAILURE_CODES = [
+    (
+        GenerationFailed.code,
+        "The course could not be generated: the generator's output stayed unusable after retries, or the "
+        "job's worker stopped on both of its attempts. Try again, or rephrase the subject.",
+    ),
+    (
+        GenerationTimeout.code,
+        "Generation ran past its time limit, or no worker started the job in time. Try again later.",
+    ),
+    (
+        ProviderUnavailable.code,
+        "The content provider could not be reached, or kept answering errors after retries. Try again later.",
+    ),
+]

@@ -68,13 +68,43 @@ def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):
     assert add_page.status_code == 403
 
 
+def login(client, username: str, password: str, address: str):
+    return client.post("/admin/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_guessing_one_staff_password_from_many_addresses_is_slowed_per_account(client, db, time_machine):
+    User.objects.create_superuser("ada", "ada@example.com", "right horse battery staple")
+    User.objects.create_superuser("grace", "grace@example.com", "another long passphrase")
+    time_machine.move_to("2026-05-01T10:00:05Z", tick=False)  # all inside one fixed window
+
+    guesses = [login(client, " ADA", f"guess {n}", f"203.0.113.{n}").status_code for n in range(10)]
+    right_password_now = login(client, "ada", "right horse battery staple", "198.51.100.1")
+    other_account = login(client, "grace", "another long passphrase", "198.51.100.2")
+    time_machine.move_to("2026-05-01T10:16:05Z", tick=False)  # the account's 15-minute window has passed
+    right_password_later = login(client, "ada", "right horse battery staple", "198.51.100.3")
+
+    assert guesses == [200] * 10  # the form again: wrong password
+    assert right_password_now.status_code == 403
+    assert other_account.status_code == 302
+    assert right_password_later.status_code == 302
+
+
+def test_successful_logins_do_not_count_against_the_account(client, db, time_machine):
+    User.objects.create_superuser("ada", "ada@example.com", "right horse battery staple")
+    time_machine.move_to("2026-05-01T10:00:05Z", tick=False)
+
+    statuses = [
+        login(client, "ada", "right horse battery staple", f"203.0.113.{n}").status_code for n in range(12)
+    ]
+
+    assert statuses == [302] * 12
+
+
 def test_admin_login_is_rate_limited_per_ip(client, db, time_machine):
     time_machine.move_to("2026-05-01T10:00:05Z", tick=False)  # all inside one fixed window
-    statuses = [
-        client.post("/admin/login/", {"username": "x", "password": "wrong"}, REMOTE_ADDR="203.0.113.9").status_code
-        for _ in range(12)
-    ]
-    other_ip = client.post("/admin/login/", {"username": "x", "password": "wrong"}, REMOTE_ADDR="203.0.113.10")
+    # A different user name each time: the limit per account stays out of the way.
+    statuses = [login(client, f"user{n}", "wrong", "203.0.113.9").status_code for n in range(12)]
+    other_ip = login(client, "user12", "wrong", "203.0.113.10")
 
     assert statuses[:10] == [200] * 10
     assert statuses[10:] == [403, 403]

@@ -171,6 +171,34 @@ def test_same_idempotency_key_and_body_returns_the_first_answer(account, api_cli
     assert account_services.usage_for(account=account).used == 1
 
 
+def test_a_replay_after_the_job_finished_still_returns_the_first_answer(
+    account, api_client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        first = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42")
+    assert GenerationJob.objects.get().status == GenerationJob.Status.COMPLETED
+
+    again = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42")
+
+    assert (again.status_code, again.json(), again["Location"]) == (202, first.json(), first["Location"])
+    assert again.json()["status"] == "pending"
+    assert account_services.usage_for(account=account).used == 1
+
+
+def test_a_refused_request_is_not_remembered_under_its_idempotency_key(account, api_client):
+    account.plan.monthly_course_credits = 0
+    account.plan.save()
+    refused = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42")
+    account.plan.monthly_course_credits = 10
+    account.plan.save()
+
+    accepted = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42")
+
+    assert (refused.status_code, refused.json()["code"]) == (403, "USAGE_LIMIT_EXCEEDED_PLAN")
+    assert accepted.status_code == 202
+    assert IdempotencyRecord.objects.count() == 1
+
+
 def test_same_idempotency_key_with_another_body_is_409(api_client):
     post(api_client, VALID, HTTP_IDEMPOTENCY_KEY="order-42")
 

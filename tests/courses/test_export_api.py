@@ -7,6 +7,7 @@ import urllib.parse
 import zipfile
 
 import pytest
+from django.test import Client
 
 from courses.models import Export
 from tests import samples
@@ -274,11 +275,13 @@ def test_unknown_download_is_404(client, db, export_id):
     assert response.status_code == 404
 
 
-def test_download_accepts_only_get_and_head(api_client, client, course):
+def test_download_accepts_only_get_and_head(api_client, course):
     path = download_path(export(api_client, course.public_id).json()["downloadUrl"])
+    browser = Client(enforce_csrf_checks=True)  # as a real client meets it: no CSRF failure page
 
-    assert client.head(path).status_code == 200
-    assert client.post(path).status_code == 405
+    assert browser.head(path).status_code == 200
+    assert browser.post(path).status_code == 405
+    assert browser.generic("QUERY", path).status_code == 405
 
 
 def test_download_whose_file_is_gone_from_storage_is_404(api_client, client, course):

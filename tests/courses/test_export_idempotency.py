@@ -1,5 +1,6 @@
 from courses.models import Export
 from tests.factories import CourseFactory
+from webhooks.models import WebhookEvent
 
 
 def export(client, course, body, key):
@@ -15,6 +16,17 @@ def test_retried_export_with_the_same_key_returns_the_first_export(api_client, a
     assert again.status_code == 200
     assert again.json() == first.json()
     assert Export.objects.filter(course=course).count() == 1
+
+
+def test_a_replayed_export_sends_no_second_event(api_client, api_key):
+    course = CourseFactory(api_key=api_key)
+    body = {"format": "scorm12", "callbackUrl": "https://hooks.example.com/exports/7f3a9c2e"}
+    first = export(api_client, course, body, "exp-1")
+
+    again = export(api_client, course, body, "exp-1")
+
+    assert again.json() == first.json()
+    assert WebhookEvent.objects.filter(event_type="course.exported").count() == 1
 
 
 def test_same_key_for_another_export_is_409(api_client, api_key):

@@ -340,6 +340,22 @@ def test_deleting_a_source_removes_its_file_text_passages_and_index_entries(api_
     assert error_of(api_client.delete(f"/api/v1/sources/{source['id']}"))[0] == 404
 
 
+def test_a_file_that_cannot_be_removed_does_not_undo_or_fail_the_deletion(api_client, monkeypatch, caplog):
+    source = read(api_client, PDF, "handbook.pdf")
+    row = Source.objects.get(public_id=source["id"])
+
+    def broken_disk(name):
+        raise OSError(f"cannot remove {name}")
+
+    monkeypatch.setattr(row.file.storage, "delete", broken_disk)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = api_client.delete(f"/api/v1/sources/{source['id']}")
+
+    assert response.status_code == 204
+    assert not Source.objects.filter(public_id=source["id"]).exists()
+    assert "cannot remove" in caplog.text  # logged, for staff to clean up
+
+
 # Storage allowance ----------------------------------------------------------------------------
 
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Generate the API clients from an OpenAPI document (a file):
+#   scripts/generate-clients.sh DOCUMENT [OUTPUT, default build/clients]
+# writes OUTPUT/python (a package, openapi-python-client) and OUTPUT/typescript (@hey-api/openapi-ts
+# with zod). Both generators are pinned (requirements.txt, package.json) and reach no network.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+document=$(realpath "$1")
+output=$(realpath -m "${2:-$root/build/clients}")
+mkdir -p "$output"
+
+# openapi-python-client formats its output with ruff, which it finds on the PATH.
+PATH="$root/.venv/bin:$PATH" openapi-python-client generate --fail-on-warning \
+  --path "$document" --config "$root/clients/openapi-python-client.yaml" \
+  --output-path "$output/python" --overwrite --meta pdm
+
+# DEBUG (Django's, from .env) would turn on the generator's debug log, whose timing report crashes
+# in this version; so would --silent.
+env -u DEBUG OPENAPI_DOCUMENT="$document" OPENAPI_TS_OUTPUT="$output/typescript" \
+  "$root/node_modules/.bin/openapi-ts" --file "$root/clients/openapi-ts.config.mjs" >/dev/null

@@ -1,0 +1,407 @@
+"""
+The quickstart as a Python developer writes it with the generated client, unedited: create a course
+with only a subject, poll its job to completion, read the course, read its whole document, edit it
+(a merge patch, then the whole document), have its introduction written again, read its versions and
+its quality report, export it in every format and download each package; send its learners' events
+to a receiver, add a learner with a personal link, read the results as JSON and as CSV, erase the
+learner and stop the events; then add a source by uploading a file, wait until it is read, list the
+sources and delete it.
+
+Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
+records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
+and so on (tests/clients/test_generated_clients.py). Imported once the client is generated
+(tests/clients/conftest.py).
+"""
+
+import hashlib
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from course_generation_api_client import AuthenticatedClient, Client
+from course_generation_api_client.api.courses import (
+    add_learner,
+    create_course,
+    erase_learner,
+    export_course,
+    get_course_quality,
+    list_course_results,
+    list_course_versions,
+    patch_course_content,
+    poll_job,
+    read_course,
+    read_course_version,
+    regenerate_course_part,
+    replace_course_content,
+    update_course,
+)
+from course_generation_api_client.api.downloads import download_export
+from course_generation_api_client.api.sources import create_source, delete_source, get_source, list_sources
+from course_generation_api_client.models import (
+    AddLearnerInputRequest,
+    CourseContent,
+    CourseDetailOutput,
+    CourseOutput,
+    CourseQualityOutput,
+    CourseSettingsOutput,
+    CreateJobInputRequest,
+    ErasedOutput,
+    ErrorBody,
+    ExportCourseInputRequest,
+    ExportFormatEnum,
+    JobAccepted,
+    JobOutput,
+    JobStatusEnum,
+    LearnerOutput,
+    PatchCourseContentBody,
+    PatchedUpdateCourseInputRequest,
+    RegenerateInputRequest,
+    RegenerationTargetEnum,
+    ResultsOutput,
+    SourceList,
+    SourceOutput,
+    SourceStatusEnum,
+    UploadSourceInputRequest,
+    VersionDetailOutput,
+    VersionListOutput,
+)
+from course_generation_api_client.types import File, Response
+
+
+class ApiError(Exception):
+    def __init__(self, operation: str, answer: Response):
+        error = answer.parsed
+        detail = (
+            f"{error.code.value}: {error.message}" if isinstance(error, ErrorBody) else answer.content[:200]
+        )
+        super().__init__(f"{operation}: {answer.status_code} {detail}")
+
+
+@dataclass
+class FlowState:
+    base_url: str
+    client: AuthenticatedClient
+    accepted: JobAccepted | None = None
+    job: JobOutput | None = None
+    course: CourseOutput | None = None
+    polls: int = 0
+    document: CourseDetailOutput | None = None  # the course's whole document, as last read or edited
+    etag: str = ""  # its version, as If-Match wants it
+    versions: list[int] = field(default_factory=list)
+    quality: CourseQualityOutput | None = None
+    exports: list[dict] = field(default_factory=list)
+    learner_callback_urls: list[str | None] = field(default_factory=list)  # as each settings answer gave it
+    learner: LearnerOutput | None = None
+    results: ResultsOutput | None = None
+    results_csv: str = ""
+    erased: ErasedOutput | None = None
+    source: SourceOutput | None = None
+    calls: list[dict] = field(default_factory=list)  # successful calls, as the error tests replay them
+
+
+def create(state: FlowState) -> None:
+    body = CreateJobInputRequest(subject="Intro to SQL")
+    answer = create_course.sync_detailed(client=state.client, body=body)
+    if not isinstance(answer.parsed, JobAccepted):
+        raise ApiError("createCourse", answer)
+    state.calls.append({"operation": "createCourse", "body": body.to_dict()})
+    state.accepted = answer.parsed
+
+
+def poll_to_completion(state: FlowState) -> None:
+    state.job = poll_job_to_completion(state, state.accepted.job_id)
+
+
+def poll_job_to_completion(state: FlowState, job_id: str) -> JobOutput:
+    while True:
+        answer = poll_job.sync_detailed(job_id, client=state.client)
+        if not isinstance(answer.parsed, JobOutput):
+            raise ApiError("pollJob", answer)
+        state.polls += 1
+        if state.polls == 1:
+            state.calls.append({"operation": "pollJob", "path": {"job_id": job_id}})
+        job = answer.parsed
+        if job.status == JobStatusEnum.FAILED:
+            raise RuntimeError(f"job {job_id} failed: {job.error.code.value}")
+        if job.status == JobStatusEnum.COMPLETED:
+            return job
+        # Unfinished jobs say when to ask again.
+        time.sleep(int(answer.headers.get("Retry-After", "5")))
+
+
+def take_course_from_job(state: FlowState) -> None:
+    if state.job.course is None:
+        raise RuntimeError("a completed job without its course")
+    state.course = state.job.course
+
+
+def read_document(state: FlowState) -> None:
+    fetch_document(state)
+    # Read again with the version in hand: nothing changed, so 304 and no body.
+    again = read_course.sync_detailed(state.course.id, client=state.client, if_none_match=state.etag)
+    if again.status_code != 304:
+        raise ApiError("readCourse", again)
+
+
+def fetch_document(state: FlowState) -> None:
+    course_id = state.course.id
+    answer = read_course.sync_detailed(course_id, client=state.client)
+    if not isinstance(answer.parsed, CourseDetailOutput):
+        raise ApiError("readCourse", answer)
+    state.calls.append({"operation": "readCourse", "path": {"course_id": course_id}})
+    state.document, state.etag = answer.parsed, answer.headers["ETag"]
+
+
+def edit_introduction(state: FlowState) -> None:
+    course_id = state.course.id
+    body = PatchCourseContentBody.from_dict({"introduction": INTRODUCTION})
+    answer = patch_course_content.sync_detailed(course_id, client=state.client, body=body, if_match=state.etag)
+    if not isinstance(answer.parsed, CourseDetailOutput):
+        raise ApiError("patchCourseContent", answer)
+    state.calls.append(
+        {
+            "operation": "patchCourseContent",
+            "path": {"course_id": course_id},
+            "body": body.to_dict(),
+            "headers": {"If-Match": state.etag},
+        }
+    )
+    state.document, state.etag = answer.parsed, answer.headers["ETag"]
+
+
+def replace_document(state: FlowState) -> None:
+    course_id = state.course.id
+    content = state.document.content.to_dict()
+    content["introduction"] += "\n\nEvery chapter ends with exercises."
+    body = CourseContent.from_dict(content)
+    answer = replace_course_content.sync_detailed(course_id, client=state.client, body=body, if_match=state.etag)
+    if not isinstance(answer.parsed, CourseDetailOutput):
+        raise ApiError("replaceCourseContent", answer)
+    state.calls.append(
+        {
+            "operation": "replaceCourseContent",
+            "path": {"course_id": course_id},
+            "body": body.to_dict(),
+            "headers": {"If-Match": state.etag},
+        }
+    )
+    state.document, state.etag = answer.parsed, answer.headers["ETag"]
+
+
+def regenerate_introduction(state: FlowState) -> None:
+    course_id = state.course.id
+    body = RegenerateInputRequest(target=RegenerationTargetEnum.INTRODUCTION, instructions="Open with a question.")
+    answer = regenerate_course_part.sync_detailed(course_id, client=state.client, body=body)
+    if not isinstance(answer.parsed, JobAccepted):
+        raise ApiError("regenerateCoursePart", answer)
+    state.calls.append(
+        {"operation": "regenerateCoursePart", "path": {"course_id": course_id}, "body": body.to_dict()}
+    )
+    poll_job_to_completion(state, answer.parsed.job_id)
+    fetch_document(state)  # the new version
+
+
+def read_versions(state: FlowState) -> None:
+    course_id = state.course.id
+    answer = list_course_versions.sync_detailed(course_id, client=state.client)
+    if not isinstance(answer.parsed, VersionListOutput):
+        raise ApiError("listCourseVersions", answer)
+    state.calls.append({"operation": "listCourseVersions", "path": {"course_id": course_id}})
+    state.versions = [version.version for version in answer.parsed.versions]
+    first = read_course_version.sync_detailed(course_id, state.versions[-1], client=state.client)
+    if not isinstance(first.parsed, VersionDetailOutput):
+        raise ApiError("readCourseVersion", first)
+    state.calls.append(
+        {"operation": "readCourseVersion", "path": {"course_id": course_id, "number": state.versions[-1]}}
+    )
+
+
+def read_quality(state: FlowState) -> None:
+    course_id = state.course.id
+    answer = get_course_quality.sync_detailed(course_id, client=state.client)
+    if not isinstance(answer.parsed, CourseQualityOutput):
+        raise ApiError("getCourseQuality", answer)
+    state.calls.append({"operation": "getCourseQuality", "path": {"course_id": course_id}})
+    state.quality = answer.parsed
+
+
+def export_and_download_each_format(state: FlowState) -> None:
+    # The download link needs no key: a client without one fetches it.
+    anonymous = Client(base_url=state.base_url)
+    for format_ in ExportFormatEnum:
+        body = ExportCourseInputRequest(format_=format_)
+        answer = export_course.sync_detailed(state.course.id, client=state.client, body=body)
+        if answer.status_code != 200:
+            raise ApiError("exportCourse", answer)
+        state.calls.append(
+            {"operation": "exportCourse", "path": {"course_id": state.course.id}, "body": body.to_dict()}
+        )
+        exported = answer.parsed
+        export_id = exported.download_url.rsplit("/", 1)[1]
+        download = download_export.sync_detailed(export_id, client=anonymous)
+        if not isinstance(download.parsed, File):
+            raise ApiError("downloadExport", download)
+        package = download.parsed.payload.read()
+        state.exports.append(
+            {
+                "format": exported.format_.value,
+                "downloadUrl": exported.download_url,
+                "exportedAt": exported.exported_at.isoformat(),
+                "contentType": download.headers.get("Content-Type"),
+                "bytes": len(package),
+                "sha256": hashlib.sha256(package).hexdigest(),
+            }
+        )
+
+
+def send_learner_events(state: FlowState) -> None:
+    change_course_settings(state, LEARNER_HOOK)
+
+
+def change_course_settings(state: FlowState, learner_callback_url: str | None) -> None:
+    course_id = state.course.id
+    body = PatchedUpdateCourseInputRequest(learner_callback_url=learner_callback_url)
+    answer = update_course.sync_detailed(course_id, client=state.client, body=body)
+    if not isinstance(answer.parsed, CourseSettingsOutput):
+        raise ApiError("updateCourse", answer)
+    state.calls.append({"operation": "updateCourse", "path": {"course_id": course_id}, "body": body.to_dict()})
+    state.learner_callback_urls.append(answer.parsed.learner_callback_url)
+
+
+def add_a_learner(state: FlowState) -> None:
+    course_id = state.course.id
+    body = AddLearnerInputRequest(external_id="E-10442", name="Ada Lovelace")
+    answer = add_learner.sync_detailed(course_id, client=state.client, body=body)
+    if not isinstance(answer.parsed, LearnerOutput):
+        raise ApiError("addLearner", answer)
+    state.calls.append({"operation": "addLearner", "path": {"course_id": course_id}, "body": body.to_dict()})
+    state.learner = answer.parsed
+
+
+def read_results(state: FlowState) -> None:
+    course_id = state.course.id
+    answer = list_course_results.sync_detailed(course_id, client=state.client, completed=False, limit=10)
+    if not isinstance(answer.parsed, ResultsOutput):
+        raise ApiError("listCourseResults", answer)
+    state.calls.append(
+        {"operation": "listCourseResults", "path": {"course_id": course_id}, "query": {"completed": False, "limit": 10}}
+    )
+    state.results = answer.parsed
+    # The same rows as CSV. The generator parses a 200 as the JSON it documents first, so the CSV is
+    # asked for through the client's own HTTP session (its address and key), with Accept: text/csv.
+    csv = state.client.get_httpx_client().get(
+        f"/api/v1/courses/{course_id}/results", params={"completed": "false"}, headers={"Accept": "text/csv"}
+    )
+    if csv.status_code != 200 or not csv.headers["Content-Type"].startswith("text/csv"):
+        raise RuntimeError(f"listCourseResults as CSV: {csv.status_code} {csv.text[:200]}")
+    state.results_csv = csv.text
+
+
+def erase_the_learner(state: FlowState) -> None:
+    path = {"course_id": state.course.id, "learner_id": state.learner.learner_id}
+    answer = erase_learner.sync_detailed(path["course_id"], path["learner_id"], client=state.client)
+    if not isinstance(answer.parsed, ErasedOutput):
+        raise ApiError("eraseLearner", answer)
+    state.calls.append({"operation": "eraseLearner", "path": path})
+    state.erased = answer.parsed
+
+
+def stop_learner_events(state: FlowState) -> None:
+    change_course_settings(state, None)
+
+
+def upload_source(state: FlowState) -> None:
+    upload = File(payload=io.BytesIO(NOTES.encode()), file_name="onboarding.md", mime_type="text/markdown")
+    body = UploadSourceInputRequest(file=upload, name="Onboarding notes")
+    answer = create_source.sync_detailed(client=state.client, body=body)
+    if not isinstance(answer.parsed, SourceOutput):
+        raise ApiError("createSource", answer)
+    # A file in a recorded body: its name and text (tests/clients/drivers.py sends it as a file).
+    state.calls.append(
+        {
+            "operation": "createSource",
+            "body": {"file": {"fileName": "onboarding.md", "text": NOTES}, "name": "Onboarding notes"},
+        }
+    )
+    state.source = answer.parsed
+
+
+def wait_until_read(state: FlowState) -> None:
+    source_id = state.source.id
+    while True:
+        answer = get_source.sync_detailed(source_id, client=state.client)
+        if not isinstance(answer.parsed, SourceOutput):
+            raise ApiError("getSource", answer)
+        state.calls.append({"operation": "getSource", "path": {"source_id": source_id}})
+        state.source = answer.parsed
+        if state.source.status == SourceStatusEnum.FAILED:
+            raise RuntimeError(f"source {source_id} failed: {state.source.error.code}")
+        if state.source.status == SourceStatusEnum.READY:
+            return
+        time.sleep(int(answer.headers.get("Retry-After", "5")))
+
+
+def list_and_delete_source(state: FlowState) -> None:
+    answer = list_sources.sync_detailed(client=state.client, limit=10)
+    if not isinstance(answer.parsed, SourceList):
+        raise ApiError("listSources", answer)
+    state.calls.append({"operation": "listSources", "query": {"limit": 10}})
+    if state.source.id not in [source.id for source in answer.parsed.sources]:
+        raise RuntimeError(f"source {state.source.id} is not listed")
+    source_id = state.source.id
+    deleted = delete_source.sync_detailed(source_id, client=state.client)
+    if deleted.status_code != 204:
+        raise ApiError("deleteSource", deleted)
+    state.calls.append({"operation": "deleteSource", "path": {"source_id": source_id}})
+
+
+INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
+LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"
+NOTES = "# Onboarding\n\nNew analysts get read access to the warehouse on their first day.\n"
+
+STEPS: list[Callable[[FlowState], None]] = [
+    create,
+    poll_to_completion,
+    take_course_from_job,
+    read_document,
+    edit_introduction,
+    replace_document,
+    regenerate_introduction,
+    read_versions,
+    read_quality,
+    export_and_download_each_format,
+    send_learner_events,
+    add_a_learner,
+    read_results,
+    erase_the_learner,
+    stop_learner_events,
+    upload_source,
+    wait_until_read,
+    list_and_delete_source,
+]
+
+
+def run_flow(*, base_url: str, api_key: str) -> dict:
+    """Run every step; return what the flow saw, in the shape the TypeScript flow reports it."""
+    client = AuthenticatedClient(base_url=base_url, token=api_key, raise_on_unexpected_status=True)
+    state = FlowState(base_url=base_url, client=client)
+    for step in STEPS:
+        step(state)
+    return {
+        "accepted": state.accepted.to_dict(),
+        "job": state.job.to_dict(),
+        "course": state.course.to_dict(),
+        "polls": state.polls,
+        "document": state.document.to_dict(),
+        "versions": state.versions,
+        "quality": state.quality.to_dict(),
+        "learnerCallbackUrls": state.learner_callback_urls,
+        "learner": state.learner.to_dict(),
+        "results": state.results.to_dict(),
+        "resultsCsv": state.results_csv,
+        "erased": state.erased.to_dict(),
+        "source": state.source.to_dict(),
+        "exports": state.exports,
+        "calls": state.calls,
+    }
