@@ -353,6 +353,7 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.COURSE_CREATED",
         "config.openapi.COURSE_FAILED",
         "config.openapi.COURSE_UPDATED",
+        "config.openapi.COURSE_DELETED",
         "config.openapi.COURSE_EXPORTED",
         "config.openapi.SOURCE_READY",
         "config.openapi.SOURCE_FAILED",

@@ -77,7 +77,8 @@ def _next_export_time(*, course: Course) -> datetime.datetime:
     # Receivers deduplicate course.exported on courseId + exportedAt, which shows milliseconds:
     # two exports of a course must never share one. Exports of the same course take turns (row
     # lock), and each is stamped in whole milliseconds, after the one before.
-    Course.objects.select_for_update(no_key=True).filter(pk=course.pk).values_list("pk", flat=True).get()
+    if not Course.objects.select_for_update(no_key=True).filter(pk=course.pk).values_list("pk", flat=True):
+        raise CourseNotFound()  # deleted meanwhile
     now = timezone.now()
     now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     previous = course.exports.aggregate(latest=Max("exported_at"))["latest"]

@@ -117,7 +117,7 @@ def create_regeneration_job(
             return replayed.job
     # Regenerations and edits of a course take turns (row lock), so a course is never edited while
     # a part of it is being written again.
-    course = Course.objects.select_for_update().get(pk=course.pk)
+    course = versions.locked(course)
     _check_part(course=course, part=part, chapter=chapter)
     if versions.is_busy(course=course):
         raise versions.CourseBusy()

@@ -19,6 +19,10 @@ def new_export_id() -> str:
     return new_public_id("exp_")
 
 
+def new_signoff_id() -> str:
+    return new_public_id("sig_")
+
+
 class Format(models.TextChoices):
     ONEPAGE = "onepage", "One page"
     CLASSIC = "classic", "Classic"
@@ -69,8 +73,9 @@ class GenerationJob(models.Model):
     # Given to the course it makes: where its learners' events go (learner.started, …).
     learner_callback_url = models.URLField(max_length=2048, blank=True)
     # A regeneration of one part of an existing course (POST .../regenerate), instead of a new course.
+    # A deleted course leaves its regenerations' jobs (null here), as it leaves the job that made it.
     regenerated_course = models.ForeignKey(
-        "Course", on_delete=models.CASCADE, null=True, blank=True, related_name="regenerations"
+        "Course", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
     )
     part = models.CharField(max_length=20, choices=Part.choices, blank=True)
     chapter = models.PositiveSmallIntegerField(null=True, blank=True)  # 1-based, with part "chapter"
@@ -103,12 +108,17 @@ class GenerationJob(models.Model):
 
     @property
     def is_regeneration(self) -> bool:
-        return self.regenerated_course_id is not None
+        return bool(self.part)  # every regeneration names its part; a new course has none
 
     @property
-    def result(self) -> "Course":
-        """The course the job made, or the one it generated a part of again."""
-        return self.regenerated_course if self.is_regeneration else self.course
+    def result(self) -> "Course | None":
+        """The course the job made, or the one it generated a part of again; None once deleted."""
+        if self.is_regeneration:
+            return self.regenerated_course
+        try:
+            return self.course
+        except Course.DoesNotExist:
+            return None
 
     @property
     def reported_progress(self) -> int:
@@ -207,7 +217,8 @@ class Export(models.Model):
         CMI5 = "cmi5", "cmi5 (xAPI)"
 
     public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
-    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")
+    # Deleted with its course (courses.deletion removes the file and remembers the link as gone).
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="exports")
     api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="exports")
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
     # The version of the course the package holds; the file keeps it whatever comes after.
@@ -236,6 +247,8 @@ class Signoff(models.Model):
     """A learner's confirmation of a course's agreement add-on, on the preview page."""
 
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
+    # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
+    public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
     # The learner who signed, when the page knew them (a learner cookie); null for a sign-off made
     # without one (JavaScript off, or before learners were recorded).
     learner = models.ForeignKey(
@@ -252,3 +265,18 @@ class Signoff(models.Model):
 
     def __str__(self):
         return f"{self.name} — {self.course}"
+
+
+class RemovedLink(models.Model):
+    """
+    A course or an export that was deleted: its public link (`/go/<id>`, `/downloads/<id>`) answers
+    410 Gone from then on, rather than 404. Ids are never reused. Nothing of the course is kept but
+    its language, so the page that says it is gone speaks to its learners in their language.
+    """
+
+    public_id = models.CharField(max_length=32, unique=True)
+    language_id = models.CharField(max_length=5, choices=Language.choices, default=Language.EN_US)
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.public_id

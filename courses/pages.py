@@ -17,7 +17,6 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
-from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -32,16 +31,52 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses import markdown, signoffs
+from courses import deletion, markdown, signoffs
 from courses.content import CourseContent
-from courses.models import Course, Format, Signoff
+from courses.models import Course, Format, RemovedLink, Signoff
 from learners import identity
 
-_SIGNOFF_SALT = "courses.pages.signoff"
 _ROOT = Path(settings.BASE_DIR)
 
 
 # Views ----------------------------------------------------------------------------------------
+
+
+class CourseGone(Exception):
+    """The course of the address was deleted (courses.deletion)."""
+
+    def __init__(self, removed: RemovedLink):
+        self.removed = removed
+
+
+def gone_when_deleted(view):
+    """A deleted course's pages answer 410 Gone: a plain page in its language, nothing of the course."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except CourseGone as gone:
+            return gone_page(
+                request,
+                language_id=gone.removed.language_id,
+                title=_("This course has been removed"),
+                text=_("Whoever published it has taken it down. If you still need it, ask them for a new link."),
+            )
+
+    return wrapper
+
+
+def gone_page(request, *, language_id: str, title, text) -> HttpResponse:
+    with translation.override(language_id):
+        html = render_to_string(
+            "courses/gone.html",
+            {"title": title, "text": text, "html_lang": language_id, "allow_indexing": False},
+        )
+    response = HttpResponse(html, status=410)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def _etag(request, course_id: str, **_kwargs) -> str:
@@ -64,6 +99,7 @@ def _last_modified(request, course_id: str, **_kwargs):
     return _course(request, course_id).created_at
 
 
+@gone_when_deleted
 @identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
@@ -80,6 +116,7 @@ def course_page(request, course_id: str):
     return _respond(request, html)
 
 
+@gone_when_deleted
 @identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
@@ -99,6 +136,7 @@ def chapter_page(request, course_id: str, number: int):
     return _respond(request, html)
 
 
+@gone_when_deleted
 @require_POST
 def sign_agreement(request, course_id: str):
     """Record a learner's sign-off of the course's agreement, then show the confirmation."""
@@ -131,21 +169,21 @@ def sign_agreement(request, course_id: str):
     if signoff is None:
         context = {"agreement": _agreement(course, content, form=form)}
         return _respond(request, _render(course, "courses/agreement.html", context), status=400)
-    token = signing.dumps(signoff.pk, salt=_SIGNOFF_SALT)
-    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, token]))
+    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
     response.status_code = 303  # See Other: reloading the confirmation never posts again
     return response
 
 
+@gone_when_deleted
 @require_safe
 def signed_page(request, course_id: str, token: str):
-    try:
-        signoff_id = signing.loads(token, salt=_SIGNOFF_SALT)
-    except signing.BadSignature:
-        raise Http404("No such sign-off.") from None
-    signoffs = Signoff.objects.select_related("course")
-    signoff = signoffs.filter(pk=signoff_id, course__public_id=course_id).first()
+    """The confirmation of a sign-off; `token` is its opaque id, which only its signer was sent to."""
+    signoff = None
+    if looks_like_public_id(token, "sig_"):
+        signoffs = Signoff.objects.select_related("course")
+        signoff = signoffs.filter(public_id=token, course__public_id=course_id).first()
     if signoff is None:
+        _course(request, course_id)  # a deleted course's confirmation is gone too
         raise Http404("No such sign-off.")
     return _respond(request, _render(signoff.course, "courses/signed.html", {"signoff": signoff}))
 
@@ -186,7 +224,8 @@ def _store_page(request, course: Course, *, number: int, html: str) -> None:
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
-    return f"coursepage:{_etag(request, course.public_id)}:{number}"
+    # Under the course's id, so deleting the course forgets them all (redis_client.forget_course).
+    return f"coursepage:{course.public_id}:{_etag(request, course.public_id)}:{number}"
 
 
 # Rendering ------------------------------------------------------------------------------------
@@ -404,6 +443,9 @@ def _course(request, course_id: str) -> Course:
         found = _COURSE_WITHOUT_CONTENT.one(course_id)
         course = None if found is None else found[0]
     if course is None:
+        removed = deletion.is_removed(course_id) if looks_like_public_id(course_id, "cou_") else None
+        if removed is not None:
+            raise CourseGone(removed)
         raise Http404("No such course.")
     request._preview_course = course
     return course

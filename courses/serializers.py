@@ -200,9 +200,11 @@ class JobOutput(serializers.Serializer):
     course = serializers.SerializerMethodField()
     error = JobErrorOutput(source="*", required=False, help_text="Present only when status is failed.")
 
-    @extend_schema_field(CourseOutput(allow_null=True))
+    @extend_schema_field(
+        CourseOutput(allow_null=True, help_text="The course of a completed job; null before, and once the course is deleted.")
+    )
     def get_course(self, job):
-        return CourseOutput(job.result).data if job.status == GenerationJob.Status.COMPLETED else None
+        return _course_of(job)
 
     def to_representation(self, job):
         body = super().to_representation(job)
@@ -235,11 +237,16 @@ def job_output(job: GenerationJob) -> dict:
         "jobId": job.public_id,
         "status": job.status,
         "progress": job.reported_progress,
-        "course": course_output(job.result) if job.status == GenerationJob.Status.COMPLETED else None,
+        "course": _course_of(job),
     }
     if job.status == GenerationJob.Status.FAILED:
         body["error"] = job_error(job)
     return body
+
+
+def _course_of(job: GenerationJob) -> dict | None:
+    course = job.result if job.status == GenerationJob.Status.COMPLETED else None
+    return None if course is None else course_output(course)
 
 
 def job_error(job: GenerationJob) -> dict:
@@ -256,13 +263,18 @@ class ExportOutput(serializers.Serializer):
     """The export record: the answer to an export request and, with `event`, the course.exported event."""
 
     courseId = serializers.CharField(source="course.public_id")
+    exportId = serializers.CharField(
+        source="public_id",
+        help_text="The export's id (`exp_…`): `revokeExport` takes its download link down.",
+    )
     format = serializers.ChoiceField(choices=Export.ExportFormat.choices)
     downloadUrl = serializers.URLField(
         source="download_url",
         help_text=(
-            "Permanent link to the package (a zip): GET it as it is, with no API key (its unguessable id "
-            "is the secret, so share it only with whom may have the course). `/downloads/{export_id}` on "
-            "the service, described as `downloadExport`."
+            "Link to the package (a zip), good until the export is revoked or the course deleted (then "
+            "`410 Gone`): GET it as it is, with no API key (its unguessable id is the secret, so share it "
+            "only with whom may have the course). `/downloads/{export_id}` on the service, described as "
+            "`downloadExport`."
         ),
     )
     shareUrl = serializers.URLField(source="course.share_url", help_text="The course's public preview page.")

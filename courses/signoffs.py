@@ -3,7 +3,7 @@
 from django.utils.crypto import salted_hmac
 
 from config import errors
-from courses.models import Course, Signoff
+from courses.models import Course, Signoff, new_signoff_id
 from learners import progress
 
 SIGNOFF_NAME_MAX_LENGTH = 200
@@ -36,8 +36,11 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
     if learner is None:
         return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+    public_id = new_signoff_id()
     signoff_id, learner_id = progress.record_signoff(
         course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
-        learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash,
+        learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash, public_id=public_id,
     )
-    return Signoff(pk=signoff_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash)
+    return Signoff(
+        pk=signoff_id, public_id=public_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash
+    )

@@ -119,7 +119,7 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     course = course_of(api_key=api_key, public_id=course_public_id)
     # Edits of a course take turns (row lock): of two clients editing the same version at once,
     # the second finds the version moved on and gets 412.
-    course = Course.objects.select_for_update().get(pk=course.pk)
+    course = locked(course)
     if expected != course.version:
         raise VersionConflict(course.version)
     if is_busy(course=course):
@@ -130,6 +130,17 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
             raise InvalidContent(f"content/{field}: must stay {value!r}, the course's own.")
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
+
+
+def locked(course: Course) -> Course:
+    """
+    The course read again under its row lock: changes of a course take turns.
+    :raises CourseNotFound: if it was deleted meanwhile
+    """
+    course = Course.objects.select_for_update().filter(pk=course.pk).first()
+    if course is None:
+        raise CourseNotFound()
+    return course
 
 
 def is_busy(*, course: Course) -> bool:

@@ -6,6 +6,7 @@ import urllib.parse
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -15,7 +16,7 @@ from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
-from courses import exports, idempotency, jobs, quality, queries, serializers, versions
+from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.models import Export
 from learners import serializers as learner_serializers
 from learners import services as learner_services
@@ -164,11 +165,11 @@ class CourseView(ApiView):
     """
     GET: the course with its latest version's document (the ETag is the version). PATCH: the
     course's settings, which are not part of its document: they make no version and leave the
-    ETag as it is. The document itself is edited at …/content.
+    ETag as it is. The document itself is edited at …/content. DELETE: the course, for good.
     """
 
     rate_limit_scope = "read"
-    rate_limit_scopes = {"PATCH": "edit"}
+    rate_limit_scopes = {"PATCH": "edit", "DELETE": "edit"}
     parser_classes = [StrictJSONParser, MergePatchParser]
 
     @extend_schema(
@@ -244,6 +245,26 @@ class CourseView(ApiView):
             changes["learner_callback_url"] = changes["learner_callback_url"] or ""
         course = learner_services.update_course(api_key=request.auth, course_public_id=course_id, **changes)
         return Response(learner_serializers.course_settings_output(course))
+
+    @extend_schema(
+        operation_id="deleteCourse",
+        summary="Delete a course",
+        description=(
+            "For good, at once: the course, its versions, its exports and their files, its sign-offs and "
+            "learner records. Its page (`shareUrl`) and its exports' `downloadUrl`s answer `410 Gone` from "
+            "then on; the job that made it keeps its status, with `course: null`. With the create's "
+            "`callbackUrl`, a `course.deleted` event follows. The credit it cost is not given back."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
+        responses=openapi.responses(
+            {204: OpenApiResponse(description="Deleted.")},
+            e404=[openapi.NOT_FOUND],
+            e409=[("COURSE_BUSY", "A part of the course is being generated again; delete once that job has ended.")],
+        ),
+    )
+    def delete(self, request, course_id: str):
+        deletion.delete_course_of(api_key=request.auth, course_public_id=course_id)
+        return Response(status=204)
 
 
 STORED_JSON_SECONDS = 24 * 60 * 60
@@ -394,6 +415,32 @@ class RegenerateView(ApiView):
         return Response(body, status=202, headers={"Location": body["pollUrl"]})
 
 
+class RevokeExportView(ApiView):
+    rate_limit_scope = "edit"
+
+    @extend_schema(
+        operation_id="revokeExport",
+        summary="Revoke an export's download link",
+        description=(
+            "Deletes the export and its file: its `downloadUrl` answers `410 Gone` from then on. The course "
+            "and its other exports stay as they are; export again for a new link."
+        ),
+        parameters=[
+            openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
+            openapi.id_in_path(
+                "export_id", prefix="exp_", description="The export's id: the last part of its `downloadUrl`."
+            ),
+        ],
+        responses=openapi.responses(
+            {204: OpenApiResponse(description="Revoked.")},
+            e404=[("NOT_FOUND", "Unknown course or export, or the course belongs to a different key.")],
+        ),
+    )
+    def delete(self, request, course_id: str, export_id: str):
+        deletion.revoke_export(api_key=request.auth, course_public_id=course_id, export_public_id=export_id)
+        return Response(status=204)
+
+
 def version_etag(version: int) -> str:
     return f'"{version}"'
 class CourseQualityView(ApiView):
@@ -445,6 +492,14 @@ def download_export(request, export_id: str):
     if looks_like_public_id(export_id, "exp_"):
         export = Export.objects.select_related("course").filter(public_id=export_id).first()
     if export is None:
+        removed = deletion.is_removed(export_id) if looks_like_public_id(export_id, "exp_") else None
+        if removed is not None:
+            return pages.gone_page(
+                request,
+                language_id=removed.language_id,
+                title=_("This download is no longer available"),
+                text=_("Whoever shared the link has revoked it. If you still need the course, ask them for a new link."),
+            )
         raise Http404("No such export.")
     try:
         package = export.file.open("rb")

@@ -217,10 +217,11 @@ def record(
 
 
 def record_signoff(
-    *, course_id: int, course_version: int, pages: int, learner_public_id: str, name: str, ip_hash: str
+    *, course_id: int, course_version: int, pages: int, learner_public_id: str, name: str, ip_hash: str,
+    public_id: str,
 ) -> tuple[int, int | None]:
     """
-    Record a sign-off by the learner the cookie names (and, in the same statement, their first
+    Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same statement, their first
     sign-off and what it completes on their row). Return the sign-off's id and the learner's, or
     None when the learner is not recorded (the page's script never ran for them, or they were
     erased): the sign-off is then kept on its own.
@@ -232,6 +233,7 @@ def record_signoff(
             {
                 "now": now, "course": course_id, "version": course_version, "pages": pages,
                 "last_page_bit": 1 << (pages - 1), "learner": learner_public_id, "name": name, "ip_hash": ip_hash,
+                "public_id": public_id,
             },
         )
         signoff_id, learner_id = cursor.fetchone()
@@ -466,7 +468,7 @@ WITH learner AS (
   WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
   RETURNING l."id"
 )
-INSERT INTO "courses_signoff" ("course_id", "learner_id", "name", "ip_hash", "signed_at")
-SELECT %(course)s, (SELECT "id" FROM learner), %(name)s, %(ip_hash)s, %(now)s
+INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
+SELECT %(public_id)s, %(course)s, (SELECT "id" FROM learner), %(name)s, %(ip_hash)s, %(now)s
 RETURNING "id", "learner_id"
 """

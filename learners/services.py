@@ -80,6 +80,20 @@ def erase_learner(*, api_key: ApiKey, course_public_id: str, learner_public_id: 
     return _erase(learner_ids=[learner.pk], public_ids=[learner.public_id])
 
 
+def erase_learners_of(course: Course) -> Erased:
+    """
+    Every learner of the course and every record of theirs (as `erase_learner`), in batches, the
+    webhook events about them included: the course is being deleted (courses.deletion), in the
+    caller's transaction.
+    """
+    erased = Erased()
+    while True:
+        batch = list(Learner.objects.filter(course=course).values_list("pk", "public_id")[:PURGE_BATCH])
+        if not batch:
+            return erased
+        erased += _erase(learner_ids=[pk for pk, _ in batch], public_ids=[public_id for _, public_id in batch])
+
+
 def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
     # Counted one kind at a time, so the answer says what went; cascades then delete nothing more.
     events = WebhookEvent.objects.filter(subject__in=public_ids).delete()[1].get("webhooks.WebhookEvent", 0)

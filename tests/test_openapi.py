@@ -54,6 +54,8 @@ VERSION = ("/api/v1/courses/{course_id}/versions/{number}", "get")
 REPLACE = ("/api/v1/courses/{course_id}/content", "put")
 PATCH = ("/api/v1/courses/{course_id}/content", "patch")
 REGENERATE = ("/api/v1/courses/{course_id}/regenerate", "post")
+DELETE_COURSE = ("/api/v1/courses/{course_id}", "delete")
+REVOKE_EXPORT = ("/api/v1/courses/{course_id}/exports/{export_id}", "delete")
 UPDATE = ("/api/v1/courses/{course_id}", "patch")
 ADD_LEARNER = ("/api/v1/courses/{course_id}/learners", "post")
 ERASE_LEARNER = ("/api/v1/courses/{course_id}/learners/{learner_id}", "delete")
@@ -64,9 +66,16 @@ def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
-        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, UPDATE, ADD_LEARNER, ERASE_LEARNER,
-        RESULTS,
+        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, DELETE_COURSE, REVOKE_EXPORT,
+        UPDATE, ADD_LEARNER, ERASE_LEARNER, RESULTS,
     }
+
+
+def test_deleting_answers_204_and_names_its_own_codes(document):
+    for path, method in (DELETE_COURSE, REVOKE_EXPORT):
+        assert set(document["paths"][path][method]["responses"]) >= {"204", "401", "404", "429"}
+    assert "COURSE_BUSY" in error_codes_in(document, *DELETE_COURSE)
+    assert "exportId" in document["components"]["schemas"]["ExportOutput"]["required"]
 
 
 def test_edits_and_reads_state_their_own_codes_and_the_etag(document):
@@ -228,7 +237,7 @@ def test_the_download_link_is_described_without_a_key_or_rate_limit(document):
     export_output = document["components"]["schemas"]["ExportOutput"]["properties"]
 
     assert download["security"] == []
-    assert set(download["responses"]) == {"200", "404"}
+    assert set(download["responses"]) == {"200", "404", "410"}
     assert download["responses"]["200"]["content"] == {
         "application/zip": {"schema": {"type": "string", "format": "binary"}}
     }
@@ -282,8 +291,9 @@ def test_every_webhook_with_its_signature_headers(document):
     webhooks = document["webhooks"]
 
     assert set(webhooks) == {
-        "course.created", "course.failed", "course.updated", "course.exported", "source.ready", "source.failed",
-        "learner.started", "learner.failed", "learner.passed", "learner.completed", "learner.signed",
+        "course.created", "course.failed", "course.updated", "course.deleted", "course.exported", "source.ready",
+        "source.failed", "learner.started", "learner.failed", "learner.passed", "learner.completed",
+        "learner.signed",
     }
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}

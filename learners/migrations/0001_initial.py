@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('courses', '0007_learner_callback_url'),
+        ('courses', '0008_learner_callback_url'),
     ]
 
     operations = [

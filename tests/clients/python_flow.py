@@ -2,10 +2,10 @@
 The quickstart as a Python developer writes it with the generated client, unedited: create a course
 with only a subject, poll its job to completion, read the course, read its whole document, edit it
 (a merge patch, then the whole document), have its introduction written again, read its versions and
-its quality report, export it in every format and download each package; send its learners' events
-to a receiver, add a learner with a personal link, read the results as JSON and as CSV, erase the
-learner and stop the events; then add a source by uploading a file, wait until it is read, list the
-sources and delete it.
+its quality report, export it in every format and download each package, and revoke one of the
+download links; send its learners' events to a receiver, add a learner with a personal link, read the
+results as JSON and as CSV, erase the learner and stop the events; then add a source by uploading a
+file, wait until it is read, list the sources and delete it; last, make a second course and delete it.
 
 Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
 records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
@@ -23,6 +23,7 @@ from course_generation_api_client import AuthenticatedClient, Client
 from course_generation_api_client.api.courses import (
     add_learner,
     create_course,
+    delete_course,
     erase_learner,
     export_course,
     get_course_quality,
@@ -34,6 +35,7 @@ from course_generation_api_client.api.courses import (
     read_course_version,
     regenerate_course_part,
     replace_course_content,
+    revoke_export,
     update_course,
 )
 from course_generation_api_client.api.downloads import download_export
@@ -97,6 +99,8 @@ class FlowState:
     results_csv: str = ""
     erased: ErasedOutput | None = None
     source: SourceOutput | None = None
+    revoked: str = ""  # the export whose link was revoked
+    deleted: dict = field(default_factory=dict)  # the course made to be deleted, and its job after
     calls: list[dict] = field(default_factory=list)  # successful calls, as the error tests replay them
 
 
@@ -238,13 +242,14 @@ def export_and_download_each_format(state: FlowState) -> None:
             {"operation": "exportCourse", "path": {"course_id": state.course.id}, "body": body.to_dict()}
         )
         exported = answer.parsed
-        export_id = exported.download_url.rsplit("/", 1)[1]
+        export_id = exported.export_id
         download = download_export.sync_detailed(export_id, client=anonymous)
         if not isinstance(download.parsed, File):
             raise ApiError("downloadExport", download)
         package = download.parsed.payload.read()
         state.exports.append(
             {
+                "exportId": export_id,
                 "format": exported.format_.value,
                 "downloadUrl": exported.download_url,
                 "exportedAt": exported.exported_at.isoformat(),
@@ -253,6 +258,18 @@ def export_and_download_each_format(state: FlowState) -> None:
                 "sha256": hashlib.sha256(package).hexdigest(),
             }
         )
+
+
+def revoke_first_export(state: FlowState) -> None:
+    path = {"course_id": state.course.id, "export_id": state.exports[0]["exportId"]}
+    answer = revoke_export.sync_detailed(path["course_id"], path["export_id"], client=state.client)
+    if answer.status_code != 204:
+        raise ApiError("revokeExport", answer)
+    state.calls.append({"operation": "revokeExport", "path": path})
+    gone = download_export.sync_detailed(path["export_id"], client=Client(base_url=state.base_url))
+    if gone.status_code != 410:
+        raise RuntimeError(f"a revoked download link answered {gone.status_code}")
+    state.revoked = path["export_id"]
 
 
 def send_learner_events(state: FlowState) -> None:
@@ -356,6 +373,22 @@ def list_and_delete_source(state: FlowState) -> None:
     state.calls.append({"operation": "deleteSource", "path": {"source_id": source_id}})
 
 
+def make_a_course_and_delete_it(state: FlowState) -> None:
+    accepted = create_course.sync_detailed(client=state.client, body=CreateJobInputRequest(subject="A course to take down"))
+    if not isinstance(accepted.parsed, JobAccepted):
+        raise ApiError("createCourse", accepted)
+    course_id = poll_job_to_completion(state, accepted.parsed.job_id).course.id
+    answer = delete_course.sync_detailed(course_id, client=state.client)
+    if answer.status_code != 204:
+        raise ApiError("deleteCourse", answer)
+    state.calls.append({"operation": "deleteCourse", "path": {"course_id": course_id}})
+    # The job stays, with its course gone.
+    job = poll_job.sync_detailed(accepted.parsed.job_id, client=state.client)
+    if not isinstance(job.parsed, JobOutput):
+        raise ApiError("pollJob", job)
+    state.deleted = {"courseId": course_id, "job": job.parsed.to_dict()}
+
+
 INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
 LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"
 NOTES = "# Onboarding\n\nNew analysts get read access to the warehouse on their first day.\n"
@@ -371,6 +404,7 @@ STEPS: list[Callable[[FlowState], None]] = [
     read_versions,
     read_quality,
     export_and_download_each_format,
+    revoke_first_export,
     send_learner_events,
     add_a_learner,
     read_results,
@@ -379,6 +413,7 @@ STEPS: list[Callable[[FlowState], None]] = [
     upload_source,
     wait_until_read,
     list_and_delete_source,
+    make_a_course_and_delete_it,
 ]
 
 
@@ -403,5 +438,7 @@ def run_flow(*, base_url: str, api_key: str) -> dict:
         "erased": state.erased.to_dict(),
         "source": state.source.to_dict(),
         "exports": state.exports,
+        "revoked": state.revoked,
+        "deleted": state.deleted,
         "calls": state.calls,
     }

@@ -362,6 +362,23 @@ def test_erasing_a_learner_removes_every_record_of_theirs(api_client, course, tw
     assert (again.status_code, again.json()) == (404, not_found("Learner not found."))
 
 
+def test_deleting_a_course_erases_its_learners_and_the_events_about_them(api_client, course, two_learners, api_key):
+    other_course = CourseFactory(api_key=api_key)
+    kept, _ = services.add_learner(api_key=api_key, course_public_id=other_course.public_id, external_id="E-9")
+    for learner in (*two_learners, kept):
+        WebhookEvent.objects.create(
+            account=course.api_key.account, event_type="learner.started", subject=learner.public_id,
+            url=HOOK, body="{}", attempt_limit=6,
+        )
+
+    response = api_client.delete(f"/api/v1/courses/{course.public_id}")
+
+    assert response.status_code == 204
+    assert list(Learner.objects.all()) == [kept]
+    assert not QuizAttempt.objects.exists() and not Signoff.objects.exists()
+    assert list(WebhookEvent.objects.values_list("subject", flat=True)) == [kept.public_id]
+
+
 def test_an_erased_learners_link_and_cookie_name_no_one(api_client, course, settings):
     link = add(api_client, course, externalId="E-1").json()["url"]
     reader = Reader(course)

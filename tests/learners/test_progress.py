@@ -450,7 +450,7 @@ def test_every_reader_gets_the_same_stored_page_and_no_learner_is_in_it(course, 
 
     tokens = r'(data-csrf="|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+"'
     assert re.sub(tokens, "", with_link.content.decode()) == re.sub(tokens, "", plain.content.decode())
-    stored = redis_client.stored(f"coursepage:{plain.headers['ETag'].strip(chr(34))}:0")
+    stored = redis_client.stored(f"coursepage:{course.public_id}:{plain.headers['ETag'].strip(chr(34))}:0")
     assert b'data-csrf="<!--csrf-value-->"' in stored and b"lrn_" not in stored
     assert learner.public_id not in with_link.content.decode()
     assert with_link.cookies["cgs_learner"].value.startswith(f"p:{learner.public_id}:")  # a personal link's

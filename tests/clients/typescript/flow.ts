@@ -2,10 +2,12 @@
  * The quickstart as a TypeScript developer writes it with the generated client, unedited: create a
  * course with only a subject, poll its job to completion, read the course, read its whole document,
  * edit it (a merge patch, then the whole document), have its introduction written again, read its
- * versions and its quality report, export it in every format and download each package; send its
- * learners' events to a receiver, add a learner with a personal link, read the results as JSON and as
- * CSV, erase the learner and stop the events; then add a source by its URL (the course's own preview page), wait until it is read, list the sources and
- * delete it. Every answer is checked against the document by the client itself (zod).
+ * versions and its quality report, export it in every format and download each package, and revoke
+ * one of the download links; send its learners' events to a receiver, add a learner with a personal
+ * link, read the results as JSON and as CSV, erase the learner and stop the events; then add a source
+ * by its URL (the course's own preview page), wait until it is read, list the sources and delete it;
+ * last, make a second course and delete it. Every answer is checked against the document by the
+ * client itself (zod).
  *
  * Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
  * records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid
@@ -19,6 +21,7 @@ import {
   addLearner,
   createCourse,
   createSource,
+  deleteCourse,
   deleteSource,
   eraseLearner,
   exportCourse,
@@ -33,6 +36,7 @@ import {
   readCourseVersion,
   regenerateCoursePart,
   replaceCourseContent,
+  revokeExport,
   updateCourse,
 } from '../../../build/clients/typescript/sdk.gen';
 import type {
@@ -60,6 +64,7 @@ export interface Call {
 }
 
 export interface DownloadedExport {
+  exportId: string;
   format: ExportFormatEnum;
   downloadUrl: string;
   exportedAt: string;
@@ -86,6 +91,10 @@ export interface FlowState {
   resultsCsv?: string;
   erased?: ErasedOutput;
   source?: SourceOutput;
+  /** The export whose link was revoked. */
+  revoked?: string;
+  /** The course made to be deleted, and its job after. */
+  deleted?: { courseId: string; job: JobOutput };
   calls: Call[];
 }
 
@@ -211,6 +220,7 @@ const exportAndDownloadEachFormat: Step = async (state) => {
     if (!download.ok) throw new Error(`GET ${data.downloadUrl}: ${download.status}`);
     const bytes = Buffer.from(await download.arrayBuffer());
     state.exports.push({
+      exportId: data.exportId,
       format: data.format,
       downloadUrl: data.downloadUrl,
       exportedAt: data.exportedAt,
@@ -219,6 +229,16 @@ const exportAndDownloadEachFormat: Step = async (state) => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
   }
+};
+
+const revokeFirstExport: Step = async (state) => {
+  const path = { course_id: state.course!.id, export_id: state.exports[0].exportId };
+  const { error, response } = await revokeExport({ path });
+  if (error) throw new ApiError('revokeExport', response.status, error);
+  state.calls.push({ operation: 'revokeExport', path });
+  const gone = await fetch(state.exports[0].downloadUrl);
+  if (gone.status !== 410) throw new Error(`a revoked download link answered ${gone.status}`);
+  state.revoked = path.export_id;
 };
 
 async function changeCourseSettings(state: FlowState, learnerCallbackUrl: string | null): Promise<void> {
@@ -312,6 +332,20 @@ const listAndDeleteSource: Step = async (state) => {
   state.calls.push({ operation: 'deleteSource', path });
 };
 
+const makeACourseAndDeleteIt: Step = async (state) => {
+  const accepted = await createCourse({ body: { subject: 'A course to take down' } });
+  if (accepted.error) throw new ApiError('createCourse', accepted.response.status, accepted.error);
+  const made = await pollJobToCompletion(state, accepted.data.jobId);
+  const path = { course_id: made.course!.id };
+  const { error, response } = await deleteCourse({ path });
+  if (error) throw new ApiError('deleteCourse', response.status, error);
+  state.calls.push({ operation: 'deleteCourse', path });
+  // The job stays, with its course gone.
+  const job = await pollJob({ path: { job_id: accepted.data.jobId } });
+  if (job.error) throw new ApiError('pollJob', job.response.status, job.error);
+  state.deleted = { courseId: path.course_id, job: job.data };
+};
+
 /**
  * The options that send a body as multipart/form-data, for uploading a file to `createSource`. The
  * generator writes one kind of body per operation, JSON where JSON is one of them (a source by its
@@ -337,6 +371,7 @@ export const steps: Step[] = [
   readVersions,
   readQuality,
   exportAndDownloadEachFormat,
+  revokeFirstExport,
   sendLearnerEvents,
   addALearner,
   readResults,
@@ -345,6 +380,7 @@ export const steps: Step[] = [
   addSourceByUrl,
   waitUntilRead,
   listAndDeleteSource,
+  makeACourseAndDeleteIt,
 ];
 
 export async function runFlow(baseUrl: string, apiKey: string): Promise<FlowState> {

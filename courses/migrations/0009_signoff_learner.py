@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0007_learner_callback_url'),
+        ('courses', '0008_learner_callback_url'),
         ('learners', '0001_initial'),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0006_course_versions'),
+        ('courses', '0007_deletion'),
     ]
 
     operations = [
