@@ -17,8 +17,9 @@ import json
 import math
 import re
 
+import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from config import errors, queue, ratelimit
@@ -357,15 +358,22 @@ def _statement(template: str, attempt: _Attempt | None) -> str:
 
 def _execute(sql: str, values: dict, *, durable: bool):
     with connection.cursor() as cursor:
-        if durable:
-            cursor.execute(sql, values)
-        else:
-            # Time and pages seen are the most of what the page sends, and they are worth less than a
-            # commit's wait for the disk: after a crash of the database, at most its last fraction
-            # of a second of them is lost (never a quiz attempt, which waits for the disk). The
-            # setting holds for this statement's own transaction, sent in the same round trip.
-            cursor.execute("SET LOCAL synchronous_commit TO OFF; " + sql, values)
-            cursor.nextset()
+        try:
+            if durable:
+                cursor.execute(sql, values)
+            else:
+                # Time and pages seen are the most of what the page sends, and they are worth less than
+                # a commit's wait for the disk: after a crash of the database, at most its last
+                # fraction of a second of them is lost (never a quiz attempt, which waits for the
+                # disk). The setting holds for this statement's own transaction, sent in the same
+                # round trip.
+                cursor.execute("SET LOCAL synchronous_commit TO OFF; " + sql, values)
+                cursor.nextset()
+        except IntegrityError as exc:
+            # The course was deleted between reading it and this write: nothing is left to record.
+            if isinstance(exc.__cause__, psycopg.errors.ForeignKeyViolation):
+                raise CourseNotFound() from None
+            raise
         return cursor.fetchone()
 
 
