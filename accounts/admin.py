@@ -17,7 +17,7 @@ class PlanAdmin(admin.ModelAdmin):
             {
                 "fields": [
                     "rate_limit_create", "rate_limit_export", "rate_limit_poll", "rate_limit_read",
-                    "rate_limit_edit", "rate_limit_sources",
+                    "rate_limit_edit", "rate_limit_sources", "rate_limit_learners", "rate_limit_results",
                 ]
             },
         ),

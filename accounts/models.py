@@ -43,6 +43,16 @@ class Plan(models.Model):
         blank=True,
         help_text="POST and DELETE /api/v1/sources per key per 60 s. Empty: RATE_LIMIT_SOURCES.",
     )
+    rate_limit_learners = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Adding and erasing learners (POST, DELETE …/learners), per key per 60 s. Empty: RATE_LIMIT_LEARNERS.",
+    )
+    rate_limit_results = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Reading a course's learner results, per key per 60 s. Empty: RATE_LIMIT_RESULTS.",
+    )
     source_storage_mb = models.PositiveIntegerField(
         default=0, help_text="Storage for uploaded and fetched sources, in MB (2^20 bytes), for the whole account."
     )

@@ -73,6 +73,7 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
             result.target = f">= {measure.target_ratio}x, <= {measure.sql_budget} SQL"
             result.missed = result.ratio < measure.target_ratio or result.sql > measure.sql_budget
             results.append(result)
+        results.append(_learners_sending_progress(base_url, world, seconds=seconds))
         results.append(_export_time(base_url, world))
         results.append(_cold_render(world))
     results.append(_pipeline(jobs=pipeline_jobs))
@@ -89,8 +90,9 @@ def table(results: list[Result]) -> str:
         if result.requests_per_second is None:
             lines.append(f"| {result.name} | {result.value} | | | | | {result.verdict} |")
             continue
+        ratio = "" if result.ratio is None else f"{result.ratio:.2f}"
         lines.append(
-            f"| {result.name} | {result.requests_per_second:.0f} | {result.ratio:.2f} | {result.p50_ms:.1f} "
+            f"| {result.name} | {result.requests_per_second:.0f} | {ratio} | {result.p50_ms:.1f} "
             f"| {result.p99_ms:.1f} | {'' if result.sql is None else result.sql} | {result.verdict} |"
         )
     return "\n".join(lines)
@@ -105,7 +107,7 @@ def _environment() -> None:
             "DJANGO_SETTINGS_MODULE": "bench.settings",
             "DATABASE_URL": f"{DATABASE_SERVER}/{DATABASE_NAME}",
             "REDIS_URL": REDIS_URL,
-            **{f"RATE_LIMIT_{scope}": UNLIMITED for scope in ("CREATE", "EXPORT", "POLL", "READ", "EDIT")},
+            **{f"RATE_LIMIT_{scope}": UNLIMITED for scope in ("CREATE", "EXPORT", "POLL", "READ", "EDIT", "LEARNERS", "RESULTS")},
             "COURSE_GENERATOR": "offline",
             "DEBUG": "false",
             "MEDIA_ROOT": tempfile.mkdtemp(prefix="cgs-bench-media-"),
@@ -171,23 +173,39 @@ _UNEXPECTED = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 
 
 def _wrk(url: str, *, seconds: float, method: str = "GET", headers: dict | None = None,
-         body: str | None = None, expect: int = 200) -> Result:
-    script = [f"wrk.method = {json.dumps(method)}"]
-    for name, value in (headers or {}).items():
-        script.append(f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}")
-    if body is not None:
-        script.append(f"wrk.body = {json.dumps(body)}")
-    # Every answer must be the expected one, or the rate measures errors.
+         body: str | None = None, expect: int = 200, script: list[str] | None = None,
+         connections: int = CONNECTIONS) -> Result:
+    """
+    Drive `url` with wrk for `seconds`: the same request again and again, or what `script` (Lua
+    lines defining wrk's `request` and `delay`) makes of it. Every answer must be `expect`.
+    """
+    script = [
+        f"wrk.method = {json.dumps(method)}",
+        *(f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}" for name, value in (headers or {}).items()),
+        *([f"wrk.body = {json.dumps(body)}"] if body is not None else []),
+        *(script or []),
+    ]
+    # Every answer must be the expected one, or the rate measures errors. Each wrk thread counts in
+    # its own Lua state; `done` runs in the main one and sums the threads' counts.
     script.append(
-        "local unexpected = 0\n"
+        "local threads = {}\n"
+        "function setup(thread)\n"
+        "  table.insert(threads, thread)\n"
+        "  if thread_setup then thread_setup(thread) end\n"
+        "end\n"
+        "unexpected = 0\n"
         f"function response(status) if status ~= {expect} then unexpected = unexpected + 1 end end\n"
-        "function done() if unexpected > 0 then io.stderr:write('unexpected answers: ' .. unexpected .. '\\n') end end"
+        "function done()\n"
+        "  local total = 0\n"
+        "  for _, thread in ipairs(threads) do total = total + thread:get('unexpected') end\n"
+        "  if total > 0 then io.stderr:write('unexpected answers: ' .. total .. '\\n') end\n"
+        "end"
     )
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         lua.write("\n".join(script))
     try:
         run = subprocess.run(
-            ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{max(seconds, 1):g}s", "--latency", "-s", lua.name, url],
+            ["wrk", "-t2", f"-c{connections}", f"-d{max(seconds, 1):g}s", "--latency", "-s", lua.name, url],
             capture_output=True, text=True, check=True,
         )
     finally:
@@ -208,6 +226,60 @@ def _milliseconds(value: float, unit: str) -> float:
 
 
 # Other measures ---------------------------------------------------------------------------------
+
+PROGRESS_LEARNERS = 1000
+PROGRESS_EVERY_SECONDS = 15
+PROGRESS_TARGET_P99_MS = 50
+PROGRESS_CONNECTIONS = 50
+# Long enough for every learner to send about twice; the smoke run sends for a second.
+PROGRESS_SECONDS = 30
+
+
+def _learners_sending_progress(base_url: str, world, *, seconds: float) -> Result:
+    """
+    1000 learners on the preview page, each sending a batch of progress every 15 seconds (about 67
+    requests a second), spread over 50 connections: each connection waits 750 ms on average (0.5 to
+    1.5 times, at random, so requests arrive spread out rather than in waves) before each request,
+    and every request is the next learner's, with that learner's cookie and a CSRF token. wrk times
+    each request from when it is sent, so the wait is not counted. p99 against the target.
+    """
+    from bench import scenario
+
+    rate = PROGRESS_LEARNERS / PROGRESS_EVERY_SECONDS
+    mean_wait_ms = PROGRESS_CONNECTIONS / rate * 1000
+    requests = scenario.progress_requests(world, learners=PROGRESS_LEARNERS)
+    entries = ",\n".join(
+        "{" + json.dumps(request["cookie"]) + ", " + json.dumps(request["body"]) + "}" for request in requests
+    )
+    script = [
+        f"local learners = {{\n{entries}\n}}",
+        f"local headers = {{[\"Content-Type\"] = \"application/x-www-form-urlencoded\", "
+        f"[\"User-Agent\"] = {json.dumps(scenario.BROWSER)}}}",
+        "local next_learner = 0",
+        "function thread_setup(thread) thread:set('first', math.random(1, #learners)) end",
+        "function init(args) next_learner = first or 1; math.randomseed(next_learner) end",
+        "function request()\n"
+        "  next_learner = next_learner % #learners + 1\n"
+        "  local learner = learners[next_learner]\n"
+        "  headers[\"Cookie\"] = learner[1]\n"
+        f"  return wrk.format(\"POST\", {json.dumps(scenario.progress_path(world))}, headers, learner[2])\n"
+        "end",
+        f"function delay() return math.floor({mean_wait_ms:.0f} * (0.5 + math.random())) end",
+    ]
+    result = _wrk(
+        base_url + scenario.progress_path(world), seconds=seconds if seconds < 5 else max(seconds, PROGRESS_SECONDS),
+        method="POST", script=script, connections=PROGRESS_CONNECTIONS, expect=204,
+    )
+    result.name = (
+        f"learners sending progress: {PROGRESS_LEARNERS} every {PROGRESS_EVERY_SECONDS} s "
+        f"(~{rate:.0f} req/s), 2 web workers"
+    )
+    result.sql = scenario.progress_queries(world)
+    result.target = f"p99 <= {PROGRESS_TARGET_P99_MS} ms at >= {0.9 * rate:.0f} req/s, <= 2 SQL"
+    result.missed = (
+        result.p99_ms > PROGRESS_TARGET_P99_MS or result.requests_per_second < 0.9 * rate or result.sql > 2
+    )
+    return result
 
 EXPORT_TARGET_MS = 200
 PIPELINE_TARGET_JOBS_PER_SECOND = 20

@@ -1,16 +1,20 @@
 """What the benchmark measures: its data, its requests with their targets, and the worker pipeline."""
 
 import dataclasses
+import json
+import random
 import time
+import urllib.parse
 
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts import services as account_services
 from courses import jobs
-from courses.models import GenerationJob
+from courses.models import Course, GenerationJob
 
 ALL_ADD_ONS = ["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]
 NINE_CHAPTERS = [f"Chapter {number}: working with data, step by step" for number in range(1, 10)]
@@ -80,6 +84,69 @@ def queries_for(measure: Measure) -> int:
         else:
             response = client.get(measure.path, **headers)
     assert response.status_code == measure.expect, (measure.path, response.status_code)
+    return len(queries.captured_queries)
+
+
+# Learners on the preview page ---------------------------------------------------------------------
+
+BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
+# A CSRF secret as the csrftoken cookie holds it; the form field may carry it as it is.
+CSRF_SECRET = "BenchBenchBenchBenchBenchBench00"
+
+
+def progress_path(world: World) -> str:
+    return f"/go/{world.course_id}/progress"
+
+
+def progress_requests(world: World, *, learners: int) -> list[dict]:
+    """
+    `learners` learners who started the course already, and for each the request their page sends
+    every 15 seconds: their cookies (learner and CSRF) and a form-encoded batch (a chapter in view,
+    15 seconds spent).
+    """
+    from django.http import HttpResponse
+
+    from learners import identity
+    from learners.models import Learner
+
+    course = Course.objects.defer("content").get(public_id=world.course_id)
+    now = timezone.now()
+    made = Learner.objects.bulk_create(
+        Learner(course=course, started_at=now, last_seen_at=now, version=course.version, pages=11, pages_seen=1,
+                current_page=0)
+        for _ in range(learners)
+    )
+    chooser = random.Random(20261122)
+    requests = []
+    for learner in made:
+        response = HttpResponse()
+        identity.remember(response, course_public_id=course.public_id, learner=identity.Known(learner.public_id))
+        chapter = chooser.randint(1, 9)
+        batch = {"version": course.version, "page": chapter, "seen": [chapter], "seconds": 15}
+        requests.append(
+            {
+                "cookie": f"cgs_learner={response.cookies['cgs_learner'].coded_value}; csrftoken={CSRF_SECRET}",
+                "body": urllib.parse.urlencode({"csrfmiddlewaretoken": CSRF_SECRET, "batch": json.dumps(batch)}),
+            }
+        )
+    return requests
+
+
+def progress_queries(world: World) -> int:
+    """
+    The SQL queries a learner's batch of progress costs, counted in this process once it has seen
+    the course (its first batch also reads the course's page count, which a process then keeps).
+    """
+    [request] = progress_requests(world, learners=1)
+    client = Client(HTTP_HOST="localhost", HTTP_USER_AGENT=BROWSER, HTTP_COOKIE=request["cookie"])
+
+    def send():
+        response = client.post(progress_path(world), request["body"], content_type="application/x-www-form-urlencoded")
+        assert response.status_code == 204, response.status_code
+
+    send()
+    with CaptureQueriesContext(connection) as queries:
+        send()
     return len(queries.captured_queries)
 
 

@@ -20,6 +20,7 @@ from rest_framework import serializers
 from courses.content import CourseContent
 from courses.generation import errors as generation_errors
 from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
+from learners import serializers as learner_serializers
 from sources.extraction import sniff
 from sources.serializers import SourceOutput
 
@@ -230,6 +231,17 @@ _ANSWER_HEADERS = {
         },
     },
 }
+_RESULTS = ("/api/v1/courses/{course_id}/results", "get", "200")
+_ANSWER_HEADERS[_RESULTS] = {
+    "Link": {
+        "schema": {"type": "string"},
+        "description": 'The next page, when there is one: `<https://…/results?…&cursor=…>; rel="next"`.',
+    },
+    "Content-Disposition": {
+        "schema": {"type": "string"},
+        "description": 'With `Accept: text/csv`: `attachment; filename="cou_…-results.csv"`.',
+    },
+}
 _ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The course\'s version, quoted (`"3"`).'}}
 for _answer in [
     ("/api/v1/courses/{course_id}", "get", "200"),
@@ -357,6 +369,46 @@ SOURCE_FAILED = _webhook(
 )
 
 
+_LEARNER_DELIVERY = (
+    " Sent to the course's `learnerCallbackUrl` (given on create, or set with `PATCH /api/v1/courses/{course_id}`)"
+    " for what happens while it is set, one event per fact, signed and retried like every event."
+)
+LEARNER_STARTED = _webhook(
+    "learner.started",
+    "notifyLearnerStarted",
+    learner_serializers.LearnerStartedEvent,
+    "A learner viewed the course for the first time. Deduplicate on `learnerId` and `event`." + _LEARNER_DELIVERY,
+)
+LEARNER_FAILED = _webhook(
+    "learner.failed",
+    "notifyLearnerFailed",
+    learner_serializers.LearnerAttemptEvent,
+    "A quiz attempt below the pass mark, by a learner who has not passed yet. Deduplicate on `learnerId` and "
+    "`attempt`." + _LEARNER_DELIVERY,
+)
+LEARNER_PASSED = _webhook(
+    "learner.passed",
+    "notifyLearnerPassed",
+    learner_serializers.LearnerAttemptEvent,
+    "A learner's first quiz attempt at or above the pass mark (later attempts send nothing). Deduplicate on "
+    "`learnerId` and `event`." + _LEARNER_DELIVERY,
+)
+LEARNER_COMPLETED = _webhook(
+    "learner.completed",
+    "notifyLearnerCompleted",
+    learner_serializers.LearnerCompletedEvent,
+    "A learner reached the course's last page, with the agreement signed where it has one. Deduplicate on "
+    "`learnerId` and `event`." + _LEARNER_DELIVERY,
+)
+LEARNER_SIGNED = _webhook(
+    "learner.signed",
+    "notifyLearnerSigned",
+    learner_serializers.LearnerSignedEvent,
+    "A learner signed the course's agreement (their first sign-off). Deduplicate on `learnerId` and `event`."
+    + _LEARNER_DELIVERY,
+)
+
+
 _WEBHOOK_HEADERS = [
     ("webhook-id", "Unique id of the event, the same on every delivery attempt."),
     ("webhook-timestamp", "Unix time of this attempt, in seconds."),
@@ -391,6 +443,21 @@ _LINKS = {
         },
     },
     ("/api/v1/courses/{course_id}", "get", "200"): {
+        "ListCourseResults": {
+            "operationId": "listCourseResults",
+            "parameters": {"course_id": "$response.body#/id"},
+            "description": "The course's learner results.",
+        },
+        "AddLearner": {
+            "operationId": "addLearner",
+            "parameters": {"course_id": "$response.body#/id"},
+            "description": "A learner of the course, with a personal link.",
+        },
+        "UpdateCourse": {
+            "operationId": "updateCourse",
+            "parameters": {"course_id": "$response.body#/id"},
+            "description": "Where the course's learner events go.",
+        },
         "ReplaceCourseContent": {
             "operationId": "replaceCourseContent",
             "parameters": {"course_id": "$response.body#/id", "header.If-Match": "$response.header.ETag"},
@@ -411,6 +478,13 @@ _LINKS = {
             "operationId": "regenerateCoursePart",
             "parameters": {"course_id": "$response.body#/id"},
             "description": "Generate a part of the course again.",
+        },
+    },
+    ("/api/v1/courses/{course_id}/learners", "post", "201"): {
+        "EraseLearner": {
+            "operationId": "eraseLearner",
+            "parameters": {"course_id": "$request.path.course_id", "learner_id": "$response.body#/learnerId"},
+            "description": "Erase the learner that was just added.",
         },
     },
     ("/api/v1/courses/{course_id}/versions", "get", "200"): {
@@ -508,11 +582,17 @@ _DOWNLOAD = {
 _TAGS = [
     {
         "name": "courses",
-        "description": "Create a course, poll its job, read, edit and regenerate it, see its quality, export it.",
+        "description": (
+            "Create a course, poll its job, read, edit and regenerate it, see its quality, export it, delete "
+            "it; add its learners, read their results, erase them, and say where their events go."
+        ),
     },
     {"name": "sources", "description": "The client's own documents that courses are built from."},
     {"name": "downloads", "description": "The links of exported packages; no API key."},
-    {"name": "webhooks", "description": "Events the service POSTs to a request's `callbackUrl`."},
+    {
+        "name": "webhooks",
+        "description": "Events the service POSTs to a request's `callbackUrl`, or to a course's `learnerCallbackUrl`.",
+    },
 ]
 
 _X_REQUEST_ID = {
@@ -553,6 +633,7 @@ def postprocess(result, generator, request, public):
                 if links:
                     answer["links"] = links
     _add_content_schema(result)
+    _describe_csv(result)
     for name, condition in _CONDITIONS.items():
         result["components"]["schemas"][name].update(condition)
     upload = result.get("paths", {}).get("/api/v1/sources", {}).get("post", {}).get("requestBody", {})
@@ -583,6 +664,8 @@ def postprocess(result, generator, request, public):
 
 # What a request must hold beyond what each field says alone, in JSON Schema 2020-12 terms.
 _CONDITIONS = {
+    # A course's settings are these and no other fields (its document is edited at …/content).
+    "PatchedUpdateCourseInputRequest": {"additionalProperties": False},
     # A chapter is named exactly when the target is a chapter.
     "RegenerateInputRequest": {
         "if": {"properties": {"target": {"const": "chapter"}}, "required": ["target"]},
@@ -590,6 +673,21 @@ _CONDITIONS = {
         "else": {"not": {"required": ["chapter"]}},
     },
 }
+
+
+def _describe_csv(result: dict) -> None:
+    # The results come as CSV on request (the same rows); errors are JSON whatever was asked for.
+    operation = result.get("paths", {}).get(_RESULTS[0], {}).get("get")
+    if operation is None:
+        return
+    for status, answer in operation["responses"].items():
+        content = answer.get("content", {})
+        if status == "200":
+            content["text/csv"] = {
+                "schema": {"type": "string", "description": "A header line, then one line per learner (RFC 4180)."}
+            }
+        else:
+            content.pop("text/csv", None)
 
 
 def _add_content_schema(result: dict) -> None:

@@ -34,7 +34,7 @@ from config import errors, redis_client
 logger = logging.getLogger(__name__)
 
 WINDOW_SECONDS = 60
-SCOPES = ("create", "export", "poll", "read", "edit", "sources")
+SCOPES = ("create", "export", "poll", "read", "edit", "sources", "learners", "results")
 _SETTING_FOR_SCOPE = {scope: f"RATE_LIMIT_{scope.upper()}" for scope in SCOPES}
 
 # KEYS[1]: the bucket to count in.

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "courses",
     "webhooks",
     "sources",
+    "learners",
     "django.contrib.postgres",
 ]
 
@@ -129,6 +130,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    # No `?format=` override of content negotiation: the API answers JSON (and the results CSV by
+    # Accept), and a `format` in a query string is just an unknown parameter.
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 # Celery: tasks are acknowledged after they finish, so a worker that dies mid-task leaves the
@@ -153,7 +157,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "interval_max": 0.5,
 }
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": "webhooks"}}
+# Learner events are quick database work that ends in webhooks: they never wait behind a generation.
+CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": "webhooks"}, "learners.tasks.send_events": {"queue": "webhooks"}}
 CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
@@ -261,6 +266,9 @@ RATE_LIMIT_POLL = env.int("RATE_LIMIT_POLL", default=120)
 RATE_LIMIT_READ = env.int("RATE_LIMIT_READ", default=120)
 RATE_LIMIT_EDIT = env.int("RATE_LIMIT_EDIT", default=60)
 RATE_LIMIT_SOURCES = env.int("RATE_LIMIT_SOURCES", default=30)
+# Adding and erasing a course's learners (personal links); reading its learner results.
+RATE_LIMIT_LEARNERS = env.int("RATE_LIMIT_LEARNERS", default=300)
+RATE_LIMIT_RESULTS = env.int("RATE_LIMIT_RESULTS", default=60)
 # Start of the limiter's Redis keys, so deployments sharing a Redis database keep apart.
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="ratelimit")
 
@@ -281,6 +289,15 @@ CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_source
 PREVIEW_ALLOW_INDEXING = env.bool("PREVIEW_ALLOW_INDEXING", default=False)
 # Agreement sign-offs accepted per client IP, as a django-ratelimit rate (fixed window).
 PREVIEW_SIGNOFF_RATE = env.str("PREVIEW_SIGNOFF_RATE", default="10/m")
+# Progress the page sends, per learner in any 60 seconds (it sends every 15 s, and on each page), and
+# first views that make a new learner, per client address in any 60 seconds.
+PREVIEW_PROGRESS_LIMIT = env.int("PREVIEW_PROGRESS_LIMIT", default=60)
+PREVIEW_NEW_LEARNERS_LIMIT = env.int("PREVIEW_NEW_LEARNERS_LIMIT", default=60)
+# Learner records (results, quiz attempts, sign-offs, their events) untouched for this many days are
+# deleted by a daily task.
+LEARNER_DATA_RETENTION_DAYS = env.int("LEARNER_DATA_RETENTION_DAYS", default=730)
+CELERY_BEAT_SCHEDULE["learners-purge-expired"] = {"task": "learners.tasks.purge_expired", "schedule": 24 * 3600.0}
+CELERY_BEAT_SCHEDULE["learners-sweep-events"] = {"task": "learners.tasks.sweep_events", "schedule": 60.0}
 # The page's own words in the five course languages (compiled .mo files are committed).
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # One strict Content-Security-Policy for every HTML response (django-csp): no inline script or
@@ -341,6 +358,11 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.COURSE_EXPORTED",
         "config.openapi.SOURCE_READY",
         "config.openapi.SOURCE_FAILED",
+        "config.openapi.LEARNER_STARTED",
+        "config.openapi.LEARNER_FAILED",
+        "config.openapi.LEARNER_PASSED",
+        "config.openapi.LEARNER_COMPLETED",
+        "config.openapi.LEARNER_SIGNED",
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -28,7 +28,9 @@ urlpatterns = [
     ),
     path("api/v1/", include("courses.urls")),
     path("api/v1/", include("sources.urls")),
+    path("api/v1/", include("learners.urls")),
     path("downloads/", include("courses.download_urls")),
+    path("", include("learners.page_urls")),
     path("", include("courses.page_urls")),
 ]
 

@@ -74,7 +74,7 @@ class CourseAdmin(DeletesThroughService, ReadOnlyAdmin):
     list_filter = ["format", "language_id"]
     search_fields = ["public_id", "name", "api_key__account__email"]
     exclude = ["content"]
-    readonly_fields = ["preview", "quality_report"]
+    readonly_fields = ["preview", "learner_callback_url", "learner_results", "quality_report"]
     inlines = [CourseVersionInline]
 
     def delete_one(self, course, *, by: str):
@@ -93,6 +93,12 @@ class CourseAdmin(DeletesThroughService, ReadOnlyAdmin):
     @admin.display(description="preview page")
     def preview(self, course):
         return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', course.share_url, course.share_url)
+
+    @admin.display(description="learner results")
+    def learner_results(self, course):
+        from learners.admin import results_links  # learners' admin builds on this module
+
+        return results_links(course)
 
     @admin.display(description="quality")
     def quality_report(self, course):

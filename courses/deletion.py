@@ -2,7 +2,7 @@
 Taking a course down, or one of its download links: what clients do to honour an erasure request.
 
 Deleting a course removes it with everything stored about it (its versions, exports and their files,
-sign-offs, learner records), remembers its page and download links as gone (410 from then on, see
+sign-offs, its learners' records and the webhook events about them), remembers its page and download links as gone (410 from then on, see
 RemovedLink), keeps the jobs that made it or generated parts of it again (their `course` is null
 from then on) and tells its callback URL with a `course.deleted` event. Credits are not given back:
 the course was generated. Staff delete from the admin through the same function.
@@ -19,6 +19,7 @@ from config.formats import iso_utc_ms
 from config.ids import looks_like_public_id
 from courses import versions
 from courses.models import Course, Export, RemovedLink
+from learners import services as learner_services
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,9 @@ def delete_course(*, course: Course, by: str) -> None:
         [RemovedLink(public_id=course.public_id, language_id=course.language_id)]
         + [RemovedLink(public_id=export.public_id, language_id=course.language_id) for export in exports]
     )
+    # Its learners' records go with it, the webhook events about them included (they name the
+    # learners), as an erasure of each would.
+    learner_services.erase_learners_of(course)
     deleted_at = timezone.now()
     course.delete()
     if job.callback_url:

@@ -79,6 +79,7 @@ def create_job(
     add_ons: list[str],
     callback_url: str = "",
     sources: list[str] | None = None,
+    learner_callback_url: str = "",
     idempotency_key: str | None = None,
 ) -> GenerationJob:
     """
@@ -97,6 +98,8 @@ def create_job(
         "add_ons": add_ons,
         "callback_url": callback_url,
     }
+    if learner_callback_url:  # only when given, so keys recorded before it existed still match
+        request["learner_callback_url"] = learner_callback_url
     source_ids = list(dict.fromkeys(sources or []))
     fingerprint = {"operation": "create", **request, **({"sources": source_ids} if source_ids else {})}
     if idempotency_key is not None:
@@ -354,6 +357,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         content_digest=course_content.digest(document),
         schema_version=content.schema_version,
         version=1,
+        learner_callback_url=job.learner_callback_url,
     )
     CourseVersion.objects.create(
         course=course, number=1, content=document, source=CourseVersion.Source.GENERATED, changed="content"

@@ -70,6 +70,8 @@ class GenerationJob(models.Model):
     outline = models.JSONField(default=list, blank=True)
     add_ons = models.JSONField(default=list, blank=True)
     callback_url = models.URLField(max_length=2048, blank=True)
+    # Given to the course it makes: where its learners' events go (learner.started, …).
+    learner_callback_url = models.URLField(max_length=2048, blank=True)
     # A regeneration of one part of an existing course (POST .../regenerate), instead of a new course.
     # A deleted course leaves its regenerations' jobs (null here), as it leaves the job that made it.
     regenerated_course = models.ForeignKey(
@@ -148,6 +150,8 @@ class Course(models.Model):
     # Public ids of the sources of the course's document that have been deleted since: what every
     # reading of the course marks as deleted. Ids are only ever added.
     deleted_source_ids = models.JSONField(default=list, blank=True)
+    # Where the events of its learners go (learner.started, learner.completed, …); empty: none sent.
+    learner_callback_url = models.URLField(max_length=2048, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now_add=True)
 
@@ -267,13 +271,19 @@ class Signoff(models.Model):
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
     # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
     public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
+    # The learner who signed, when the page knew them (a learner cookie); null for a sign-off made
+    # without one (JavaScript off, or before learners were recorded).
+    learner = models.ForeignKey(
+        "learners.Learner", on_delete=models.CASCADE, null=True, blank=True, related_name="signoffs"
+    )
     name = models.CharField(max_length=200)
     # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
     ip_hash = models.CharField(max_length=64)
-    signed_at = models.DateTimeField(auto_now_add=True)
+    signed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-signed_at"]
+        indexes = [models.Index(fields=["signed_at"], name="signoff_signed_at")]
 
     def __str__(self):
         return f"{self.name} — {self.course}"

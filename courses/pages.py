@@ -35,6 +35,7 @@ from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses.content import CourseContent
 from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
+from learners import identity
 
 _ROOT = Path(settings.BASE_DIR)
 
@@ -86,6 +87,7 @@ def _etag(request, course_id: str, **_kwargs) -> str:
         course.public_id,
         course.content_digest,
         ",".join(course.deleted_source_ids),
+        str(course.version),
         course.language_id,
         str(settings.PREVIEW_ALLOW_INDEXING),
         page_version(),
@@ -100,6 +102,7 @@ def _last_modified(request, course_id: str, **_kwargs):
 
 
 @gone_when_deleted
+@identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def course_page(request, course_id: str):
@@ -116,6 +119,7 @@ def course_page(request, course_id: str):
 
 
 @gone_when_deleted
+@identity.identify_reader
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def chapter_page(request, course_id: str, number: int):
@@ -155,7 +159,12 @@ def sign_agreement(request, course_id: str):
     if form.is_valid():
         try:
             signoff = signoffs.record_signoff(
-                course=course, name=form.cleaned_data["name"], client_ip=ratelimit.client_address(request)
+                course=course,
+                name=form.cleaned_data["name"],
+                client_ip=ratelimit.client_address(request),
+                # The learner the browser names signs as themselves when they are recorded (the page's
+                # script ran, or they have a personal link); otherwise the sign-off stands on its own.
+                learner=identity.learner_in(request, course_public_id=course.public_id),
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
@@ -197,11 +206,14 @@ class SignoffForm(forms.Form):
 # with the content, the language, the settings that shape a page and every template, style, script
 # and translation: a change never serves an old page, and old renderings simply expire. Rendering
 # a 9-chapter course takes tens of milliseconds; serving the stored page takes one cache read. The
-# reader's CSRF token is the one thing that differs between readers: pages are stored with a
-# placeholder that each response fills in.
+# reader's CSRF token is the one thing that differs between readers: pages are stored with
+# placeholders that each response fills in (the agreement form's hidden field, and the token the
+# page's script sends its progress with). Nothing else of the reader ever goes into a page.
 
 STORED_PAGE_SECONDS = 24 * 60 * 60
-_CSRF_PLACEHOLDER = "<!--csrf-token-->"  # content is escaped, so only our templates can write it
+# Content is escaped, so only our templates can write these.
+_CSRF_PLACEHOLDER = "<!--csrf-token-->"
+_CSRF_VALUE_PLACEHOLDER = "<!--csrf-value-->"
 
 
 def _stored_page(request, course: Course, *, number: int) -> str | None:
@@ -234,22 +246,24 @@ def _render(course: Course, template: str, context: dict) -> str:
                 "share_url": course.share_url,
                 "allow_indexing": settings.PREVIEW_ALLOW_INDEXING,
                 "csrf_placeholder": mark_safe(_CSRF_PLACEHOLDER),
+                "csrf_value_placeholder": mark_safe(_CSRF_VALUE_PLACEHOLDER),
+                "progress_url": reverse("course-progress", args=[course.public_id]),
                 **context,
             },
         )
 
 
 def _respond(request, html: str, status: int = 200) -> HttpResponse:
-    if _CSRF_PLACEHOLDER in html:
+    if _CSRF_PLACEHOLDER in html or _CSRF_VALUE_PLACEHOLDER in html:
         token = escape(get_token(request))  # also has the CSRF middleware set the cookie
         html = html.replace(
             _CSRF_PLACEHOLDER, f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
-        )
+        ).replace(_CSRF_VALUE_PLACEHOLDER, token)
     response = HttpResponse(html, status=status)
     if not settings.PREVIEW_ALLOW_INDEXING:
         response["X-Robots-Tag"] = "noindex, nofollow"
-    # Private: a page with the agreement form carries the reader's CSRF token. no-cache: browsers
-    # check back on every visit, and get a 304 while nothing changed.
+    # Private: a course page carries the reader's CSRF token. no-cache: browsers check back on every
+    # visit, and get a 304 while nothing changed.
     patch_cache_control(response, private=True, no_cache=True)
     return response
 
@@ -407,7 +421,8 @@ def _video(video) -> dict:
 
 
 def _closing(course: Course, content: CourseContent, *, citing: citation_marks.Citing) -> dict:
-    closing = {"wrapup": None, "assessment": None, "agreement": None}
+    # The closing sections are one page of the course (learners.progress numbers them so).
+    closing = {"wrapup": None, "assessment": None, "agreement": None, "closing_page": len(content.chapters) + 1}
     if content.wrapup:
         closing["wrapup"] = {
             "summary": markdown.render(content.wrapup.summary, top_heading=3),

@@ -166,6 +166,12 @@ class CreateJobInput(serializers.Serializer):
             "400 `VALIDATION_ERROR` naming it, and no credit is charged."
         ),
     )
+    learnerCallbackUrl = CallbackUrlField(
+        source="learner_callback_url",
+        required=False,
+        help_text="Where the events of the course's learners go (learner.started, learner.completed, …); "
+        "checked as callbackUrl is. Settable later with PATCH /api/v1/courses/{course_id}.",
+    )
 
     def validate_addOns(self, value):
         return list(dict.fromkeys(value))  # a repeated add-on counts once; order kept

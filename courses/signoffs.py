@@ -3,7 +3,8 @@
 from django.utils.crypto import salted_hmac
 
 from config import errors
-from courses.models import Course
+from courses.models import Course, Signoff, new_signoff_id
+from learners import progress
 
 SIGNOFF_NAME_MAX_LENGTH = 200
 
@@ -16,10 +17,12 @@ class CourseHasNoAgreement(errors.NotFound):
     message = "This course has no agreement."
 
 
-def record_signoff(*, course: Course, name: str, client_ip: str):
+def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -> Signoff:
     """
     Record that a learner confirmed the course's agreement, under the name they typed. The IP is
     kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
+    With the learner the browser names (learners.identity.Known), if they are recorded, the sign-off
+    is theirs: their result shows their first sign-off (one write for both, see learners.progress).
     :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
     """
@@ -31,4 +34,13 @@ def record_signoff(*, course: Course, name: str, client_ip: str):
     if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
         raise InvalidSignoffName()
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
-    return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+    if learner is None:
+        return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+    public_id = new_signoff_id()
+    signoff_id, learner_id = progress.record_signoff(
+        course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
+        learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash, public_id=public_id,
+    )
+    return Signoff(
+        pk=signoff_id, public_id=public_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash
+    )

@@ -18,6 +18,8 @@ from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.models import Export
+from learners import serializers as learner_serializers
+from learners import services as learner_services
 
 logger = logging.getLogger(__name__)
 
@@ -179,9 +181,16 @@ class ExportCourseView(ApiView):
         return Response(serializers.export_output(export))
 
 
-class ReadCourseView(ApiView):
+class CourseView(ApiView):
+    """
+    GET: the course with its latest version's document (the ETag is the version). PATCH: the
+    course's settings, which are not part of its document: they make no version and leave the
+    ETag as it is. The document itself is edited at …/content. DELETE: the course, for good.
+    """
+
     rate_limit_scope = "read"
-    rate_limit_scopes = {"DELETE": "edit"}
+    rate_limit_scopes = {"PATCH": "edit", "DELETE": "edit"}
+    parser_classes = [StrictJSONParser, MergePatchParser]
 
     @extend_schema(
         operation_id="readCourse",
@@ -218,6 +227,47 @@ class ReadCourseView(ApiView):
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
             redis_client.store(key, body, seconds=STORED_JSON_SECONDS)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
+
+    @extend_schema(
+        operation_id="updateCourse",
+        summary="Change a course's settings: where its learners' events go",
+        description=(
+            "Settings of the course beside its document: `learnerCallbackUrl`, where the events of its learners "
+            "go (`learner.started`, `learner.failed`, `learner.passed`, `learner.completed`, `learner.signed`), "
+            "or null to stop them. Fields left out stay as they are; any other field is refused (the document "
+            "is edited at `…/content`, with versions). No version is made and the ETag stays."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
+        request={
+            "application/json": learner_serializers.UpdateCourseInput,
+            "application/merge-patch+json": learner_serializers.UpdateCourseInput,
+        },
+        examples=[
+            OpenApiExample(
+                "Send learner events", value={"learnerCallbackUrl": "https://hooks.example.com/learners/7f3a9c2e"},
+                request_only=True,
+            ),
+            OpenApiExample("Stop them", value={"learnerCallbackUrl": None}, request_only=True),
+        ],
+        responses=openapi.responses(
+            {
+                200: OpenApiResponse(
+                    learner_serializers.CourseSettingsOutput, description="The course's settings, as they are now."
+                )
+            },
+            e400=[openapi.VALIDATION],
+            e404=[openapi.NOT_FOUND],
+            e413=[openapi.TOO_LARGE],
+        ),
+    )
+    def patch(self, request, course_id: str):
+        data = learner_serializers.UpdateCourseInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = data.validated_data
+        if "learner_callback_url" in changes:
+            changes["learner_callback_url"] = changes["learner_callback_url"] or ""
+        course = learner_services.update_course(api_key=request.auth, course_public_id=course_id, **changes)
+        return Response(learner_serializers.course_settings_output(course))
 
     @extend_schema(
         operation_id="deleteCourse",

@@ -1,13 +1,13 @@
 """Reads of sources and passages: visibility by key, pages of the list, and full-text search."""
 
 import dataclasses
-import datetime
 import re
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector
-from django.db.models import F, Q, Value
+from django.db.models import F, Value
 
 from accounts.models import ApiKey
+from config import cursors
 from config.ids import looks_like_public_id
 from sources.models import Passage, Source
 
@@ -42,36 +42,11 @@ class SourcePage:
 
 
 def sources_of(*, api_key: ApiKey, cursor: str | None = None, limit: int = 20) -> SourcePage:
-    """
-    The key's sources, newest first, `limit` at a time: one query. `cursor` is the `next_cursor` of
-    the page before: the creation time (microseconds since the epoch) and row id of its last
-    source, so a page never repeats or skips a source whatever is added or deleted meanwhile.
-    """
-    sources = Source.objects.filter(api_key=api_key).only(*_LISTED).order_by("-created_at", "-id")
-    if cursor:
-        micros, _, row_id = cursor.partition("_")
-        moment = _from_micros(int(micros))
-        sources = sources.filter(Q(created_at__lt=moment) | Q(created_at=moment, id__lt=int(row_id)))
-    found = list(sources[: limit + 1])
-    if len(found) <= limit:
-        return SourcePage(sources=found, next_cursor=None)
-    last = found[limit - 1]
-    return SourcePage(sources=found[:limit], next_cursor=f"{_to_micros(last.created_at)}_{last.pk}")
-
-
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
-
-
-def _to_micros(moment: datetime.datetime) -> int:
-    return (moment - _EPOCH) // datetime.timedelta(microseconds=1)
-
-
-def _from_micros(micros: int) -> datetime.datetime:
-    # Any cursor of the documented shape is a position; one beyond the calendar is the end of time.
-    try:
-        return _EPOCH + datetime.timedelta(microseconds=micros)
-    except OverflowError:
-        return datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    """The key's sources, newest first, `limit` at a time, after `cursor` (config/cursors.py): one query."""
+    page = cursors.newest_first(
+        Source.objects.filter(api_key=api_key).only(*_LISTED), cursor=cursor, limit=limit
+    )
+    return SourcePage(sources=page.rows, next_cursor=page.next_cursor)
 
 
 def index_passages(*, source_id: int, config: str) -> None:

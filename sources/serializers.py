@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config import cursors
 from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
 from sources.extraction import sniff
 from sources.models import Source
@@ -119,7 +120,7 @@ class SourceList(serializers.Serializer):
 
 
 # A position in the list: creation time (microseconds since 1970) and row id of the last source seen.
-CURSOR_PATTERN = r"^[0-9]{1,16}_[0-9]{1,18}$"
+CURSOR_PATTERN = cursors.PATTERN
 
 
 class ListSourcesInput(serializers.Serializer):

@@ -56,6 +56,10 @@ PATCH = ("/api/v1/courses/{course_id}/content", "patch")
 REGENERATE = ("/api/v1/courses/{course_id}/regenerate", "post")
 DELETE_COURSE = ("/api/v1/courses/{course_id}", "delete")
 REVOKE_EXPORT = ("/api/v1/courses/{course_id}/exports/{export_id}", "delete")
+UPDATE = ("/api/v1/courses/{course_id}", "patch")
+ADD_LEARNER = ("/api/v1/courses/{course_id}/learners", "post")
+ERASE_LEARNER = ("/api/v1/courses/{course_id}/learners/{learner_id}", "delete")
+RESULTS = ("/api/v1/courses/{course_id}/results", "get")
 
 
 def test_document_is_openapi_3_1_with_every_operation(document):
@@ -63,6 +67,7 @@ def test_document_is_openapi_3_1_with_every_operation(document):
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
         CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, DELETE_COURSE, REVOKE_EXPORT,
+        UPDATE, ADD_LEARNER, ERASE_LEARNER, RESULTS,
     }
 
 
@@ -287,7 +292,8 @@ def test_every_webhook_with_its_signature_headers(document):
 
     assert set(webhooks) == {
         "course.created", "course.failed", "course.updated", "course.deleted", "course.exported", "source.ready",
-        "source.failed",
+        "source.failed", "learner.started", "learner.failed", "learner.passed", "learner.completed",
+        "learner.signed",
     }
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
@@ -296,6 +302,37 @@ def test_every_webhook_with_its_signature_headers(document):
     assert created["course"] == {"$ref": "#/components/schemas/CourseOutput"}
     source_event = document["components"]["schemas"]["SourceEvent"]["properties"]
     assert source_event["source"] == {"$ref": "#/components/schemas/SourceOutput"}
+
+
+def test_learner_operations_state_their_answers_as_the_server_gives_them(document):
+    schemas = document["components"]["schemas"]
+    results = document["paths"][RESULTS[0]]["get"]
+    add = document["paths"][ADD_LEARNER[0]]["post"]
+    update = document["paths"][UPDATE[0]]["patch"]
+
+    assert set(results["responses"]["200"]["content"]) == {"application/json", "text/csv"}
+    assert results["responses"]["200"]["content"]["text/csv"]["schema"]["type"] == "string"
+    assert all(set(answer["content"]) == {"application/json"}
+               for status, answer in results["responses"].items() if status != "200")
+    assert "Link" in results["responses"]["200"]["headers"]
+    assert {p["name"] for p in results["parameters"]} >= {"completed", "passed", "since", "cursor", "limit"}
+    assert set(add["responses"]) >= {"200", "201", "400", "404"}
+    assert add["responses"]["201"]["links"]["EraseLearner"]["operationId"] == "eraseLearner"
+    row = schemas["ResultOutput"]["properties"]
+    assert list(row)[:12] == [
+        "learnerId", "externalId", "name", "startedAt", "lastSeenAt", "progressPercent", "completedAt", "bestScore",
+        "passed", "signedAt", "signedName", "version",
+    ]
+    settings_body = schemas[update["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert settings_body["additionalProperties"] is False
+    assert settings_body["properties"]["learnerCallbackUrl"]["type"] == ["string", "null"]
+    assert (schemas["CreateJobInputRequest"]["properties"]["learnerCallbackUrl"]["pattern"]
+            == schemas["CreateJobInputRequest"]["properties"]["callbackUrl"]["pattern"])
+    assert "ETag" not in update["responses"]["200"]["headers"]  # settings are not a version
+    for event in ("learner.started", "learner.failed", "learner.passed", "learner.completed", "learner.signed"):
+        payload = document["webhooks"][event]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        properties = schemas[payload["$ref"].rsplit("/", 1)[1]]["properties"]
+        assert {"event", "courseId", "learnerId", "externalId"} <= set(properties)
 
 
 def test_export_formats_are_the_three_scorm_versions_and_cmi5_with_scorm12_the_default(document):

@@ -21,6 +21,8 @@ class WebhookEvent(models.Model):
     message_id = models.CharField(max_length=40, unique=True, default=new_message_id, editable=False)
     account = models.ForeignKey("accounts.Account", on_delete=models.CASCADE, related_name="webhook_events")
     event_type = models.CharField(max_length=60)
+    # The public id of whom the event is about, where erasure must find it (a learner: `lrn_…`).
+    subject = models.CharField(max_length=40, blank=True)
     url = models.TextField()
     # The exact body sent, kept as text: key order and spelling stay as the caller built them.
     body = models.TextField()
@@ -41,6 +43,7 @@ class WebhookEvent(models.Model):
                 name="webhook_event_due",
                 condition=models.Q(status="pending"),
             ),
+            models.Index(fields=["subject"], name="webhook_event_subject", condition=~models.Q(subject="")),
         ]
 
     def __str__(self):

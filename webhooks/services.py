@@ -35,13 +35,15 @@ SWEEP_BATCH = 1000
 GONE = 410
 
 
-def record_event(*, account: Account, url: str, payload: dict) -> WebhookEvent:
+def record_event(*, account: Account, url: str, payload: dict, subject: str = "") -> WebhookEvent:
     """
     Write the event to the outbox and deliver it once the surrounding transaction commits.
 
     Call it inside the transaction in which the job or export reaches its final state, with the
     exact event body (`{"event": "course.created", ...}`). It never contacts the destination
     itself and does not re-check the URL: delivery checks it and records a refusal as an attempt.
+    `subject` is the public id of the person the event is about (a learner), so that erasing them
+    finds it.
     :raises ValueError: if the payload has no "event" name
     """
     event_type = payload.get("event")
@@ -50,6 +52,7 @@ def record_event(*, account: Account, url: str, payload: dict) -> WebhookEvent:
     event = WebhookEvent.objects.create(
         account=account,
         event_type=event_type,
+        subject=subject,
         url=url,
         body=json.dumps(payload, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")),
         attempt_limit=settings.WEBHOOK_MAX_ATTEMPTS,

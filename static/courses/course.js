@@ -95,6 +95,8 @@
         }
       });
       keepInView(toc.closest(".sidebar"), links[active]);
+      // The section being read, for the learner's progress (learner.js).
+      document.dispatchEvent(new CustomEvent("course:section", { detail: { section: sections[active] } }));
     }
 
     function schedule() {
@@ -143,9 +145,11 @@
 
     function score() {
       var right = 0;
+      var answers = [];
       Array.prototype.forEach.call(questions, function (question) {
         var correct = question.getAttribute("data-correct");
         var chosen = question.querySelector("input:checked");
+        answers.push(chosen ? parseInt(chosen.value, 10) : null);
         var feedback = question.querySelector("[data-feedback]");
         var key = question.querySelector("[data-answer-key]");
         var ok = chosen !== null && chosen.value === correct;
@@ -183,6 +187,8 @@
       check.hidden = true;
       retry.hidden = false;
       result.focus();
+      // The attempt, for the learner's results (learner.js); the service scores it again itself.
+      form.dispatchEvent(new CustomEvent("course:quiz", { bubbles: true, detail: { answers: answers } }));
     }
 
     function reset() {

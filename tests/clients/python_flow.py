@@ -3,9 +3,11 @@ The quickstart as a Python developer writes it with the generated client, unedit
 with only a subject, poll its job to completion, read the course, read its whole document, edit it
 (a merge patch, then the whole document), have its introduction written again, read its versions and
 its quality report, export it in every format and download each package, and revoke one of the
-download links; then add a source by uploading a file, wait until it is read, build a course from it
-and read its citations, list the sources, delete the source and read the course again (its citations
-stay, the source marked deleted); last, make a second course and delete it.
+download links; send its learners' events to a receiver, add a learner with a personal link, read the
+results as JSON and as CSV, erase the learner and stop the events; then add a source by uploading a
+file, wait until it is read, build a course from it and read its citations, list the sources, delete
+the source and read the course again (its citations stay, the source marked deleted); last, make a
+second course and delete it.
 
 Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
 records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
@@ -21,10 +23,13 @@ from dataclasses import dataclass, field
 
 from course_generation_api_client import AuthenticatedClient, Client
 from course_generation_api_client.api.courses import (
+    add_learner,
     create_course,
     delete_course,
+    erase_learner,
     export_course,
     get_course_quality,
+    list_course_results,
     list_course_versions,
     patch_course_content,
     poll_job,
@@ -33,25 +38,32 @@ from course_generation_api_client.api.courses import (
     regenerate_course_part,
     replace_course_content,
     revoke_export,
+    update_course,
 )
 from course_generation_api_client.api.downloads import download_export
 from course_generation_api_client.api.sources import create_source, delete_source, get_source, list_sources
 from course_generation_api_client.models import (
+    AddLearnerInputRequest,
     AddOnsEnum,
     CourseContent,
     CourseDetailOutput,
     CourseOutput,
     CourseQualityOutput,
+    CourseSettingsOutput,
     CreateJobInputRequest,
+    ErasedOutput,
     ErrorBody,
     ExportCourseInputRequest,
     ExportFormatEnum,
     JobAccepted,
     JobOutput,
     JobStatusEnum,
+    LearnerOutput,
     PatchCourseContentBody,
+    PatchedUpdateCourseInputRequest,
     RegenerateInputRequest,
     RegenerationTargetEnum,
+    ResultsOutput,
     SourceList,
     SourceOutput,
     SourceStatusEnum,
@@ -84,6 +96,11 @@ class FlowState:
     versions: list[int] = field(default_factory=list)
     quality: CourseQualityOutput | None = None
     exports: list[dict] = field(default_factory=list)
+    learner_callback_urls: list[str | None] = field(default_factory=list)  # as each settings answer gave it
+    learner: LearnerOutput | None = None
+    results: ResultsOutput | None = None
+    results_csv: str = ""
+    erased: ErasedOutput | None = None
     source: SourceOutput | None = None
     revoked: str = ""  # the export whose link was revoked
     deleted: dict = field(default_factory=dict)  # the course made to be deleted, and its job after
@@ -259,6 +276,62 @@ def revoke_first_export(state: FlowState) -> None:
     state.revoked = path["export_id"]
 
 
+def send_learner_events(state: FlowState) -> None:
+    change_course_settings(state, LEARNER_HOOK)
+
+
+def change_course_settings(state: FlowState, learner_callback_url: str | None) -> None:
+    course_id = state.course.id
+    body = PatchedUpdateCourseInputRequest(learner_callback_url=learner_callback_url)
+    answer = update_course.sync_detailed(course_id, client=state.client, body=body)
+    if not isinstance(answer.parsed, CourseSettingsOutput):
+        raise ApiError("updateCourse", answer)
+    state.calls.append({"operation": "updateCourse", "path": {"course_id": course_id}, "body": body.to_dict()})
+    state.learner_callback_urls.append(answer.parsed.learner_callback_url)
+
+
+def add_a_learner(state: FlowState) -> None:
+    course_id = state.course.id
+    body = AddLearnerInputRequest(external_id="E-10442", name="Ada Lovelace")
+    answer = add_learner.sync_detailed(course_id, client=state.client, body=body)
+    if not isinstance(answer.parsed, LearnerOutput):
+        raise ApiError("addLearner", answer)
+    state.calls.append({"operation": "addLearner", "path": {"course_id": course_id}, "body": body.to_dict()})
+    state.learner = answer.parsed
+
+
+def read_results(state: FlowState) -> None:
+    course_id = state.course.id
+    answer = list_course_results.sync_detailed(course_id, client=state.client, completed=False, limit=10)
+    if not isinstance(answer.parsed, ResultsOutput):
+        raise ApiError("listCourseResults", answer)
+    state.calls.append(
+        {"operation": "listCourseResults", "path": {"course_id": course_id}, "query": {"completed": False, "limit": 10}}
+    )
+    state.results = answer.parsed
+    # The same rows as CSV. The generator parses a 200 as the JSON it documents first, so the CSV is
+    # asked for through the client's own HTTP session (its address and key), with Accept: text/csv.
+    csv = state.client.get_httpx_client().get(
+        f"/api/v1/courses/{course_id}/results", params={"completed": "false"}, headers={"Accept": "text/csv"}
+    )
+    if csv.status_code != 200 or not csv.headers["Content-Type"].startswith("text/csv"):
+        raise RuntimeError(f"listCourseResults as CSV: {csv.status_code} {csv.text[:200]}")
+    state.results_csv = csv.text
+
+
+def erase_the_learner(state: FlowState) -> None:
+    path = {"course_id": state.course.id, "learner_id": state.learner.learner_id}
+    answer = erase_learner.sync_detailed(path["course_id"], path["learner_id"], client=state.client)
+    if not isinstance(answer.parsed, ErasedOutput):
+        raise ApiError("eraseLearner", answer)
+    state.calls.append({"operation": "eraseLearner", "path": path})
+    state.erased = answer.parsed
+
+
+def stop_learner_events(state: FlowState) -> None:
+    change_course_settings(state, None)
+
+
 def upload_source(state: FlowState) -> None:
     upload = File(payload=io.BytesIO(NOTES.encode()), file_name="onboarding.md", mime_type="text/markdown")
     body = UploadSourceInputRequest(file=upload, name="Onboarding notes")
@@ -354,6 +427,7 @@ def make_a_course_and_delete_it(state: FlowState) -> None:
 
 
 INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
+LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"
 # Enough text in its own sections for a course to be built from it (a section per chapter).
 NOTES = """# Onboarding
 
@@ -388,6 +462,11 @@ STEPS: list[Callable[[FlowState], None]] = [
     read_quality,
     export_and_download_each_format,
     revoke_first_export,
+    send_learner_events,
+    add_a_learner,
+    read_results,
+    erase_the_learner,
+    stop_learner_events,
     upload_source,
     wait_until_read,
     build_course_from_source,
@@ -411,6 +490,11 @@ def run_flow(*, base_url: str, api_key: str) -> dict:
         "document": state.document.to_dict(),
         "versions": state.versions,
         "quality": state.quality.to_dict(),
+        "learnerCallbackUrls": state.learner_callback_urls,
+        "learner": state.learner.to_dict(),
+        "results": state.results.to_dict(),
+        "resultsCsv": state.results_csv,
+        "erased": state.erased.to_dict(),
         "source": state.source.to_dict(),
         "sourcedCourse": state.sourced.to_dict(),
         "exports": state.exports,

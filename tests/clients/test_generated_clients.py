@@ -11,7 +11,9 @@ naming what is missing, until each of those is there.
 """
 
 import contextlib
+import csv
 import hashlib
+import io
 import json
 import os
 import secrets
@@ -38,12 +40,16 @@ from courses import jobs
 from courses.generation import errors as generation_errors
 from courses.models import Course, CourseVersion, Export, GenerationJob, Part, RemovedLink
 from courses.serializers import course_output
+from learners import results_csv
+from learners.models import Learner
 from tests.clients.conftest import ROOT
 from tests.clients.drivers import files_in
 from sources.models import Source
 from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
+from tests.learners.conftest import FAILING, PASSING, Reader
 
 MIB = 1024 * 1024
+LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"  # tests/clients/python_flow.py and flow.ts
 
 
 def json_document(live_document: bytes) -> dict:
@@ -92,6 +98,29 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
     ]
     assert (state["document"]["version"], state["document"]["content"]) == (4, course.content)
     assert state["quality"]["courseId"] == course.public_id
+    # Its learners' events sent to a receiver, then stopped; a learner added, in the results as JSON and
+    # as CSV, then erased.
+    course.refresh_from_db()
+    assert (state["learnerCallbackUrls"], course.learner_callback_url) == ([LEARNER_HOOK, None], "")
+    learner = state["learner"]
+    assert (learner["externalId"], learner["name"]) == ("E-10442", "Ada Lovelace")
+    assert learner["url"].startswith(f"{service}/go/{course.public_id}?learner={learner['learnerId']}:")
+    [row] = state["results"]["results"]
+    assert (state["results"]["courseId"], state["results"]["nextCursor"]) == (course.public_id, None)
+    assert {name: row[name] for name in ("learnerId", "externalId", "name", "startedAt", "passed")} == {
+        "learnerId": learner["learnerId"], "externalId": "E-10442", "name": "Ada Lovelace", "startedAt": None,
+        "passed": None,
+    }
+    assert list(csv.reader(io.StringIO(state["resultsCsv"]))) == [
+        list(results_csv.COLUMNS),
+        [learner["learnerId"], "E-10442", "Ada Lovelace", "", "", "0", "", "", "", "", "", "", "0", "0", "0", "0"],
+    ]
+    assert state["erased"] == {
+        "learnerId": learner["learnerId"],
+        "erasedRecords": 1,
+        "erased": {"learner": 1, "quizAttempts": 0, "signoffs": 0, "webhookEvents": 0},
+    }
+    assert not Learner.objects.filter(course=course).exists()
     # The source was read, a course built from it, and the source deleted: the course keeps its text
     # and citations, the source marked deleted.
     assert state["source"]["status"] == "ready"
@@ -495,6 +524,26 @@ OWN_ERRORS = {
     "listSources": [
         lambda call, keys, tmp: Case("listSources", 400, "VALIDATION_ERROR", query={"limit": 0}, api_key=keys.valid),
     ],
+    "updateCourse": [
+        lambda call, keys, tmp: Case(
+            "updateCourse",
+            400,
+            "VALIDATION_ERROR",
+            path=call["path"],
+            body={"learnerCallbackUrl": "not a URL"},
+            api_key=keys.valid,
+        ),
+    ],
+    "addLearner": [
+        lambda call, keys, tmp: Case(
+            "addLearner", 400, "VALIDATION_ERROR", path=call["path"], body={"externalId": ""}, api_key=keys.valid
+        ),
+    ],
+    "listCourseResults": [
+        lambda call, keys, tmp: Case(
+            "listCourseResults", 400, "VALIDATION_ERROR", path=call["path"], query={"limit": 0}, api_key=keys.valid
+        ),
+    ],
     "createSource": [
         lambda call, keys, tmp: Case(
             "createSource", 400, "VALIDATION_ERROR", body={"file": file("empty.md", "")}, api_key=keys.valid
@@ -544,6 +593,11 @@ UNPROVOKABLE = {
         (operation, 500, "INTERNAL_ERROR"): "an edit writes only to the database (a 503 when it is down)"
         for operation in ("patchCourseContent", "replaceCourseContent")
     },
+    **{
+        (operation, 500, "INTERNAL_ERROR"): "it only reads and writes the database (a 503 when it is down)"
+        for operation in ("updateCourse", "addLearner", "eraseLearner")
+    },
+    ("listCourseResults", 500, "INTERNAL_ERROR"): "it only reads the database (a 503 when it is down)",
     ("regenerateCoursePart", 500, "INTERNAL_ERROR"): "it writes the job to the database (a 503 when it is "
     "down), then hands it to the broker, whose being down is not an error (the job is sent again)",
     **{
@@ -713,6 +767,18 @@ def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
         )
     deleted = api_client.post("/api/v1/courses", {"subject": "Taken down", "callbackUrl": callback_url}, format="json")
     api_client.delete(f"/api/v1/courses/{Course.objects.get(job__public_id=deleted.json()['jobId']).public_id}")
+    # A learner's story on a course with every add-on, told to its learnerCallbackUrl: started, failed,
+    # passed, signed and (signing on the last page) completed.
+    learned = CourseFactory(api_key=api_key, format="classic")
+    settings_changed = api_client.patch(
+        f"/api/v1/courses/{learned.public_id}", {"learnerCallbackUrl": callback_url}, format="json"
+    )
+    assert settings_changed.status_code == 200
+    reader = Reader(learned)
+    reader.send(hello=True, page=0, seen=[0])
+    reader.send(page=4, seen=[1, 2, 3, 4], answers=FAILING)
+    reader.send(answers=PASSING)
+    reader.sign("Ada Lovelace")
     failed_jobs = {}
     for code, _when in generation_errors.FAILURE_CODES:
         job = GenerationJobFactory(
@@ -743,6 +809,10 @@ def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
     }
 
     assert {event["event"] for event in parsed_events} == set(document["webhooks"])
+    learner_events = [event["event"] for event in parsed_events if event["event"].startswith("learner.")]
+    assert learner_events == [
+        "learner.started", "learner.failed", "learner.passed", "learner.signed", "learner.completed"
+    ]
     failure_codes = [event["error"]["code"] for event in parsed_events if event["event"] == "course.failed"]
     assert failure_codes == document["components"]["schemas"]["JobErrorCodeEnum"]["enum"]
     for code, answer in polled.items():

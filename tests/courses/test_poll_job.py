@@ -95,3 +95,14 @@ def test_a_poll_costs_at_most_two_queries(
         response = poll(api_client, job_id)
 
     assert response.json()["status"] == "completed"
+
+
+@pytest.mark.parametrize("value", ["AAA", "csv", "api", "json"])
+def test_a_format_in_the_query_string_is_an_unknown_parameter_not_a_server_error(api_client, api_key, value):
+    job = GenerationJobFactory(api_key=api_key)
+
+    response = api_client.get(f"/api/v1/courses/jobs/{job.public_id}?format={value}")
+
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json()["jobId"] == job.public_id

@@ -396,8 +396,13 @@ def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_
         again = client.get(f"/go/{course.public_id}/2")
 
     assert first.status_code == again.status_code == 200
-    assert again.content == first.content
+    assert without_csrf_tokens(again.content) == without_csrf_tokens(first.content)
     assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def without_csrf_tokens(html: bytes) -> bytes:
+    """A page as every reader gets it: the CSRF token is each response's own (masked anew each time)."""
+    return re.sub(rb'(data-csrf="|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+"', rb'\1"', html)
 
 
 def test_a_revalidation_costs_one_query_and_no_rendering(client, django_assert_num_queries):

@@ -44,7 +44,7 @@ type Command =
       apiKey: string | null;
       operation: string;
       path?: Record<string, string | number>;
-      query?: Record<string, string | number>;
+      query?: Record<string, string | number | boolean>;
       body?: Record<string, unknown>;
       headers?: Record<string, string>;
       schema: string | null;

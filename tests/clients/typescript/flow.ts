@@ -3,11 +3,12 @@
  * course with only a subject, poll its job to completion, read the course, read its whole document,
  * edit it (a merge patch, then the whole document), have its introduction written again, read its
  * versions and its quality report, export it in every format and download each package, and revoke
- * one of the download links; then add a source by its URL (the course's own preview page), wait
- * until it is read, build a course from it and read its citations, list the sources, delete the
- * source and read that course again (its citations stay, the source marked deleted); last, make a
- * second course and delete it. Every answer is checked against the document by the client itself
- * (zod).
+ * one of the download links; send its learners' events to a receiver, add a learner with a personal
+ * link, read the results as JSON and as CSV, erase the learner and stop the events; then add a source
+ * by its URL (the course's own preview page), wait until it is read, build a course from it and read
+ * its citations, list the sources, delete the source and read that course again (its citations stay,
+ * the source marked deleted); last, make a second course and delete it. Every answer is checked
+ * against the document by the client itself (zod).
  *
  * Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
  * records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid
@@ -18,13 +19,16 @@ import { createHash } from 'node:crypto';
 import { formDataBodySerializer } from '../../../build/clients/typescript/client';
 import { client } from '../../../build/clients/typescript/client.gen';
 import {
+  addLearner,
   createCourse,
   createSource,
   deleteCourse,
   deleteSource,
+  eraseLearner,
   exportCourse,
   getCourseQuality,
   getSource,
+  listCourseResults,
   listCourseVersions,
   listSources,
   patchCourseContent,
@@ -34,15 +38,19 @@ import {
   regenerateCoursePart,
   replaceCourseContent,
   revokeExport,
+  updateCourse,
 } from '../../../build/clients/typescript/sdk.gen';
 import type {
   CourseDetailOutput,
   CourseOutput,
   CourseQualityOutput,
+  ErasedOutput,
   ErrorBody,
   ExportFormatEnum,
   JobAccepted,
   JobOutput,
+  LearnerOutput,
+  ResultsOutput,
   SourceOutput,
 } from '../../../build/clients/typescript/types.gen';
 import { zExportFormatEnum } from '../../../build/clients/typescript/zod.gen';
@@ -51,7 +59,7 @@ import { zExportFormatEnum } from '../../../build/clients/typescript/zod.gen';
 export interface Call {
   operation: string;
   path?: Record<string, string | number>;
-  query?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean>;
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -77,6 +85,12 @@ export interface FlowState {
   versions: number[];
   quality?: CourseQualityOutput;
   exports: DownloadedExport[];
+  /** The course's learnerCallbackUrl, as each answer of updateCourse gave it. */
+  learnerCallbackUrls: (string | null)[];
+  learner?: LearnerOutput;
+  results?: ResultsOutput;
+  resultsCsv?: string;
+  erased?: ErasedOutput;
   source?: SourceOutput;
   /** The export whose link was revoked. */
   revoked?: string;
@@ -230,6 +244,62 @@ const revokeFirstExport: Step = async (state) => {
   state.revoked = path.export_id;
 };
 
+async function changeCourseSettings(state: FlowState, learnerCallbackUrl: string | null): Promise<void> {
+  const path = { course_id: state.course!.id };
+  const body = { learnerCallbackUrl };
+  const { data, error, response } = await updateCourse({ path, body });
+  if (error) throw new ApiError('updateCourse', response.status, error);
+  state.calls.push({ operation: 'updateCourse', path, body });
+  state.learnerCallbackUrls.push(data.learnerCallbackUrl);
+}
+
+const sendLearnerEvents: Step = async (state) => {
+  await changeCourseSettings(state, LEARNER_HOOK);
+};
+
+const addALearner: Step = async (state) => {
+  const path = { course_id: state.course!.id };
+  const body = { externalId: 'E-10442', name: 'Ada Lovelace' };
+  const { data, error, response } = await addLearner({ path, body });
+  if (error) throw new ApiError('addLearner', response.status, error);
+  state.calls.push({ operation: 'addLearner', path, body });
+  state.learner = data;
+};
+
+const readResults: Step = async (state) => {
+  const path = { course_id: state.course!.id };
+  const query = { completed: false, limit: 10 };
+  const { data, error, response } = await listCourseResults({ path, query });
+  if (error) throw new ApiError('listCourseResults', response.status, error);
+  state.calls.push({ operation: 'listCourseResults', path, query });
+  state.results = data;
+  // The same rows as CSV: Accept: text/csv, and the answer taken as text (zod checks JSON answers).
+  const csv = await listCourseResults({
+    path,
+    query: { completed: false },
+    headers: { Accept: 'text/csv' },
+    parseAs: 'text',
+  });
+  if (csv.error) throw new ApiError('listCourseResults', csv.response.status, csv.error);
+  if (!csv.response.headers.get('Content-Type')?.startsWith('text/csv')) {
+    throw new Error(`listCourseResults as CSV: ${csv.response.headers.get('Content-Type')}`);
+  }
+  // The generator types the answer by its JSON; asked as text, it is the CSV's text.
+  state.resultsCsv = csv.data as unknown as string;
+};
+
+const eraseTheLearner: Step = async (state) => {
+  const path = { course_id: state.course!.id, learner_id: state.learner!.learnerId };
+  const { data, error, response } = await eraseLearner({ path });
+  if (error) throw new ApiError('eraseLearner', response.status, error);
+  state.calls.push({ operation: 'eraseLearner', path });
+  state.erased = data;
+};
+
+const stopLearnerEvents: Step = async (state) => {
+  await changeCourseSettings(state, null);
+};
+
 const addSourceByUrl: Step = async (state) => {
   const body = { url: state.course!.shareUrl, name: 'The course preview' };
   const { data, error, response } = await createSource({ body });
@@ -329,6 +399,7 @@ export const uploadOptions = (body: Record<string, unknown>) => ({
   headers: { 'Content-Type': null },
 });
 
+const LEARNER_HOOK = 'https://hooks.example.com/learners/7f3a9c2e';
 const INTRODUCTION = 'SQL lets you ask a database questions. This course starts from the first query.';
 
 export const steps: Step[] = [
@@ -343,6 +414,11 @@ export const steps: Step[] = [
   readQuality,
   exportAndDownloadEachFormat,
   revokeFirstExport,
+  sendLearnerEvents,
+  addALearner,
+  readResults,
+  eraseTheLearner,
+  stopLearnerEvents,
   addSourceByUrl,
   waitUntilRead,
   buildCourseFromSource,
@@ -353,7 +429,7 @@ export const steps: Step[] = [
 
 export async function runFlow(baseUrl: string, apiKey: string): Promise<FlowState> {
   client.setConfig({ baseUrl, auth: apiKey });
-  const state: FlowState = { polls: 0, versions: [], exports: [], calls: [] };
+  const state: FlowState = { polls: 0, versions: [], exports: [], learnerCallbackUrls: [], calls: [] };
   for (const step of steps) await step(state);
   return state;
 }

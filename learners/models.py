@@ -1,0 +1,101 @@
+"""
+Learners of a course and what the preview page records of them: one row per learner and course
+(their result, kept up to date by every write), and one row per quiz attempt.
+"""
+
+from django.db import models
+from django.utils import timezone
+
+from config.ids import new_public_id
+from courses.models import Course
+
+
+def new_learner_id() -> str:
+    return new_public_id("lrn_")
+
+
+class Learner(models.Model):
+    """
+    One person taking one course: anonymous (known by a cookie) or named by the client (a personal
+    link, with `external_id`). The row is their result; the preview page updates it in one write.
+    """
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_learner_id, editable=False)
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="learners")
+    # The client's own id of the person (personal links only) and the name it gave.
+    external_id = models.CharField(max_length=200, null=True, blank=True)
+    name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Any change of the row (created, renamed, any activity): the `since` filter and data retention.
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    started_at = models.DateTimeField(null=True, blank=True)  # the first page view
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    # The version of the course the learner took: the latest their pages showed.
+    version = models.PositiveIntegerField(null=True, blank=True)
+    pages = models.PositiveSmallIntegerField(default=0, help_text="Pages of the course (see learners.pages).")
+    pages_seen = models.BigIntegerField(default=0, help_text="Bit n set: page n was seen.")
+    current_page = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Where to resume.")
+    seconds_spent = models.PositiveIntegerField(default=0)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    attempt_count = models.PositiveIntegerField(default=0)
+    best_score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Percent.")
+    passed = models.BooleanField(null=True, blank=True, help_text="Null until a first quiz attempt.")
+    signed_at = models.DateTimeField(null=True, blank=True)
+    signed_name = models.CharField(max_length=200, blank=True)
+
+    # The row is the outbox of its own events: a write that makes a fact (started, an attempt,
+    # completed, signed) sets `events_pending`, and learners.events turns the facts not yet told
+    # (`notified`, `attempts_notified`) into webhook events.
+    events_pending = models.BooleanField(default=False)
+    notified = models.PositiveSmallIntegerField(default=0, help_text="Bits: 1 started, 2 completed, 4 signed.")
+    attempts_notified = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["course", "external_id"], name="learner_external_id_per_course"),
+        ]
+        indexes = [
+            models.Index(fields=["course", "-created_at", "-id"], name="learner_course_newest"),
+            models.Index(fields=["updated_at"], name="learner_updated"),
+            models.Index(fields=["updated_at"], name="learner_events_pending", condition=models.Q(events_pending=True)),
+        ]
+
+    def __str__(self):
+        return self.external_id or self.public_id
+
+    @property
+    def progress_percent(self) -> int:
+        if not self.pages:
+            return 0
+        seen = bin(self.pages_seen & ((1 << self.pages) - 1)).count("1")
+        return seen * 100 // self.pages
+
+    @property
+    def pages_seen_count(self) -> int:
+        return bin(self.pages_seen & ((1 << self.pages) - 1)).count("1") if self.pages else 0
+
+
+class QuizAttempt(models.Model):
+    """One submission of the course's assessment, scored by the service against the version shown."""
+
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveIntegerField()  # 1, 2, … per learner
+    version = models.PositiveIntegerField()
+    # The option chosen for each question (its position from 0), null for a question left unanswered.
+    answers = models.JSONField()
+    correct = models.PositiveSmallIntegerField()
+    questions = models.PositiveSmallIntegerField()
+    score = models.PositiveSmallIntegerField(help_text="Percent of the questions answered right.")
+    passed = models.BooleanField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["learner", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "number"], name="quiz_attempt_number_per_learner"),
+        ]
+
+    def __str__(self):
+        return f"{self.learner} attempt {self.number}"

@@ -1,0 +1,482 @@
+"""
+What the preview page records of a learner. The page's script sends small batches (a page view,
+the pages seen, time spent, a quiz attempt); each batch is one SQL statement, one write: it
+updates the learner's row, or creates it on a first view, and with a quiz attempt inserts that too
+(data-modifying WITH). A sign-off is one statement the same way. Every statement that makes a fact
+(started, an attempt, completed, signed) marks the row for learners.events, which tells the
+client's receiver after the write.
+
+The pages of a course, for progress and resume: 0 is the introduction (a classic course's
+overview), 1 to n its chapters, n + 1 the closing page (wrap-up, assessment, agreement) when the
+course has one of them. A onepage course numbers its sections the same way.
+"""
+
+import dataclasses
+import functools
+import json
+import math
+import re
+
+import psycopg
+from django.conf import settings
+from django.db import IntegrityError, connection
+from django.utils import timezone
+
+from config import errors, queue, ratelimit
+from config.ids import looks_like_public_id
+from learners import identity
+from learners.models import new_learner_id
+
+# Limits of what a batch may say; the page sends far less.
+MAX_BATCH_CHARACTERS = 4096
+MAX_PAGES = 63  # pages_seen is a 64-bit integer; a course has at most 11 pages
+MAX_SECONDS_PER_BATCH = 120  # the page sends every 15 seconds; more than this is not believed
+MAX_QUESTIONS = 20
+MAX_VERSION = 1_000_000
+
+
+class CourseNotFound(errors.NotFound):
+    message = "No such course."
+
+
+class InvalidBatch(errors.ValidationError):
+    message = "The progress batch is malformed."
+
+
+class TooManyRequests(errors.AppError):
+    status, code, message = 429, "RATE_LIMIT_EXCEEDED", "Too much progress sent; try again in a minute."
+
+    def __init__(self, decision: ratelimit.Decision):
+        super().__init__()
+        self.retry_after_seconds = decision.retry_after_seconds
+
+
+def page_count(content: dict) -> int:
+    """The pages of a course document (see the module's docstring)."""
+    closing = any(content.get(part) for part in ("wrapup", "assessment", "agreement"))
+    return 1 + len(content.get("chapters") or []) + (1 if closing else 0)
+
+
+# Batches ---------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    version: int  # of the course, as the page showed it
+    page: int | None = None  # the page (or section) being read
+    seen: frozenset[int] = frozenset()
+    seconds: int = 0
+    # The first batch of a page load: it asks where the learner left off, and a view of the
+    # course's first page does not move that place.
+    hello: bool = False
+    answers: tuple[int | None, ...] | None = None  # a quiz attempt: the option chosen per question
+
+
+def parse_batch(raw) -> Batch:
+    """
+    The batch a page sent (JSON in the form field `batch`).
+    :raises InvalidBatch: for anything but the shape the page sends
+    """
+    if not isinstance(raw, str) or len(raw) > MAX_BATCH_CHARACTERS:
+        raise InvalidBatch()
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise InvalidBatch() from None
+    if not isinstance(data, dict) or not set(data) <= {"version", "page", "seen", "seconds", "hello", "answers"}:
+        raise InvalidBatch()
+    seen = data.get("seen", [])
+    answers = data.get("answers")
+    if not isinstance(seen, list) or len(seen) > MAX_PAGES + 1:
+        raise InvalidBatch()
+    if answers is not None and (not isinstance(answers, list) or not 1 <= len(answers) <= MAX_QUESTIONS):
+        raise InvalidBatch()
+    hello = data.get("hello", False)
+    if not isinstance(hello, bool):
+        raise InvalidBatch()
+    return Batch(
+        version=_whole(data.get("version"), 1, MAX_VERSION),
+        page=None if data.get("page") is None else _whole(data["page"], 0, MAX_PAGES),
+        seen=frozenset(_whole(page, 0, MAX_PAGES) for page in seen),
+        seconds=min(_whole(data.get("seconds", 0), 0, 24 * 60 * 60), MAX_SECONDS_PER_BATCH),
+        hello=hello,
+        answers=None if answers is None else tuple(None if a is None else _whole(a, 0, 5) for a in answers),
+    )
+
+
+def _whole(value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidBatch()
+    return value
+
+
+# Who may send -----------------------------------------------------------------------------------
+
+# Crawlers and link previews run no script, or not for long; those that do must not become learners.
+_NOT_A_LEARNER = re.compile(
+    r"bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|embedly|quora link|"
+    r"whatsapp|telegram|discord|slack|skype|linkedin|pinterest|vkshare|redditbot|lighthouse|pagespeed|"
+    r"prerender|validator",
+    re.IGNORECASE,
+)
+
+
+def is_a_learner(user_agent: str) -> bool:
+    """Whether a request's User-Agent may be a person's browser (no User-Agent at all is not one)."""
+    return bool(user_agent) and not _NOT_A_LEARNER.search(user_agent)
+
+
+def _buckets(*, learner_public_id: str, client_address: str) -> tuple[str, str]:
+    prefix = f"{settings.RATE_LIMIT_KEY_PREFIX}:progress"
+    return f"{prefix}:learner:{learner_public_id}", f"{prefix}:new:{client_address}"
+
+
+def _check_rate(*, learner_public_id: str, client_address: str) -> None:
+    # Two Redis round trips; each fails open. The client address's bucket of new learners is looked
+    # at (not counted), so an address that made too many learners this minute makes no more; then
+    # the learner's own bucket counts the batch.
+    mine, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
+    made_here = ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT, counted=False)
+    if made_here.remaining == 0:
+        raise TooManyRequests(dataclasses.replace(made_here, allowed=False))
+    decision = ratelimit.hit(bucket=mine, limit=settings.PREVIEW_PROGRESS_LIMIT)
+    if not decision.allowed:
+        raise TooManyRequests(decision)
+
+
+def _count_new_learner(*, learner_public_id: str, client_address: str) -> None:
+    _, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
+    ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+
+
+# Recording ------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Recorded:
+    learner: identity.Known  # who was recorded: the learner the browser named, or a new one
+    resume: int | None  # the page to resume at (known with `hello`)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Course:
+    id: int
+    version: int
+    pages: int
+    agreement: bool
+    assessment: dict | None  # of the version the batch names, when it holds a quiz attempt
+
+
+@dataclasses.dataclass(frozen=True)
+class _Attempt:
+    version: int
+    answers: list
+    correct: int
+    questions: int
+    score: int
+    passed: bool
+
+
+def record(
+    *, course_public_id: str, learner: identity.Known | None, batch: Batch, client_address: str
+) -> Recorded | None:
+    """
+    Record a batch of progress of the learner the browser names, in one write, and return who was
+    recorded and where they left off. A browser that names no learner (it keeps no cookies) is not
+    recorded (None). An anonymous learner's first batch makes their row; a personal link's learner
+    who was erased meanwhile is recorded afresh, as a new anonymous learner.
+    :raises TooManyRequests: the learner sent too much, or their address made too many learners, this minute
+    :raises CourseNotFound, InvalidBatch
+    """
+    if learner is None:
+        return None
+    if not looks_like_public_id(course_public_id, "cou_"):
+        raise CourseNotFound()
+    _check_rate(learner_public_id=learner.public_id, client_address=client_address)
+    course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
+    attempt = None if batch.answers is None else _score(course, batch)
+    values = _values(course, batch, attempt)
+    durable = attempt is not None
+    row = None
+    if learner.personal:
+        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, durable=durable)
+        if row is None:
+            learner = identity.Known(public_id=new_learner_id())
+    if row is None:
+        row = _execute(
+            _statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id},
+            durable=durable,
+        )
+    if row is None:  # an id of another course's learner: not this course's to record
+        raise CourseNotFound()
+    learner_id, current_page, events_pending, inserted = row
+    if inserted:
+        _count_new_learner(learner_public_id=learner.public_id, client_address=client_address)
+    if events_pending:
+        _tell(learner_id)
+    return Recorded(learner=learner, resume=current_page if batch.hello else None)
+
+
+def record_signoff(
+    *, course_id: int, course_version: int, pages: int, learner_public_id: str, name: str, ip_hash: str,
+    public_id: str,
+) -> tuple[int, int | None]:
+    """
+    Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same statement, their first
+    sign-off and what it completes on their row). Return the sign-off's id and the learner's, or
+    None when the learner is not recorded (the page's script never ran for them, or they were
+    erased): the sign-off is then kept on its own.
+    """
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _SIGN,
+            {
+                "now": now, "course": course_id, "version": course_version, "pages": pages,
+                "last_page_bit": 1 << (pages - 1), "learner": learner_public_id, "name": name, "ip_hash": ip_hash,
+                "public_id": public_id,
+            },
+        )
+        signoff_id, learner_id = cursor.fetchone()
+    if learner_id is not None:
+        _tell(learner_id)
+    return signoff_id, learner_id
+
+
+def _tell(learner_id: int) -> None:
+    from learners import tasks  # tasks import the events, which import this module's models
+
+    queue.enqueue_on_commit(tasks.send_events, learner_id=learner_id)
+
+
+# The course, without its document (with a quiz attempt, the assessment of the version the page
+# showed). How many pages it has and whether it has an agreement depend on its document only: they
+# are kept per process under the document's digest, and read from the JSON in the database once.
+_COURSE = """
+SELECT c."id", c."version", c."content_digest"{assessment}
+FROM "courses_course" c WHERE c."public_id" = %(course)s
+"""
+_ASSESSMENT_OF_VERSION = """,
+       (SELECT v."content"->'assessment' FROM "courses_courseversion" v
+        WHERE v."course_id" = c."id" AND v."number" = %(quiz_version)s)"""
+_FACTS = """
+SELECT 1 + CASE WHEN jsonb_typeof(c."content"->'chapters') = 'array'
+                THEN jsonb_array_length(c."content"->'chapters') ELSE 0 END
+         + CASE WHEN jsonb_typeof(c."content"->'wrapup') = 'object'
+                  OR jsonb_typeof(c."content"->'assessment') = 'object'
+                  OR jsonb_typeof(c."content"->'agreement') = 'object' THEN 1 ELSE 0 END,
+       jsonb_typeof(c."content"->'agreement') = 'object'
+FROM "courses_course" c WHERE c."id" = %s
+"""
+
+
+def _course(public_id: str, *, quiz_version: int | None) -> _Course:
+    sql = _COURSE.format(assessment=_ASSESSMENT_OF_VERSION if quiz_version is not None else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"course": public_id, "quiz_version": quiz_version})
+        row = cursor.fetchone()
+    if row is None:
+        raise CourseNotFound()
+    course_id, version, digest = row[:3]
+    assessment = row[3] if len(row) > 3 else None
+    if isinstance(assessment, str):
+        assessment = json.loads(assessment)
+    pages, agreement = _facts(course_id, digest)
+    return _Course(id=course_id, version=version, pages=pages, agreement=agreement, assessment=assessment)
+
+
+@functools.lru_cache(maxsize=4096)
+def _facts(course_id: int, content_digest: str) -> tuple[int, bool]:
+    """The course's page count and whether it has an agreement, for this document of it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FACTS, [course_id])
+        pages, agreement = cursor.fetchone()
+    return pages, agreement
+
+
+def _score(course: _Course, batch: Batch) -> _Attempt:
+    """Score the answers against the assessment of the version the page showed, as the page does."""
+    questions = (course.assessment or {}).get("questions") if isinstance(course.assessment, dict) else None
+    if not questions or len(questions) != len(batch.answers):
+        raise InvalidBatch("The answers do not fit the assessment of that version.")
+    correct = sum(1 for question, answer in zip(questions, batch.answers) if answer == question["correct_index"])
+    total = len(questions)
+    needed = math.ceil(total * course.assessment.get("passing_score_percent", 80) / 100)
+    return _Attempt(
+        version=batch.version,
+        answers=list(batch.answers),
+        correct=correct,
+        questions=total,
+        score=(correct * 200 + total) // (2 * total),  # the percentage, rounded half up
+        passed=correct >= needed,
+    )
+
+
+def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
+    pages = course.pages
+    seen = 0
+    for page in batch.seen:
+        if page < pages:  # a page the course no longer has (an older version's) is not counted
+            seen |= 1 << page
+    page = batch.page if batch.page is not None and batch.page < pages else None
+    values = {
+        "now": timezone.now(),
+        "course": course.id,
+        "version": min(batch.version, course.version),
+        "pages": pages,
+        "seen": seen,
+        "page": page,
+        # Looking at the first page again (the course's own link) keeps the place to resume.
+        "keep_place": page is None or (batch.hello and page == 0),
+        "seconds": batch.seconds,
+        "last_page_bit": 1 << (pages - 1),
+        "agreement": course.agreement,
+        "attempts": 0 if attempt is None else 1,
+        "score": None,
+        "passed": None,
+    }
+    if attempt is not None:
+        values.update(
+            answers=json.dumps(attempt.answers), correct=attempt.correct, questions=attempt.questions,
+            score=attempt.score, passed=attempt.passed, quiz_version=attempt.version,
+        )
+    return values
+
+
+def _first_values(values: dict) -> dict:
+    completes = values["seen"] & values["last_page_bit"] and not values["agreement"]
+    return {
+        "completed_at": values["now"] if completes else None,
+        "best_score": values.get("score"),
+        "first_passed": values.get("passed"),
+    }
+
+
+def _statement(template: str, attempt: _Attempt | None) -> str:
+    return template.format(completes=_COMPLETES, attempt=_ATTEMPT if attempt is not None else "")
+
+
+def _execute(sql: str, values: dict, *, durable: bool):
+    with connection.cursor() as cursor:
+        try:
+            if durable:
+                cursor.execute(sql, values)
+            else:
+                # Time and pages seen are the most of what the page sends, and they are worth less than
+                # a commit's wait for the disk: after a crash of the database, at most its last
+                # fraction of a second of them is lost (never a quiz attempt, which waits for the
+                # disk). The setting holds for this statement's own transaction, sent in the same
+                # round trip.
+                cursor.execute("SET LOCAL synchronous_commit TO OFF; " + sql, values)
+                cursor.nextset()
+        except IntegrityError as exc:
+            # The course was deleted between reading it and this write: nothing is left to record.
+            if isinstance(exc.__cause__, psycopg.errors.ForeignKeyViolation):
+                raise CourseNotFound() from None
+            raise
+        return cursor.fetchone()
+
+
+# The SQL. `l` is the learner's row before the write: in PostgreSQL an UPDATE's expressions read the
+# row as it was (and, when another write to it commits first, as that one left it).
+
+# Reaching the last page completes the course, once it is signed where it has an agreement.
+_COMPLETES = (
+    "(l.\"pages_seen\" | %(seen)s) & %(last_page_bit)s <> 0 AND (NOT %(agreement)s OR l.\"signed_at\" IS NOT NULL)"
+)
+
+# The changes a batch makes to a learner's row.
+_CHANGES = """
+    "updated_at" = %(now)s,
+    "last_seen_at" = %(now)s,
+    "started_at" = COALESCE(l."started_at", %(now)s),
+    "version" = GREATEST(COALESCE(l."version", 0), %(version)s),
+    "pages" = %(pages)s,
+    "pages_seen" = l."pages_seen" | %(seen)s,
+    "current_page" = CASE WHEN %(keep_place)s THEN l."current_page" ELSE %(page)s END,
+    "seconds_spent" = l."seconds_spent" + %(seconds)s,
+    "completed_at" = COALESCE(l."completed_at", CASE WHEN {completes} THEN %(now)s END),
+    "attempt_count" = l."attempt_count" + %(attempts)s,
+    "best_score" = CASE WHEN %(attempts)s = 1 THEN GREATEST(COALESCE(l."best_score", 0), %(score)s)
+                        ELSE l."best_score" END,
+    "passed" = CASE WHEN %(attempts)s = 1 THEN COALESCE(l."passed", false) OR %(passed)s ELSE l."passed" END,
+    "events_pending" = l."events_pending" OR l."started_at" IS NULL OR %(attempts)s = 1
+                       OR (l."completed_at" IS NULL AND {completes})
+"""
+# `xmax` is 0 only in a row this statement inserted (PostgreSQL): a new learner.
+_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", (l."xmax" = 0) AS "inserted"'
+
+# A personal link's learner: their row, made when the client added them.
+_UPDATE = (
+    """
+WITH learner AS (
+  UPDATE "learners_learner" AS l SET """
+    + _CHANGES
+    + """
+  WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
+  """
+    + _RETURNING
+    + """
+){attempt}
+SELECT "id", "current_page", "events_pending", "inserted" FROM learner
+"""
+)
+
+# An anonymous learner: their row, made by their first batch under the id their browser was given.
+_UPSERT = (
+    """
+WITH learner AS (
+  INSERT INTO "learners_learner" AS l (
+    "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
+    "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
+    "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
+  ) VALUES (
+    %(learner)s, %(course)s, NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
+    %(version)s, %(pages)s, %(seen)s, %(page)s, %(seconds)s, %(completed_at)s, %(attempts)s,
+    %(best_score)s, %(first_passed)s, NULL, '', true, 0, 0
+  )
+  ON CONFLICT ("public_id") DO UPDATE SET """
+    + _CHANGES
+    + """
+  WHERE l."course_id" = %(course)s
+  """
+    + _RETURNING
+    + """
+){attempt}
+SELECT "id", "current_page", "events_pending", "inserted" FROM learner
+"""
+)
+
+_ATTEMPT = """,
+attempt AS (
+  INSERT INTO "learners_quizattempt" (
+    "learner_id", "number", "version", "answers", "correct", "questions", "score", "passed", "created_at"
+  )
+  SELECT "id", "attempt_count", %(quiz_version)s, %(answers)s::jsonb, %(correct)s, %(questions)s, %(score)s,
+         %(passed)s, %(now)s
+  FROM learner
+)"""
+
+# A sign-off with its learner: the first sign-off is the learner's (name and time), and it completes
+# the course when its last page was reached. A learner who signs without the page's script (a
+# personal link opened with JavaScript off) has started too. The sign-off row is kept either way.
+_SIGN = """
+WITH learner AS (
+  UPDATE "learners_learner" AS l SET
+    "updated_at" = %(now)s,
+    "last_seen_at" = %(now)s,
+    "started_at" = COALESCE(l."started_at", %(now)s),
+    "version" = COALESCE(l."version", %(version)s),
+    "pages" = CASE WHEN l."pages" = 0 THEN %(pages)s ELSE l."pages" END,
+    "signed_at" = COALESCE(l."signed_at", %(now)s),
+    "signed_name" = CASE WHEN l."signed_at" IS NULL THEN %(name)s ELSE l."signed_name" END,
+    "completed_at" = COALESCE(l."completed_at",
+                              CASE WHEN l."pages_seen" & %(last_page_bit)s <> 0 THEN %(now)s END),
+    "events_pending" = true
+  WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
+  RETURNING l."id"
+)
+INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
+SELECT %(public_id)s, %(course)s, (SELECT "id" FROM learner), %(name)s, %(ip_hash)s, %(now)s
+RETURNING "id", "learner_id"
+"""

@@ -1,0 +1,141 @@
+"""Learners as clients manage them: personal links, erasure, where their events go, and retention."""
+
+import dataclasses
+import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiKey
+from config import errors
+from config.ids import looks_like_public_id
+from courses.models import Course, Signoff
+from learners import identity, queries
+from learners.models import Learner, QuizAttempt
+from webhooks.models import WebhookEvent
+
+PURGE_BATCH = 500
+
+
+class LearnerNotFound(errors.NotFound):
+    message = "Learner not found."
+
+
+def add_learner(*, api_key: ApiKey, course_public_id: str, external_id: str, name: str = "") -> tuple[Learner, bool]:
+    """
+    The course's learner with this `external_id`, made now (True) or already there (False): a
+    repeat gives the same learner, renamed when it names them otherwise.
+    :raises CourseNotFound: unless this key created the course
+    """
+    course = queries.course_of(api_key=api_key, public_id=course_public_id)
+    # get_or_create retries the read when a concurrent repeat wins the insert (the unique constraint).
+    learner, created = Learner.objects.get_or_create(course=course, external_id=external_id, defaults={"name": name})
+    if not created and name and learner.name != name:
+        learner.name = name
+        learner.updated_at = timezone.now()
+        learner.save(update_fields=["name", "updated_at"])
+    learner.course = course
+    return learner, created
+
+
+def personal_link(learner: Learner) -> str:
+    """The share link that identifies the learner on any device (see learners.identity)."""
+    return identity.personal_link(
+        share_url=learner.course.share_url,
+        course_public_id=learner.course.public_id,
+        learner_public_id=learner.public_id,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Erased:
+    learners: int = 0
+    quiz_attempts: int = 0
+    signoffs: int = 0
+    webhook_events: int = 0
+
+    @property
+    def records(self) -> int:
+        return self.learners + self.quiz_attempts + self.signoffs + self.webhook_events
+
+    def __add__(self, other: "Erased") -> "Erased":
+        return Erased(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other), strict=True)))
+
+
+@transaction.atomic(durable=True)
+def erase_learner(*, api_key: ApiKey, course_public_id: str, learner_public_id: str) -> Erased:
+    """
+    Delete the learner and every record of theirs: their result, quiz attempts, sign-offs and the
+    webhook events about them (with their delivery attempts), for the client's erasure requests.
+    :raises CourseNotFound: unless this key created the course
+    :raises LearnerNotFound: unless the course has this learner
+    """
+    course = queries.course_of(api_key=api_key, public_id=course_public_id)
+    learner = None
+    if looks_like_public_id(learner_public_id, "lrn_"):
+        learner = Learner.objects.filter(course=course, public_id=learner_public_id).first()
+    if learner is None:
+        raise LearnerNotFound()
+    return _erase(learner_ids=[learner.pk], public_ids=[learner.public_id])
+
+
+def erase_learners_of(course: Course) -> Erased:
+    """
+    Every learner of the course and every record of theirs (as `erase_learner`), in batches, the
+    webhook events about them included: the course is being deleted (courses.deletion), in the
+    caller's transaction.
+    """
+    erased = Erased()
+    while True:
+        batch = list(Learner.objects.filter(course=course).values_list("pk", "public_id")[:PURGE_BATCH])
+        if not batch:
+            return erased
+        erased += _erase(learner_ids=[pk for pk, _ in batch], public_ids=[public_id for _, public_id in batch])
+
+
+def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
+    # Counted one kind at a time, so the answer says what went; cascades then delete nothing more.
+    events = WebhookEvent.objects.filter(subject__in=public_ids).delete()[1].get("webhooks.WebhookEvent", 0)
+    signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("courses.Signoff", 0)
+    attempts = QuizAttempt.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.QuizAttempt", 0)
+    learners = Learner.objects.filter(pk__in=learner_ids).delete()[1].get("learners.Learner", 0)
+    return Erased(learners=learners, quiz_attempts=attempts, signoffs=signoffs, webhook_events=events)
+
+
+def purge_expired(*, now: datetime.datetime | None = None) -> Erased:
+    """
+    Delete the records of learners untouched for LEARNER_DATA_RETENTION_DAYS (everything
+    `erase_learner` deletes), and sign-offs made without a learner as long ago. Runs daily.
+    """
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.LEARNER_DATA_RETENTION_DAYS)
+    erased = Erased()
+    while True:
+        with transaction.atomic():
+            batch = list(Learner.objects.filter(updated_at__lt=cutoff).values_list("pk", "public_id")[:PURGE_BATCH])
+            if not batch:
+                break
+            erased += _erase(learner_ids=[pk for pk, _ in batch], public_ids=[public_id for _, public_id in batch])
+    while True:
+        ids = list(Signoff.objects.filter(learner=None, signed_at__lt=cutoff).values_list("pk", flat=True)[:PURGE_BATCH])
+        if not ids:
+            break
+        erased += Erased(signoffs=Signoff.objects.filter(pk__in=ids).delete()[1].get("courses.Signoff", 0))
+    return erased
+
+
+_UNCHANGED = object()
+
+
+@transaction.atomic(durable=True)
+def update_course(*, api_key: ApiKey, course_public_id: str, learner_callback_url=_UNCHANGED) -> Course:
+    """
+    Change a course's settings (not its document, which has versions of its own): where its
+    learners' events go (a URL checked as every callbackUrl is, or "" to send none).
+    :raises CourseNotFound: unless this key created the course
+    """
+    course = queries.course_of(api_key=api_key, public_id=course_public_id)
+    if learner_callback_url is not _UNCHANGED and learner_callback_url != course.learner_callback_url:
+        course.learner_callback_url = learner_callback_url
+        course.save(update_fields=["learner_callback_url"])
+    return course

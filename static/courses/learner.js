@@ -1,0 +1,243 @@
+/*
+ * Records the reader's progress for the course's results (learners/progress.py): the pages seen,
+ * the page being read (to resume there, on any device with a personal link), the time the page is
+ * in view and in use, and each quiz attempt. Small batches, one request at a time: the first at
+ * once, then every 15 seconds while there is something new, a quiz attempt at once, and what is
+ * left in a beacon when the page is hidden or left. Nothing is sent before the page is first
+ * visible (prerendering, link previews). The page works the same without this script.
+ */
+(function () {
+  "use strict";
+
+  var TICK_MS = 15000;
+  var IDLE_MS = 5 * 60 * 1000; // time stops counting after this long without scrolling, typing or pointing
+  var MAX_SECONDS = 120; // per batch, as the service takes it
+
+  var root = document.querySelector("[data-learner]");
+  if (!root || !window.fetch || !window.URLSearchParams) {
+    return;
+  }
+  var url = root.getAttribute("data-url");
+  var courseUrl = root.getAttribute("data-course-url");
+  var version = parseInt(root.getAttribute("data-version"), 10);
+  var csrf = root.getAttribute("data-csrf");
+  var entry = root.hasAttribute("data-entry");
+  var fixedPage = root.hasAttribute("data-page") ? parseInt(root.getAttribute("data-page"), 10) : null;
+
+  var page = fixedPage; // the page (or, on one page, the section) being read
+  var sentPage = null;
+  var seen = {};
+  var unsentMs = 0;
+  var attempts = []; // quiz attempts not yet sent, each the answers of one
+  var helloDone = false; // the service has answered this page's first batch
+  var started = false;
+  var busy = false;
+  var stopped = false; // refused for good (an expired form token, say): this page sends nothing more
+  var visibleSince = null;
+  var lastActivity = Date.now();
+
+  /* The time in view and in use since the last count, up to now. */
+  function count() {
+    var now = Date.now();
+    if (visibleSince !== null) {
+      var until = Math.min(now, lastActivity + IDLE_MS);
+      if (until > visibleSince) {
+        unsentMs += until - visibleSince;
+      }
+      visibleSince = now;
+    }
+  }
+
+  function active() {
+    var now = Date.now();
+    if (now - lastActivity > 1000) {
+      count(); // time idle beyond IDLE_MS is not counted
+      lastActivity = now;
+    }
+  }
+
+  function hasNews() {
+    return !helloDone || attempts.length > 0 || Object.keys(seen).length > 0 || page !== sentPage ||
+      unsentMs >= 1000;
+  }
+
+  function take() {
+    count();
+    var batch = { version: version };
+    if (!helloDone) {
+      batch.hello = true;
+    }
+    if (page !== null && (page !== sentPage || !helloDone)) {
+      batch.page = page;
+    }
+    var pages = Object.keys(seen).map(Number);
+    if (pages.length) {
+      batch.seen = pages;
+    }
+    var seconds = Math.min(MAX_SECONDS, Math.floor(unsentMs / 1000));
+    if (seconds > 0) {
+      batch.seconds = seconds;
+    }
+    if (attempts.length) {
+      batch.answers = attempts.shift();
+    }
+    seen = {};
+    unsentMs -= seconds * 1000;
+    sentPage = page;
+    return batch;
+  }
+
+  /* A batch that did not arrive goes back, to be sent with the next one. */
+  function giveBack(batch) {
+    (batch.seen || []).forEach(function (number) {
+      seen[number] = true;
+    });
+    unsentMs += (batch.seconds || 0) * 1000;
+    if (batch.answers) {
+      attempts.unshift(batch.answers);
+    }
+    sentPage = null;
+  }
+
+  function body(batch) {
+    return new URLSearchParams({ csrfmiddlewaretoken: csrf, batch: JSON.stringify(batch) });
+  }
+
+  function send() {
+    if (!started || busy || stopped || !hasNews()) {
+      return;
+    }
+    var batch = take();
+    busy = true;
+    fetch(url, {
+      method: "POST",
+      body: body(batch),
+      credentials: "same-origin",
+      keepalive: true,
+      headers: { Accept: "application/json" },
+    }).then(function (response) {
+      busy = false;
+      if (response.status === 429 || response.status >= 500) {
+        giveBack(batch);
+        return null;
+      }
+      if (!response.ok) {
+        stopped = true;
+        return null;
+      }
+      if (batch.hello) {
+        helloDone = true;
+        return response.json().then(resume);
+      }
+      return null;
+    }).catch(function () {
+      busy = false;
+      giveBack(batch);
+    }).then(function () {
+      if (attempts.length) {
+        send(); // a quiz attempt made meanwhile goes at once
+      }
+    });
+  }
+
+  /* When the page goes away: what is left, in a beacon (it outlives the page). */
+  function farewell() {
+    count();
+    visibleSince = null;
+    // Before the first answer, a browser new to the course has no learner yet: a second request
+    // would make a second one. The first request (keepalive) still arrives.
+    if (!started || stopped || (busy && !helloDone) || !hasNews() || !navigator.sendBeacon) {
+      return;
+    }
+    var batch = take();
+    if (!navigator.sendBeacon(url, body(batch))) {
+      giveBack(batch);
+    }
+  }
+
+  /* Back where the learner left off, on arriving at the course's own link for the first time in this tab. */
+  function resume(answer) {
+    var place = answer && answer.resume;
+    if (!entry || !firstInTab || location.hash || typeof place !== "number" || place <= 0) {
+      return;
+    }
+    if (fixedPage !== null) {
+      location.replace(courseUrl + "/" + place);
+      return;
+    }
+    var target = document.querySelector("[data-page='" + place + "']");
+    if (target) {
+      target.scrollIntoView();
+    }
+  }
+
+  var firstInTab = true; // the first page of this course in this tab
+  try {
+    var key = "cgs-course:" + courseUrl;
+    firstInTab = !window.sessionStorage.getItem(key);
+    window.sessionStorage.setItem(key, "1");
+  } catch (error) {
+    // Storage refused (a private window's rules): every arrival may resume.
+  }
+
+  // A personal link's token has done its work (the service keeps the learner in a cookie): it is not
+  // left in the address bar, to be bookmarked or shared.
+  if (/[?&]learner=/.test(location.search) && window.history.replaceState) {
+    window.history.replaceState(null, "", location.pathname + location.hash);
+  }
+
+  if (page !== null) {
+    seen[page] = true;
+  }
+
+  /* One page: the section being read, as course.js follows it. */
+  document.addEventListener("course:section", function (event) {
+    var number = parseInt(event.detail.section.getAttribute("data-page"), 10);
+    if (!isNaN(number)) {
+      page = number;
+      seen[number] = true;
+    }
+  });
+
+  document.addEventListener("course:quiz", function (event) {
+    attempts.push(event.detail.answers);
+    send();
+  });
+
+  function start() {
+    if (started || document.visibilityState !== "visible") {
+      return;
+    }
+    started = true;
+    visibleSince = Date.now();
+    send();
+    window.setInterval(function () {
+      if (document.visibilityState === "visible") {
+        send();
+      }
+    }, TICK_MS);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      visibleSince = Date.now();
+      lastActivity = Date.now();
+      start();
+    } else {
+      farewell();
+    }
+  });
+  window.addEventListener("pagehide", farewell);
+  ["scroll", "keydown", "pointerdown", "pointermove", "touchstart"].forEach(function (name) {
+    window.addEventListener(name, active, { passive: true });
+  });
+
+  // After course.js has set the page up (deferred scripts run in order, then DOMContentLoaded):
+  // on one page, the section in view at the start is known by then.
+  if (document.readyState === "complete") {
+    start();
+  } else {
+    document.addEventListener("DOMContentLoaded", start);
+    window.addEventListener("load", start);
+  }
+})();

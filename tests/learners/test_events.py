@@ -1,0 +1,191 @@
+"""The learner events: one per fact, in the order things happened, to the course's learnerCallbackUrl."""
+
+import datetime
+import json
+
+import pytest
+import standardwebhooks
+import time_machine
+from django.conf import settings as django_settings
+from django.utils import timezone
+
+from courses.models import Course
+from learners import events
+from learners.models import Learner
+from tests.learners.conftest import FAILING, PASSING, PERFECT, Reader
+from tests.webhooks.receivers import Receiver
+from webhooks.models import WebhookEvent
+
+pytestmark = pytest.mark.django_db
+
+HOOK = "https://hooks.example.com/learners/s3cret"
+
+
+def told(course) -> list[dict]:
+    return [json.loads(event.body) for event in WebhookEvent.objects.filter(account=course.api_key.account).order_by("id")]
+
+
+def at(moment: str):
+    return time_machine.travel(moment, tick=False)
+
+
+@pytest.fixture
+def hooked(course):
+    Course.objects.filter(pk=course.pk).update(learner_callback_url=HOOK)
+    course.refresh_from_db()
+    return course
+
+
+def test_a_learners_story_is_told_in_the_order_it_happened(hooked):
+    reader = Reader(hooked)
+    with at("2026-05-01T10:00:00Z"):
+        reader.send(hello=True, page=0, seen=[0])
+    with at("2026-05-01T10:01:00Z"):
+        reader.send(page=4, seen=[1, 2, 3, 4], answers=FAILING)
+    with at("2026-05-01T10:02:00Z"):
+        reader.send(answers=PASSING)
+    with at("2026-05-01T10:03:00Z"):
+        reader.send(answers=PERFECT)  # after a pass, attempts change nothing anyone is told
+    with at("2026-05-01T10:04:00Z"):
+        reader.sign("Ada Lovelace")
+    learner = Learner.objects.get()
+
+    recorded = events.send_events(learner_id=learner.pk)
+
+    base = {"courseId": hooked.public_id, "learnerId": learner.public_id, "externalId": None}
+    assert recorded == 5
+    assert told(hooked) == [
+        {"event": "learner.started", **base, "startedAt": "2026-05-01T10:00:00.000Z", "version": 1},
+        {"event": "learner.failed", **base, "attempt": 1, "score": 40, "passed": False, "bestScore": 40,
+         "attemptedAt": "2026-05-01T10:01:00.000Z", "version": 1},
+        {"event": "learner.passed", **base, "attempt": 2, "score": 80, "passed": True, "bestScore": 80,
+         "attemptedAt": "2026-05-01T10:02:00.000Z", "version": 1},
+        {"event": "learner.signed", **base, "signedAt": "2026-05-01T10:04:00.000Z", "signedName": "Ada Lovelace"},
+        {"event": "learner.completed", **base, "completedAt": "2026-05-01T10:04:00.000Z", "progressPercent": 100,
+         "version": 1},
+    ]
+    assert set(WebhookEvent.objects.values_list("subject", "url")) == {(learner.public_id, HOOK)}
+    learner.refresh_from_db()
+    assert (learner.events_pending, learner.notified, learner.attempts_notified) == (False, 7, 3)
+
+
+def test_each_fact_is_told_once(hooked):
+    reader = Reader(hooked)
+    reader.send(hello=True, page=4, seen=[4])
+    learner = Learner.objects.get()
+    events.send_events(learner_id=learner.pk)
+
+    again = events.send_events(learner_id=learner.pk)
+    reader.send(answers=FAILING)
+    reader.send(answers=FAILING)
+    reader.sign("Grace Hopper")
+    reader.sign("Grace Brewster Hopper")
+    later = events.send_events(learner_id=learner.pk)
+
+    assert again == 0
+    assert later == 4
+    assert [(event["event"], event.get("attempt")) for event in told(hooked)] == [
+        ("learner.started", None), ("learner.failed", 1), ("learner.failed", 2), ("learner.signed", None),
+        ("learner.completed", None),
+    ]
+
+
+def test_a_personal_link_learners_events_carry_the_clients_id(hooked, api_client, settings):
+    link = api_client.post(f"/api/v1/courses/{hooked.public_id}/learners", {"externalId": "E-77"}, format="json").json()
+    reader = Reader(hooked)
+    reader.client.get(link["url"].removeprefix(settings.PUBLIC_BASE_URL))
+    reader.send(hello=True, page=0, seen=[0])
+
+    events.send_events(learner_id=Learner.objects.get().pk)
+
+    [started] = told(hooked)
+    assert (started["event"], started["learnerId"], started["externalId"]) == ("learner.started", link["learnerId"], "E-77")
+
+
+def test_what_happens_while_there_is_no_learner_callback_url_is_never_told(course):
+    reader = Reader(course)
+    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+    learner = Learner.objects.get()
+    nothing = events.send_events(learner_id=learner.pk)
+    Course.objects.filter(pk=course.pk).update(learner_callback_url=HOOK)
+
+    reader.send(answers=PASSING)
+    told_then = events.send_events(learner_id=learner.pk)
+
+    assert nothing == 0
+    assert told_then == 1
+    assert [(event["event"], event["attempt"]) for event in told(course)] == [("learner.passed", 2)]
+
+
+def test_a_stopped_learner_callback_url_sends_nothing_more(hooked, api_client):
+    reader = Reader(hooked)
+    reader.send(hello=True, page=0)
+    events.send_events(learner_id=Learner.objects.get().pk)
+    api_client.patch(f"/api/v1/courses/{hooked.public_id}", {"learnerCallbackUrl": None}, format="json")
+
+    reader.send(answers=PASSING)
+    events.send_events(learner_id=Learner.objects.get().pk)
+
+    assert [event["event"] for event in told(hooked)] == ["learner.started"]
+
+
+def test_the_events_of_a_write_are_recorded_once_it_is_done(hooked, django_capture_on_commit_callbacks):
+    reader = Reader(hooked)
+    reader.open()
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        reader.send(hello=True, page=0, seen=[0])
+
+    assert WebhookEvent.objects.count() == 0  # not inside the write: after it
+    assert len(callbacks) == 1
+    assert Learner.objects.get().events_pending is True
+
+
+def test_a_lost_task_is_sent_again_by_the_sweep(hooked):
+    reader = Reader(hooked)
+    reader.send(hello=True, page=0)  # its task was never run (lost, say, with Redis)
+    Learner.objects.update(updated_at=timezone.now() - datetime.timedelta(minutes=2))
+    fresh = Reader(hooked)
+    fresh.send(hello=True, page=0)  # a task may still be on its way for this one
+
+    queued = events.enqueue_pending()  # Celery runs eagerly here: the task runs now
+
+    assert queued == 1
+    assert [event["event"] for event in told(hooked)] == ["learner.started"]
+    assert list(Learner.objects.order_by("pk").values_list("events_pending", flat=True)) == [False, True]
+
+
+def test_beat_sweeps_learner_events_every_minute_and_purges_old_records_daily():
+    schedule = django_settings.CELERY_BEAT_SCHEDULE
+
+    assert schedule["learners-sweep-events"] == {"task": "learners.tasks.sweep_events", "schedule": 60.0}
+    assert schedule["learners-purge-expired"] == {"task": "learners.tasks.purge_expired", "schedule": 86400.0}
+    assert django_settings.CELERY_TASK_ROUTES["learners.tasks.send_events"] == {"queue": "webhooks"}
+
+
+@pytest.fixture
+def receiver():
+    running = Receiver().start()
+    yield running
+    running.stop()
+
+
+def test_learner_events_reach_the_receiver_signed_like_every_webhook(
+    course, receiver, settings, django_capture_on_commit_callbacks
+):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    Course.objects.filter(pk=course.pk).update(learner_callback_url=receiver.url("/learners/s3cret"))
+    reader = Reader(course)
+    reader.open()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        reader.send(hello=True, page=0, seen=[0])
+
+    [request] = receiver.requests
+    body = json.loads(request.body)
+    verified = standardwebhooks.Webhook(course.api_key.account.webhook_secret).verify(request.body, request.headers)
+    assert request.path == "/learners/s3cret"
+    assert verified == body
+    assert body["event"] == "learner.started"
+    assert request.headers["webhook-id"] == WebhookEvent.objects.get().message_id
+    assert WebhookEvent.objects.get().status == WebhookEvent.Status.DELIVERED

@@ -1,0 +1,493 @@
+"""What the preview page records of a learner, over HTTP as the page's script sends it."""
+
+import json
+import re
+import threading
+
+import psycopg
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config import redis_client
+from courses import versions
+from courses.models import Signoff
+from learners import progress, services
+from learners.models import Learner, QuizAttempt
+from tests.factories import CourseFactory
+from tests.learners.conftest import FAILING, PASSING, Reader
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_page_gives_the_browser_a_learner_id_and_the_first_batch_records_the_learner(course, reader):
+    page = reader.open()
+    cookie = page.cookies["cgs_learner"]
+    learners_after_reading = Learner.objects.count()
+
+    response = reader.send(hello=True, page=0, seen=[0])
+
+    learner = Learner.objects.get()
+    assert learners_after_reading == 0
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Lax"
+    assert cookie["max-age"] == 365 * 24 * 60 * 60
+    assert cookie["path"] == f"/go/{course.public_id}"
+    assert cookie.value.startswith(learner.public_id + ":")  # the id, signed
+    assert response.status_code == 200
+    assert response.json() == {"resume": 0}
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "cgs_learner" not in response.cookies
+    assert re.fullmatch(r"lrn_[A-Za-z0-9]{22}", learner.public_id)
+    assert (learner.course, learner.external_id, learner.version, learner.pages) == (course, None, 1, 5)
+    assert learner.started_at is not None and learner.started_at == learner.last_seen_at
+    assert learner.pages_seen == 0b1 and learner.current_page == 0
+
+
+def test_a_browser_is_one_learner_from_its_first_page_on(reader):
+    first_page = reader.open()
+    second_page = reader.open("/1")  # the reader moved on before the first page's script sent anything
+
+    reader.send(hello=True, page=1, seen=[1])
+    reader.send(hello=True, page=0, seen=[0])
+
+    assert "cgs_learner" in first_page.cookies and "cgs_learner" not in second_page.cookies
+    assert Learner.objects.count() == 1
+    assert Learner.objects.get().pages_seen == 0b11
+
+
+def test_reading_pages_records_no_learner(course):
+    browser, crawler = Reader(course), Reader(course, user_agent="Googlebot/2.1 (+http://www.google.com/bot.html)")
+
+    responses = [browser.open(path) for path in ("", "/1", "/4")] + [crawler.open()]
+
+    assert [response.status_code for response in responses] == [200] * 4
+    assert Learner.objects.count() == 0
+
+
+def test_a_browser_that_keeps_no_cookies_is_not_recorded(course, reader):
+    reader.open()
+    reader.client.cookies.pop("cgs_learner")
+
+    response = reader.send(hello=True, page=0, seen=[0])
+
+    assert response.status_code == 204
+    assert Learner.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [
+        "",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+        "WhatsApp/2.23.20.0",
+        "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+        "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
+        "TelegramBot (like TwitterBot)",
+    ],
+)
+def test_crawlers_and_link_previews_make_no_learners_even_running_the_script(course, user_agent):
+    response = Reader(course, user_agent=user_agent).send(hello=True, page=0, seen=[0])
+
+    assert response.status_code == 204
+    assert "cgs_learner" not in response.cookies
+    assert Learner.objects.count() == 0
+
+
+def test_batches_add_up_in_the_learners_row(reader):
+    reader.send(hello=True, page=0, seen=[0], seconds=3)
+    reader.send(page=1, seen=[1], seconds=15)
+    reader.send(page=2, seen=[1, 2], seconds=15)
+
+    learner = Learner.objects.get()
+    assert (learner.pages_seen, learner.current_page, learner.seconds_spent) == (0b111, 2, 33)
+    assert (learner.pages_seen_count, learner.progress_percent) == (3, 60)
+    assert learner.completed_at is None
+    assert learner.last_seen_at > learner.started_at
+
+
+def test_time_sent_in_one_batch_counts_up_to_two_minutes(reader):
+    reader.send(hello=True, page=0, seconds=24 * 60 * 60)
+
+    assert Learner.objects.get().seconds_spent == progress.MAX_SECONDS_PER_BATCH == 120
+
+
+def test_reaching_the_last_page_completes_a_course_without_an_agreement(api_key):
+    course = CourseFactory(api_key=api_key, format="classic", add_ons=["assessment"])
+    reader = Reader(course)
+
+    reader.send(hello=True, page=0, seen=[0])
+    reader.send(hello=True, page=4, seen=[4])
+
+    learner = Learner.objects.get()
+    assert learner.completed_at == learner.last_seen_at
+    assert learner.progress_percent == 40  # honest: pages 1-3 were skipped
+
+
+def test_with_an_agreement_the_course_completes_once_signed_and_its_last_page_reached(course):
+    last_page_first, signed_first = Reader(course), Reader(course)
+
+    last_page_first.send(hello=True, page=4, seen=[4])
+    before_signing = Learner.objects.get().completed_at
+    last_page_first.sign("Ada Lovelace")
+    signed_first.send(hello=True, page=0, seen=[0])
+    signed_first.sign("Grace Hopper")
+    not_yet = Learner.objects.get(signed_name="Grace Hopper").completed_at
+    signed_first.send(hello=True, page=4, seen=[4])
+
+    ada, grace = Learner.objects.get(signed_name="Ada Lovelace"), Learner.objects.get(signed_name="Grace Hopper")
+    assert before_signing is None and not_yet is None
+    assert ada.completed_at == ada.signed_at
+    assert grace.completed_at == grace.last_seen_at > grace.signed_at
+
+
+def test_a_known_learners_signoff_is_theirs_and_their_first_one_counts(course, reader):
+    reader.send(hello=True, page=4, seen=[4])
+
+    first = reader.sign("Ada Lovelace")
+    second = reader.sign("Ada King")
+
+    learner = Learner.objects.get()
+    assert first.status_code == second.status_code == 303
+    assert learner.signed_name == "Ada Lovelace"
+    assert sorted(learner.signoffs.values_list("name", flat=True)) == ["Ada King", "Ada Lovelace"]
+    assert learner.signed_at == Signoff.objects.get(name="Ada Lovelace").signed_at
+    assert reader.client.get(first.headers["Location"]).status_code == 200  # the confirmation
+
+
+def test_signing_without_the_pages_script_records_the_signoff_and_no_learner(course, reader):
+    # No progress was ever sent: no learner cookie, as with JavaScript off.
+    signed = reader.sign("Ada Lovelace")
+
+    assert signed.status_code == 303
+    assert Learner.objects.count() == 0
+    assert Signoff.objects.get().learner is None
+
+
+def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader):
+    reader.send(hello=True, page=4, seen=[4])
+
+    reader.send(answers=FAILING)
+    reader.send(answers=PASSING)
+    reader.send(answers=[1, 1, 1, 1, 1])
+
+    learner = Learner.objects.get()
+    attempts = list(QuizAttempt.objects.values_list("number", "answers", "correct", "questions", "score", "passed"))
+    assert attempts == [
+        (1, FAILING, 2, 5, 40, False),
+        (2, PASSING, 4, 5, 80, True),
+        (3, [1, 1, 1, 1, 1], 0, 5, 0, False),
+    ]
+    assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
+
+
+def test_until_a_pass_the_learner_has_not_passed(reader):
+    reader.send(hello=True, page=4, seen=[4])
+    before = Learner.objects.get().passed
+
+    reader.send(answers=FAILING)
+
+    assert before is None
+    assert Learner.objects.get().passed is False
+
+
+def test_answers_are_scored_against_the_version_the_page_showed(course, reader, api_key):
+    reader.open("/4")  # version 1: the first option is right
+    document = dict(course.content)
+    document["assessment"] = {
+        **document["assessment"],
+        "questions": [{**question, "correct_index": 2} for question in document["assessment"]["questions"]],
+    }
+    versions.replace_content(api_key=api_key, course_public_id=course.public_id, if_match='"1"', document=document)
+    course.refresh_from_db()
+
+    old_page = reader.post_batch(json.dumps({"version": 1, "hello": True, "page": 4, "answers": PASSING}))
+    new_page = reader.post_batch(json.dumps({"version": 2, "page": 4, "answers": PASSING}))
+
+    assert old_page.status_code == 200 and new_page.status_code == 204
+    assert list(QuizAttempt.objects.order_by("number").values_list("version", "score", "passed")) == [
+        (1, 80, True),
+        (2, 0, False),
+    ]
+    assert Learner.objects.get().version == 2  # the latest version the learner's pages showed
+
+
+def test_each_batch_is_one_write(reader):
+    reader.send(hello=True, page=0, seen=[0])
+
+    newcomer = Reader(reader.course)
+    newcomer.open()
+
+    with CaptureQueriesContext(connection) as progress_batch:
+        reader.send(page=1, seen=[1], seconds=15)
+    with CaptureQueriesContext(connection) as quiz_attempt:
+        reader.send(page=4, seen=[4], answers=PASSING)
+    with CaptureQueriesContext(connection) as first_view:
+        newcomer.send(hello=True, page=0, seen=[0])
+
+    for captured in (progress_batch, quiz_attempt, first_view):
+        queries = [query["sql"] for query in captured.captured_queries]
+        assert len(queries) == 2  # the course's facts, then the write
+        assert [sql for sql in queries if "UPDATE" in sql or "INSERT" in sql] == queries[1:]
+    assert QuizAttempt.objects.count() == 1 and Learner.objects.count() == 2
+
+
+def test_a_view_of_the_course_link_keeps_the_place_to_resume(reader):
+    reader.send(hello=True, page=0, seen=[0])
+    reader.send(hello=True, page=3, seen=[3])
+
+    back_at_the_start = reader.send(hello=True, page=0, seen=[0])
+
+    assert back_at_the_start.json() == {"resume": 3}
+    assert Learner.objects.get().current_page == 3
+
+
+def test_pages_a_course_does_not_have_are_not_counted(reader):
+    reader.send(hello=True, page=0, seen=[0, 7, 63], seconds=1)
+    reader.send(page=9)
+
+    learner = Learner.objects.get()
+    assert (learner.pages_seen, learner.current_page) == (0b1, 0)
+
+
+def test_a_new_version_of_the_course_is_counted_with_its_own_pages(course, reader, api_key):
+    reader.send(hello=True, page=0, seen=[0])  # the course as it was: 5 pages, the last one 4
+    document = dict(course.content)
+    document["chapters"] = [*document["chapters"], {**document["chapters"][-1], "title": "One more chapter"}]
+    versions.replace_content(api_key=api_key, course_public_id=course.public_id, if_match='"1"', document=document)
+
+    reader.send(page=5, seen=[5])
+
+    learner = Learner.objects.get()
+    assert (learner.pages, learner.pages_seen, learner.current_page) == (6, 0b100001, 5)
+    assert learner.completed_at is None  # the agreement is not signed yet
+
+
+def test_the_page_numbers_of_both_layouts_are_the_services(client, api_key):
+    onepage = CourseFactory(api_key=api_key, format="onepage")
+    classic = CourseFactory(api_key=api_key, format="classic")
+
+    sections = re.findall(r'<section id="([a-z0-9-]+)" data-page="(\d+)"', client.get(f"/go/{onepage.public_id}").content.decode())
+    classic_pages = [
+        re.search(r'data-learner [^>]*data-page="(\d+)"', client.get(f"/go/{classic.public_id}{path}").content.decode())[1]
+        for path in ("", "/1", "/2", "/3", "/4")
+    ]
+
+    assert sections == [
+        ("introduction", "0"), ("chapter-1", "1"), ("chapter-2", "2"), ("chapter-3", "3"),
+        ("wrap-up", "4"), ("assessment", "4"), ("agreement", "4"),
+    ]
+    assert classic_pages == ["0", "1", "2", "3", "4"]
+    assert progress.page_count(onepage.content) == progress.page_count(classic.content) == 5
+    assert progress.page_count(CourseFactory(add_ons=[]).content) == 4
+
+
+def test_progress_needs_the_pages_form_token(course, reader):
+    reader.open()
+    reader.token = "forged" * 8
+
+    refused = reader.send(hello=True, page=0)
+
+    assert refused.status_code == 403
+    assert Learner.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        "",
+        "not json",
+        "[]",
+        '"text"',
+        "[" * 3000 + "]" * 3000,
+        json.dumps({"version": 1, "page": 0, "extra": 1}),
+        json.dumps({"page": 0}),
+        json.dumps({"version": "1"}),
+        json.dumps({"version": 0}),
+        json.dumps({"version": True}),
+        json.dumps({"version": 1.5}),
+        json.dumps({"version": 1, "page": -1}),
+        json.dumps({"version": 1, "page": 64}),
+        json.dumps({"version": 1, "seen": "0"}),
+        json.dumps({"version": 1, "seen": [0.5]}),
+        json.dumps({"version": 1, "seen": list(range(70))}),
+        json.dumps({"version": 1, "seconds": -1}),
+        json.dumps({"version": 1, "seconds": 10**12}),
+        json.dumps({"version": 1, "hello": "yes"}),
+        json.dumps({"version": 1, "answers": []}),
+        json.dumps({"version": 1, "answers": [0, 0]}),
+        json.dumps({"version": 1, "answers": [0] * 21}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 9]}),
+        json.dumps({"version": 1, "answers": {"0": 1}}),
+        json.dumps({"version": 99, "answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": 1, "seen": [0]}) + " " * 5000,
+        "\x00" + json.dumps({"version": 1}),
+    ],
+)
+def test_malformed_and_hostile_batches_are_refused_never_a_server_error(course, reader, raw):
+    reader.open()
+
+    response = reader.client.post(
+        f"/go/{course.public_id}/progress",
+        {"csrfmiddlewaretoken": reader.token, **({} if raw is None else {"batch": raw})},
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "VALIDATION_ERROR"
+    assert Learner.objects.count() == 0
+
+
+def test_answers_to_a_course_without_an_assessment_are_refused(api_key):
+    course = CourseFactory(api_key=api_key, format="classic", add_ons=["wrapup"])
+
+    response = Reader(course).send(hello=True, page=4, answers=[0, 0, 0])
+
+    assert response.status_code == 400
+    assert QuizAttempt.objects.count() == 0
+
+
+def test_progress_for_an_unknown_course_records_nothing(course, reader):
+    reader.open()
+
+    responses = [
+        reader.client.post(path, {"csrfmiddlewaretoken": reader.token, "batch": '{"version": 1}'})
+        for path in ("/go/cou_doesnotexist00000000000/progress", "/go/%3Cscript%3E/progress")
+    ]
+
+    # No page of such a course ever gave the browser a learner id for it.
+    assert [response.status_code for response in responses] == [204, 204]
+    assert Learner.objects.count() == 0
+
+
+def test_progress_takes_only_posts(course, reader):
+    assert reader.client.get(f"/go/{course.public_id}/progress").status_code == 405
+
+
+def test_progress_is_limited_per_learner(course, settings):
+    settings.PREVIEW_PROGRESS_LIMIT = 4
+
+    with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        busy, other = Reader(course), Reader(course)
+        busy.send(hello=True, page=0)
+        other.send(hello=True, page=0)
+        accepted = [busy.send(page=1, seconds=1).status_code for _ in range(3)]
+        refused = busy.send(page=2, seconds=1)
+        elsewhere = other.send(page=2, seconds=1)
+
+    assert accepted == [204, 204, 204]
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "60"
+    assert refused.json()["code"] == "RATE_LIMIT_EXCEEDED"
+    assert elsewhere.status_code == 204
+    assert Learner.objects.order_by("pk").first().seconds_spent == 3
+
+
+def test_new_learners_are_limited_per_client_address(course, settings):
+    settings.PREVIEW_NEW_LEARNERS_LIMIT = 2
+    crowded = "203.0.113.50"
+
+    with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        readers = [Reader(course, ip=crowded) for _ in range(3)]
+        answers = [reader.send(hello=True, page=0).status_code for reader in readers]
+        known_ones_go_on = readers[0].send(page=1, seen=[1])
+        elsewhere = Reader(course).send(hello=True, page=0)
+
+    assert answers == [200, 200, 429]
+    assert known_ones_go_on.status_code == 429  # an address over its limit waits out the window
+    assert elsewhere.status_code == 200
+    assert Learner.objects.count() == 3
+
+
+def test_progress_is_taken_while_redis_is_down(course, reader, settings):
+    reader.open()
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+
+    response = reader.send(hello=True, page=0, seen=[0])
+
+    assert response.status_code == 200
+    assert Learner.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_progress_for_a_course_deleted_while_it_is_written_is_not_found_never_an_error(course):
+    reader = Reader(course)
+    reader.open()
+    database = connection.settings_dict
+    answers = []
+    # The course deleted, in a transaction of another connection that stays open: the batch reads the
+    # course, then its write waits for that transaction, which then commits.
+    with psycopg.connect(
+        host=database["HOST"], port=database["PORT"], user=database["USER"], dbname=database["NAME"],
+        password=database["PASSWORD"] or None,
+    ) as deleting:
+        deleting.execute('DELETE FROM "courses_courseversion" WHERE "course_id" = %s', [course.pk])
+        deleting.execute('DELETE FROM "courses_course" WHERE "id" = %s', [course.pk])
+        sending = threading.Thread(target=lambda: answers.append(reader.send(hello=True, page=0, seen=[0])))
+        sending.start()
+        while sending.is_alive() and not waiting_for_a_lock(deleting):
+            sending.join(0.05)
+        deleting.commit()
+    sending.join()
+
+    [answer] = answers
+    assert (answer.status_code, answer.json()["code"]) == (404, "NOT_FOUND")
+    assert not Learner.objects.exists()
+
+
+def waiting_for_a_lock(connection_) -> bool:
+    """Whether a session of this database waits for a lock (the statistics read afresh, not as the
+    transaction first saw them)."""
+    connection_.execute("SELECT pg_stat_clear_snapshot()")
+    return connection_.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    ).fetchone()[0] > 0
+
+
+def test_a_forged_learner_cookie_names_no_one(course, reader):
+    reader.send(hello=True, page=0, seen=[0])
+    someone = Learner.objects.get()
+    for forged in (f"{someone.public_id}:forged:signature", f"p:{someone.public_id}", someone.public_id):
+        reader.client.cookies["cgs_learner"] = forged
+
+        response = reader.send(hello=True, page=3, seen=[3])
+
+        assert response.status_code == 204
+    assert Learner.objects.count() == 1
+    someone.refresh_from_db()
+    assert someone.pages_seen == 0b1  # untouched
+
+
+def test_a_foreign_courses_learner_cookie_names_no_one_here(course, api_key):
+    other_course = CourseFactory(api_key=api_key, format="classic")
+    reader = Reader(course)
+    reader.send(hello=True, page=0)
+    cookie = reader.learner_cookie.value
+    elsewhere = Reader(other_course)
+    elsewhere.client.cookies["cgs_learner"] = cookie
+    elsewhere.client.cookies["cgs_learner"]["path"] = f"/go/{other_course.public_id}"
+
+    elsewhere.send(hello=True, page=0)
+
+    assert Learner.objects.filter(course=course).count() == 1
+    assert Learner.objects.filter(course=other_course).count() == 1
+
+
+def test_every_reader_gets_the_same_stored_page_and_no_learner_is_in_it(course, api_key, settings):
+    learner, _ = services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="E-1")
+    link = services.personal_link(learner)
+    personal, anonymous = Reader(course), Reader(course)
+    anonymous.send(hello=True, page=0)
+
+    with_link = personal.client.get(link.removeprefix(settings.PUBLIC_BASE_URL))
+    plain = anonymous.open()
+
+    tokens = r'(data-csrf="|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+"'
+    assert re.sub(tokens, "", with_link.content.decode()) == re.sub(tokens, "", plain.content.decode())
+    stored = redis_client.stored(f"coursepage:{course.public_id}:{plain.headers['ETag'].strip(chr(34))}:0")
+    assert b'data-csrf="<!--csrf-value-->"' in stored and b"lrn_" not in stored
+    assert learner.public_id not in with_link.content.decode()
+    assert with_link.cookies["cgs_learner"].value.startswith(f"p:{learner.public_id}:")  # a personal link's

@@ -1,0 +1,243 @@
+"""
+Learner results end to end, in headless Chromium against the live service: an anonymous learner and
+one with a personal link take a course with every add-on, fail the quiz, try again, pass and sign;
+the results endpoint, its CSV and the events show exactly that. The personal-link learner resumes
+in a fresh browser on the right page; with JavaScript off nothing is recorded; erasure removes every
+record.
+"""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+import standardwebhooks
+from playwright.sync_api import expect
+
+from courses.models import Course, Signoff
+from learners.models import Learner, QuizAttempt
+from tests.factories import CourseFactory
+from tests.processes import wait_for
+from tests.webhooks.receivers import Receiver
+from webhooks.models import WebhookEvent
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 900}
+# A condition the browser makes true is waited for this long at most (a limit, not a measure).
+WAIT_SECONDS = 30
+
+
+@pytest.fixture
+def service(live_server, settings):
+    settings.PUBLIC_BASE_URL = live_server.url  # personal links point at the live server
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True  # the receiver is on loopback
+    return live_server.url
+
+
+@pytest.fixture
+def receiver():
+    running = Receiver().start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def open_browser(browser, unhashed_static):
+    """Fresh browsers (contexts, with nothing stored), each page recording console errors."""
+    contexts = []
+
+    def open_one(**options):
+        context = browser.new_context(viewport=DESKTOP, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.problems = []
+        page.on("console", lambda msg: msg.type == "error" and page.problems.append(f"console: {msg.text}"))
+        page.on("pageerror", lambda exc: page.problems.append(f"pageerror: {exc}"))
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+
+
+def answer_quiz(page, *, right: int):
+    """Answer the sample assessment (the first option is always right): `right` correctly, the rest not."""
+    questions = page.locator("[data-question]")
+    for index in range(questions.count()):
+        questions.nth(index).locator("label.option").nth(0 if index < right else 1).click()
+    page.locator("[data-quiz-check]").click()
+
+
+def fail_retry_pass_and_sign(page, name: str):
+    answer_quiz(page, right=2)
+    expect(page.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
+    page.get_by_role("button", name="Try again").click()
+    answer_quiz(page, right=4)
+    expect(page.locator("[data-quiz-result]")).to_contain_text("You passed.")
+    page.get_by_label("Your full name").fill(name)
+    page.get_by_label("I have read this statement and I agree to it.").check()
+    page.get_by_role("button", name="Sign").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Thank you, {name}.")
+
+
+def next_page(page, base: str, number: int):
+    page.get_by_role("link", name=re.compile("^(Next|Start the course)")).click()
+    expect(page).to_have_url(f"{base}/{number}")
+
+
+def finished(**lookup):
+    return lambda: Learner.objects.filter(**lookup, completed_at__isnull=False, attempt_count=2).exists()
+
+
+def test_two_learners_take_the_course_and_the_results_and_events_say_exactly_that(
+    service, receiver, open_browser, api_client, api_key
+):
+    course = CourseFactory(format="classic", api_key=api_key)  # every add-on
+    Course.objects.filter(pk=course.pk).update(learner_callback_url=receiver.url("/learners/s3cret"))
+    base = f"{service}/go/{course.public_id}"
+
+    # Ada: the share link, anonymous.
+    ada_page = open_browser()
+    ada_page.goto(base)
+    for number in (1, 2, 3, 4):
+        next_page(ada_page, base, number)
+    fail_retry_pass_and_sign(ada_page, "Ada Lovelace")
+    assert wait_for(finished(external_id=None), WAIT_SECONDS)
+
+    # Grace: a personal link; two chapters on one device, the rest on another.
+    link = api_client.post(
+        f"/api/v1/courses/{course.public_id}/learners", {"externalId": "E-42", "name": "Grace Hopper"}, format="json"
+    ).json()
+    phone = open_browser()
+    phone.goto(link["url"])
+    expect(phone).to_have_url(base)  # the token has done its work: not left in the address bar
+    next_page(phone, base, 1)
+    next_page(phone, base, 2)
+    assert wait_for(lambda: Learner.objects.filter(external_id="E-42", current_page=2).exists(), WAIT_SECONDS)
+    phone.context.close()
+    laptop = open_browser()
+    laptop.goto(link["url"])
+    expect(laptop).to_have_url(f"{base}/2")  # resumed where she left off
+    expect(laptop.get_by_role("heading", level=1)).to_have_text("Chapter title 2")
+    next_page(laptop, base, 3)
+    next_page(laptop, base, 4)
+    fail_retry_pass_and_sign(laptop, "Grace Hopper")
+    assert wait_for(finished(external_id="E-42"), WAIT_SECONDS)
+
+    ada, grace = Learner.objects.get(external_id=None), Learner.objects.get(external_id="E-42")
+    rows = api_client.get(f"/api/v1/courses/{course.public_id}/results").json()["results"]
+    as_csv = api_client.get(f"/api/v1/courses/{course.public_id}/results", HTTP_ACCEPT="text/csv")
+    # Their events, once each (deliveries run in the live server, right after each write).
+    assert wait_for(lambda: len(receiver.requests) == 10, WAIT_SECONDS)
+    received = [json.loads(request.body) for request in receiver.requests]
+
+    assert Learner.objects.count() == 2 and QuizAttempt.objects.count() == 4
+    assert [row["learnerId"] for row in rows] == [grace.public_id, ada.public_id]
+    for row, (external_id, name) in zip(rows, [("E-42", "Grace Hopper"), (None, None)], strict=True):
+        signed_name = name or "Ada Lovelace"
+        assert {key: row[key] for key in (
+            "externalId", "name", "progressPercent", "bestScore", "passed", "signedName", "version", "pagesSeen",
+            "pages", "attempts",
+        )} == {
+            "externalId": external_id, "name": name, "progressPercent": 100, "bestScore": 80, "passed": True,
+            "signedName": signed_name, "version": 1, "pagesSeen": 5, "pages": 5, "attempts": 2,
+        }
+        assert row["startedAt"] < row["signedAt"] <= row["completedAt"] <= row["lastSeenAt"]
+        assert row["timeSpentSeconds"] >= 0
+    assert [(a.score, a.passed) for a in QuizAttempt.objects.order_by("learner", "number")] == [
+        (40, False), (80, True), (40, False), (80, True),
+    ]
+    # The same rows as CSV. The pages are still open and may send a batch of time between the two
+    # reads, so the two fields such a batch moves are compared apart: never earlier, never less.
+    live = ("lastSeenAt", "timeSpentSeconds")
+    csv_rows = list(csv.DictReader(io.StringIO(as_csv.content.decode())))
+    assert [{key: value for key, value in row.items() if key not in live} for row in csv_rows] == [
+        {key: "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+         for key, value in row.items() if key not in live}
+        for row in rows
+    ]
+    for csv_row, row in zip(csv_rows, rows, strict=True):
+        assert csv_row["lastSeenAt"] >= row["lastSeenAt"]
+        assert int(csv_row["timeSpentSeconds"]) >= row["timeSpentSeconds"]
+    for learner in (ada, grace):
+        theirs = [event for event in received if event["learnerId"] == learner.public_id]
+        assert [event["event"] for event in theirs] == [
+            "learner.started", "learner.failed", "learner.passed", "learner.signed", "learner.completed",
+        ]
+        assert {(event["courseId"], event["externalId"]) for event in theirs} == {(course.public_id, learner.external_id)}
+        assert [(event["attempt"], event["score"]) for event in theirs[1:3]] == [(1, 40), (2, 80)]
+    secret = course.api_key.account.webhook_secret
+    for request in receiver.requests:
+        assert request.path == "/learners/s3cret"
+        standardwebhooks.Webhook(secret).verify(request.body, request.headers)  # raises if not signed by us
+    assert ada_page.problems == [] and laptop.problems == []
+
+    # Without JavaScript: the pages read and the agreement is signed, and nothing else is recorded.
+    reader = open_browser(java_script_enabled=False)
+    reader.goto(base)
+    for number in (1, 2, 3, 4):
+        next_page(reader, base, number)
+    expect(reader.get_by_text("Show the answer").first).to_be_visible()  # the quiz as a list
+    reader.get_by_label("Your full name").fill("Linus Pauling")
+    reader.get_by_label("I have read this statement and I agree to it.").check()
+    reader.get_by_role("button", name="Sign").click()
+    expect(reader.get_by_role("heading", level=1)).to_have_text("Thank you, Linus Pauling.")
+
+    assert Learner.objects.count() == 2 and QuizAttempt.objects.count() == 4
+    assert Signoff.objects.get(name="Linus Pauling").learner is None
+    [learner_id] = [cookie["value"].split(":")[0] for cookie in reader.context.cookies() if cookie["name"] == "cgs_learner"]
+    assert not Learner.objects.filter(public_id=learner_id).exists()  # an id in the browser, no record
+    assert len(receiver.requests) == 10
+
+    # Grace asks to be forgotten.
+    erased = api_client.delete(f"/api/v1/courses/{course.public_id}/learners/{grace.public_id}")
+
+    assert erased.status_code == 200
+    assert erased.json() == {
+        "learnerId": grace.public_id,
+        "erasedRecords": 9,
+        "erased": {"learner": 1, "quizAttempts": 2, "signoffs": 1, "webhookEvents": 5},
+    }
+    assert not Learner.objects.filter(public_id=grace.public_id).exists()
+    assert not QuizAttempt.objects.filter(learner_id=grace.pk).exists()
+    assert not Signoff.objects.filter(name="Grace Hopper").exists()
+    assert not WebhookEvent.objects.filter(subject=grace.public_id).exists()
+    assert WebhookEvent.objects.filter(subject=ada.public_id).count() == 5
+    remaining = api_client.get(f"/api/v1/courses/{course.public_id}/results").json()["results"]
+    assert [row["learnerId"] for row in remaining] == [ada.public_id]
+
+
+def test_on_a_onepage_course_the_sections_are_the_pages_and_a_personal_link_resumes_at_one(
+    service, open_browser, api_client, api_key
+):
+    course = CourseFactory(format="onepage", api_key=api_key)
+    link = api_client.post(f"/api/v1/courses/{course.public_id}/learners", {"externalId": "E-7"}, format="json").json()
+    here = open_browser()
+    here.goto(link["url"])
+
+    for anchor in ("chapter-1", "chapter-2"):
+        here.evaluate(f"document.getElementById('{anchor}').scrollIntoView()")
+        expect(here.locator(f"[data-toc] a[href='#{anchor}']")).to_have_attribute("aria-current", "location")
+    here.goto("about:blank")  # leaving the page sends what is left (a beacon on pagehide)
+    assert wait_for(lambda: Learner.objects.filter(external_id="E-7", current_page=2).exists(), WAIT_SECONDS)
+    there = open_browser()
+    there.goto(link["url"])
+
+    expect(there.locator("[data-toc] a[href='#chapter-2']")).to_have_attribute("aria-current", "location")
+    there.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # to the end
+    expect(there.locator("[data-toc] a[href='#agreement']")).to_have_attribute("aria-current", "location")
+    answer_quiz(there, right=5)
+    there.get_by_label("Your full name").fill("Rosalind Franklin")
+    there.get_by_label("I have read this statement and I agree to it.").check()
+    there.get_by_role("button", name="Sign").click()
+    expect(there.get_by_role("heading", level=1)).to_have_text("Thank you, Rosalind Franklin.")
+    assert wait_for(lambda: Learner.objects.filter(completed_at__isnull=False, best_score=100).exists(), WAIT_SECONDS)
+
+    learner = Learner.objects.get()
+    assert (learner.external_id, learner.passed, learner.signed_name, learner.version) == (
+        "E-7", True, "Rosalind Franklin", 1,
+    )
+    assert learner.pages_seen & 0b10111 == 0b10111  # the introduction, chapters 1 and 2, the closing sections
+    assert there.problems == [] and here.problems == []
