@@ -239,7 +239,13 @@ def _make_run_processes_print(variable: str, *, port: int, tmp_path: Path, **env
     [command] = [line for line in dry_run.stdout.replace("\\\n", " ").splitlines() if "honcho" in line]
     names = [line.split(":")[0] for line in (ROOT / "Procfile.dev").read_text().splitlines() if line]
     probe = tmp_path / "Procfile"
-    probe.write_text("".join(f"{name}: echo {name}=${variable}\n" for name in names))
+    # honcho stops every process once one ends: each prints, then waits until all have printed.
+    printed_dir = tmp_path / "printed"
+    printed_dir.mkdir()
+    wait_for_all = f'until [ "$(ls {printed_dir} | wc -l)" -ge {len(names)} ]; do sleep 0.05; done'
+    probe.write_text(
+        "".join(f"{name}: echo {name}=${variable}; touch {printed_dir}/{name}; {wait_for_all}\n" for name in names)
+    )
 
     result = subprocess.run(
         ["bash", "-c", command.replace("Procfile.dev", str(probe))],
