@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors, queue
+from config import errors, heartbeats, queue
 from courses import content as course_content
 from courses import generation, idempotency, tasks, versions
 from courses.content import CourseContent
@@ -26,8 +26,9 @@ logger = logging.getLogger(__name__)
 
 Status = GenerationJob.Status
 
-# A job is run at most this many times: once, and once more if its worker died.
-MAX_ATTEMPTS = 2
+# A job is run at most this many times: once, and twice more if its worker died (each new attempt
+# resumes from the last finished step). Attempts handed back by a stopping worker do not count.
+MAX_ATTEMPTS = 3
 # How long after its message was sent a pending job is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 
@@ -160,14 +161,22 @@ def _check_part(*, course: Course, part: str, chapter: int | None) -> None:
 # Running jobs ---------------------------------------------------------------------------------
 
 
-def run_job(*, job_id: int) -> None:
+def run_job(*, job_id: int, worker: str = "") -> None:
     """
     Generate the job's course if this worker can claim the job; record the outcome either way.
-    A job already finished, or running under a live worker, is left alone.
+    A job already finished, or running under a live worker, is left alone. `worker` names this
+    worker (Celery's node name), so that it can hand its jobs back when told to stop.
     """
-    attempt = _claim_job(job_id=job_id)
+    attempt = _claim_job(job_id=job_id, worker=worker)
     if attempt is None:
         return
+    with heartbeats.beating(
+        lambda: _record_heartbeat(job_id=job_id, attempt=attempt), interval_s=settings.GENERATION_HEARTBEAT_S
+    ):
+        _run_attempt(job_id=job_id, attempt=attempt)
+
+
+def _run_attempt(*, job_id: int, attempt: int) -> None:
     job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
     on_progress = _progress_writer(job_id=job_id, attempt=attempt)
@@ -225,24 +234,56 @@ def _next_variant(job: GenerationJob) -> int:
     return done.count() + 1
 
 
-def _lease() -> datetime.timedelta:
-    # A running job whose worker shows no result by then is taken for dead.
-    return datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S)
+def _heartbeat_timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
 
 
-def _claim_job(*, job_id: int) -> int | None:
+def _unheld(now: datetime.datetime) -> Q:
+    # Running, but nobody holds it: its worker stopped beating (died), or handed it back.
+    return Q(status=Status.RUNNING) & (Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - _heartbeat_timeout()))
+
+
+def _claim_job(*, job_id: int, worker: str = "") -> int | None:
     """
     Mark the job running for this worker and return the attempt number, which fences off any
     earlier worker of the same job; None if the job is not ours to run.
     """
     now = timezone.now()
-    claimable = Q(status=Status.PENDING) | Q(status=Status.RUNNING, started_at__lt=now - _lease())
-    claimed = GenerationJob.objects.filter(claimable, pk=job_id, attempts__lt=MAX_ATTEMPTS).update(
-        status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now
+    claimed = (
+        GenerationJob.objects.filter(Q(status=Status.PENDING) | _unheld(now), pk=job_id)
+        .filter(attempts__lt=F("handbacks") + MAX_ATTEMPTS)
+        .update(status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker)
     )
     if not claimed:
         return None
     return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
+
+
+def _record_heartbeat(*, job_id: int, attempt: int) -> bool:
+    return bool(
+        GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
+            heartbeat_at=timezone.now()
+        )
+    )
+
+
+@heartbeats.on_worker_stop
+def hand_back_jobs(worker: str) -> int:
+    """
+    Give back the jobs this worker runs (it was told to stop): each is free to take at once, and
+    sent again, so another worker resumes it from its last finished step. Return how many.
+    """
+    if not worker:
+        return 0
+    handed_back = 0
+    for job_id in GenerationJob.objects.filter(status=Status.RUNNING, worker=worker).values_list("pk", flat=True):
+        released = GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, worker=worker).update(
+            heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
+        )
+        if released:
+            queue.enqueue(tasks.run_generation, job_id=job_id)
+            handed_back += 1
+    return handed_back
 
 
 # Clients poll every 5 seconds: progress is written at most once a second, so a fast generator does not
@@ -374,8 +415,9 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
 def recover_jobs() -> dict[str, int]:
     """
     Find jobs that nobody is working on and set them going again, or fail them when they can't be:
-    a pending job whose message was lost is sent again; a running job whose worker died is run
-    once more, then failed; a job pending for too long is failed. Return counts for the log.
+    a pending job whose message was lost is sent again; a running job whose worker died (no
+    heartbeat for GENERATION_HEARTBEAT_TIMEOUT_S) is run again, until MAX_ATTEMPTS workers died on
+    it, then failed; a job pending for too long is failed. Return counts for the log.
     """
     now = timezone.now()
     counts = {"resent": 0, "retried": 0, "failed": 0}
@@ -397,11 +439,16 @@ def recover_jobs() -> dict[str, int]:
             queue.enqueue(tasks.run_generation, job_id=job_id)
             counts["resent"] += 1
 
-    dead = GenerationJob.objects.filter(status=Status.RUNNING, started_at__lt=now - _lease())
-    for job_id, attempts in dead.values_list("pk", "attempts"):
-        if attempts < MAX_ATTEMPTS:
-            queue.enqueue(tasks.run_generation, job_id=job_id)
-            counts["retried"] += 1
+    # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
+    # its message lost. It runs again from its last finished step, unless workers died on it too often.
+    # Sent at most once a heartbeat timeout, so a backlog does not fill with copies of its message.
+    dead = GenerationJob.objects.filter(_unheld(now))
+    for job_id, attempts, handbacks, enqueued_at in dead.values_list("pk", "attempts", "handbacks", "enqueued_at"):
+        if attempts - handbacks < MAX_ATTEMPTS:
+            if enqueued_at is None or enqueued_at < now - _heartbeat_timeout():
+                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+                queue.enqueue(tasks.run_generation, job_id=job_id)
+                counts["retried"] += 1
         else:
             counts["failed"] += fail_job(
                 job_id=job_id, attempt=attempts, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE

@@ -78,8 +78,15 @@ class GenerationJob(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error_code = models.CharField(max_length=50, blank=True)
     error_message = models.TextField(blank=True)
-    # How many times a worker has started this job; recovery retries a dead one once, then fails it.
+    # How many times a worker has started this job: the attempt number, which fences off the writes
+    # of any earlier attempt. A job whose workers died on it too often is failed (courses.jobs).
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Attempts given back by a worker told to stop (a deploy): they do not count as deaths.
+    handbacks = models.PositiveSmallIntegerField(default=0)
+    # The running attempt's worker (Celery node name), and when it last showed it was alive; none
+    # while nobody holds the job (a handed-back job is free to take at once).
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The billing period whose credit this job consumed, so a refund goes back to the right month.
     charged_period_date = models.DateField(null=True, blank=True)
 
