@@ -7,7 +7,7 @@ import time
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -76,7 +76,7 @@ def create_job(
     )
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "create", **request}, job=job)
-    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
+    _enqueue_on_commit(job_id=job.pk)
     return job
 
 
@@ -140,8 +140,18 @@ def create_regeneration_job(
     )
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
-    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
+    _enqueue_on_commit(job_id=job.pk)
     return job
+
+
+def _enqueue_on_commit(*, job_id: int) -> None:
+    # A job whose message could not be sent (Redis down) is marked unsent: recovery sends it as soon
+    # as Redis is back, rather than waiting to take its message for lost.
+    queue.enqueue_on_commit(
+        tasks.run_generation,
+        job_id=job_id,
+        if_unsent=lambda: GenerationJob.objects.filter(pk=job_id, status=Status.PENDING).update(enqueued_at=None),
+    )
 
 
 class InvalidPart(errors.ValidationError):
@@ -204,14 +214,35 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
     else:
         try:
             complete = complete_regeneration if job.is_regeneration else complete_job
-            complete(job_id=job_id, attempt=attempt, content=content)
+            _while_database_returns(lambda: complete(job_id=job_id, attempt=attempt, content=content))
             return
         except Exception:
             # Whatever goes wrong while storing the course ends the job now, credit back, rather
             # than leaving it running until recovery takes it for dead.
             logger.exception("storing the course failed", extra={"job_id": job.public_id})
             failure = generation.GenerationFailed()
-    fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
+    _while_database_returns(
+        lambda: fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
+    )
+
+
+# How long a worker keeps trying to store a job's outcome while the database is unreachable (a
+# restart, a failover) before it gives the job up to recovery.
+STORE_RETRY_S = 60
+
+
+def _while_database_returns(write):
+    """`write()`, tried again every second while the database cannot be reached, for STORE_RETRY_S."""
+    deadline = time.monotonic() + STORE_RETRY_S
+    while True:
+        try:
+            return write()
+        except errors.DATABASE_UNAVAILABLE:
+            if time.monotonic() >= deadline:
+                raise
+            logger.warning("database unreachable, storing the job's outcome again in a second")
+            connection.close()
+            time.sleep(1)
 
 
 def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.CourseRequest:
@@ -299,7 +330,12 @@ def _progress_writer(*, job_id: int, attempt: int):
         now = time.monotonic()
         if now - last_write >= PROGRESS_WRITE_INTERVAL_S:
             last_write = now
-            record_progress(job_id=job_id, attempt=attempt, percent=percent)
+            try:
+                record_progress(job_id=job_id, attempt=attempt, percent=percent)
+            except errors.DATABASE_UNAVAILABLE:
+                # Progress is only shown: a database away for a moment does not stop the work.
+                logger.warning("progress not recorded, database unreachable", extra={"job_id": job_id})
+                connection.close()
 
     return on_progress
 
@@ -431,13 +467,17 @@ def recover_jobs() -> dict[str, int]:
 
     # A pending job's message counts as lost only while no messages wait in the queue: under a
     # backlog the job is simply waiting its turn, and sending it again would only pile up duplicates.
-    if queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
-        lost = GenerationJob.objects.filter(status=Status.PENDING, enqueued_at__lt=now - LOST_MESSAGE_AFTER)
-        for job_id in lost.values_list("pk", flat=True):
+    # A job whose message was never sent (the broker was down) is sent as soon as it can be.
+    waiting = queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
+    lost = Q(enqueued_at__isnull=True)
+    if waiting == 0:
+        lost |= Q(enqueued_at__lt=now - LOST_MESSAGE_AFTER)
+    if waiting is not None:
+        for job_id in GenerationJob.objects.filter(lost, status=Status.PENDING).values_list("pk", flat=True):
             # Sending twice is harmless: only one worker can claim a pending job.
-            GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
-            queue.enqueue(tasks.run_generation, job_id=job_id)
-            counts["resent"] += 1
+            if queue.enqueue(tasks.run_generation, job_id=job_id):
+                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+                counts["resent"] += 1
 
     # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
     # its message lost. It runs again from its last finished step, unless workers died on it too often.
