@@ -16,7 +16,7 @@ from accounts import services as account_services
 from accounts.models import ApiKey
 from config import errors, heartbeats, queue
 from courses import content as course_content
-from courses import generation, idempotency, tasks, versions
+from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.content import CourseContent
 from courses.models import Course, CourseVersion, GenerationJob, Part
 from courses.serializers import course_output, job_error
@@ -190,6 +190,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
     job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
     on_progress = _progress_writer(job_id=job_id, attempt=attempt)
+    kept = checkpoints.Checkpoints(job_id=job_id)  # the steps earlier attempts finished
     try:
         if job.is_regeneration:
             content = generation.regenerate_part(
@@ -199,10 +200,11 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
                 chapter=job.chapter,
                 on_progress=on_progress,
                 deadline=deadline,
+                checkpoints=kept,
             )
         else:
             content = generation.generate_course(
-                request=_course_request(job), on_progress=on_progress, deadline=deadline
+                request=_course_request(job), on_progress=on_progress, deadline=deadline, checkpoints=kept
             )
     except generation.GenerationError as exc:
         failure = exc
@@ -376,6 +378,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.callback_url:
         webhook_services.record_event(
             account=job.api_key.account,
@@ -404,6 +407,7 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.callback_url:
         webhook_services.record_event(
             account=job.api_key.account,
@@ -434,6 +438,7 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
     job.status, job.error_code, job.error_message = Status.FAILED, code, message
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "error_code", "error_message", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.charged_period_date:
         account_services.refund_credit(account_id=job.api_key.account_id, period_date=job.charged_period_date)
     if job.callback_url:

@@ -249,3 +249,16 @@ class Signoff(models.Model):
 
     def __str__(self):
         return f"{self.name} — {self.course}"
+
+
+class GenerationCheckpoint(models.Model):
+    """One finished step of a running generation (courses.checkpoints); gone when the job ends."""
+
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="checkpoints")
+    # "plan", "chapter:0", "wrapup", "assessment", "agreement", "part" (a regeneration's part).
+    step = models.CharField(max_length=40)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "step"], name="checkpoint_step_per_job")]

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from accounts import services as account_services
-from courses.models import GenerationJob
+from courses.models import GenerationCheckpoint, GenerationJob
 from tests import processes
 from tests.courses.generation.fake_openai import FakeOpenAI
 from tests.processes import wait_for
@@ -77,7 +77,7 @@ CHECKPOINTED_BEFORE_THE_FAULT = 3
 
 
 def checkpoints(job_id: str) -> int:
-    return 3  # until steps are checkpointed
+    return GenerationCheckpoint.objects.filter(job__public_id=job_id).count()
 
 
 def credits_used(account) -> int:
@@ -107,6 +107,7 @@ def test_a_job_whose_worker_is_killed_resumes_within_a_minute_and_asks_for_no_fi
     assert resumed and completed, stack.logs()
     asked_again = model_server.steps()[asked_before:]
     assert sorted(asked_again) == ["course_assessment", "course_chapter", "course_chapter", "course_wrapup"]
+    assert checkpoints(job_id) == 0  # gone with the job's end
     assert credits_used(account) == 1
 
 

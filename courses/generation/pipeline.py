@@ -41,8 +41,13 @@ COURSE_LEVEL_ADD_ONS = ("wrapup", "assessment", "agreement")
 REGENERABLE_PARTS = ("chapter", "introduction", *COURSE_LEVEL_ADD_ONS)
 
 
-def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float):
-    """Generate a course document with the named generator. See courses.generation.generate_course."""
+def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float, checkpoints=None):
+    """
+    Generate a course document with the named generator. See courses.generation.generate_course.
+    Steps kept in `checkpoints` (courses.checkpoints) by an earlier attempt are not generated again;
+    each step is saved there as it finishes.
+    """
+    checkpoints = checkpoints or NoCheckpoints()
     request = normalized(request)
     progress = Progress(on_progress)
     generator = make_generator(generator_name, deadline=deadline)
@@ -50,10 +55,14 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
     video_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-videos")
     try:
         with Runner(workers=generator.concurrency, deadline=deadline) as runner:
-            plan = plan_course(generator=generator, request=request, runner=runner)
+            plan = checkpoints.load("plan")
+            if plan is None:
+                plan = plan_course(generator=generator, request=request, runner=runner)
+                checkpoints.save("plan", plan)
             progress.report(PROGRESS_PLANNED)
             drafts = write_chapters(
-                generator=generator, request=request, plan=plan, runner=runner, progress=progress
+                generator=generator, request=request, plan=plan, runner=runner, progress=progress,
+                checkpoints=checkpoints,
             )
             found_videos = video_executor.submit(
                 find_videos, request=request, drafts=drafts, deadline=deadline
@@ -65,6 +74,7 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
                 chapters=[draft.chapter for draft in drafts],
                 runner=runner,
                 progress=progress,
+                checkpoints=checkpoints,
             )
         try:
             lesson_videos = found_videos.result(timeout=max(0.0, deadline - time.monotonic()))
@@ -82,9 +92,10 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
 
 def regenerate(
     *, request, document: content.CourseContent, part: str, chapter: int | None, generator_name: str,
-    on_progress: Callable[[int], None], deadline: float,
+    on_progress: Callable[[int], None], deadline: float, checkpoints=None,
 ) -> content.CourseContent:
     """One part of a finished course written again. See courses.generation.regenerate_part."""
+    checkpoints = checkpoints or NoCheckpoints()
     request = replace(normalized(request), add_ons=list(document.add_ons))
     progress = Progress(on_progress)
     generator = make_generator(generator_name, deadline=deadline)
@@ -98,12 +109,21 @@ def regenerate(
     changed = document.model_dump(mode="json", exclude_none=True)
     try:
         with Runner(workers=generator.concurrency, deadline=deadline) as runner:
+
+            def written(write):
+                # The part the model wrote, kept until the job ends: a new attempt does not ask again.
+                kept = checkpoints.load("part")
+                if kept is None:
+                    (kept,) = runner.run_all([write])
+                    checkpoints.save("part", kept)
+                return kept
+
             if part == "chapter":
-                (draft,) = runner.run_all([lambda: generator.chapter(request=request, plan=plan, index=chapter - 1)])
+                draft = written(lambda: generator.chapter(request=request, plan=plan, index=chapter - 1))
                 lesson_videos = find_videos(request=request, drafts=[draft], deadline=deadline)
                 changed["chapters"][chapter - 1] = _chapter_document(draft, None if lesson_videos is None else lesson_videos[0])
             elif part == "introduction":
-                (changed["introduction"],) = runner.run_all([lambda: generator.introduction(request=request, plan=plan)])
+                changed["introduction"] = written(lambda: generator.introduction(request=request, plan=plan))
             else:
                 chapters = list(document.chapters)
                 writers = {
@@ -111,8 +131,7 @@ def regenerate(
                     "assessment": lambda: generator.assessment(request=request, plan=plan, chapters=chapters),
                     "agreement": lambda: generator.agreement(request=request, plan=plan),
                 }
-                (written,) = runner.run_all([writers[part]])
-                changed[part] = written.model_dump(mode="json", exclude_none=True)
+                changed[part] = written(writers[part]).model_dump(mode="json", exclude_none=True)
     finally:
         generator.close()
     if part == "chapter" and changed.get("assessment"):
@@ -181,22 +200,35 @@ def plan_course(*, generator: Generator, request, runner: "Runner") -> CoursePla
 
 
 def write_chapters(
-    *, generator: Generator, request, plan: CoursePlan, runner: "Runner", progress: "Progress"
+    *, generator: Generator, request, plan: CoursePlan, runner: "Runner", progress: "Progress", checkpoints=None
 ) -> list[ChapterDraft]:
-    """Write every chapter (lessons, and exercises and article when asked), concurrently."""
+    """
+    Write every chapter (lessons, and exercises and article when asked), concurrently; those kept
+    in `checkpoints` are not written again, and each is saved there as it is written.
+    """
+    checkpoints = checkpoints or NoCheckpoints()
     count = len(plan.chapters)
-    done = 0
+    drafts = [checkpoints.load(f"chapter:{index}") for index in range(count)]
+    missing = [index for index, draft in enumerate(drafts) if draft is None]
+    done = count - len(missing)
 
-    def chapter_done(_index: int) -> None:
+    def chapter_done(position: int) -> None:
         nonlocal done
         done += 1
+        index = missing[position]
+        checkpoints.save(f"chapter:{index}", written[position])
         progress.report(PROGRESS_PLANNED + (PROGRESS_CHAPTERS_DONE - PROGRESS_PLANNED) * done // count)
 
-    calls = [
-        (lambda index=index: generator.chapter(request=request, plan=plan, index=index))
-        for index in range(count)
-    ]
-    return runner.run_all(calls, on_done=chapter_done)
+    written: dict[int, ChapterDraft] = {}
+
+    def write(position: int) -> ChapterDraft:
+        written[position] = generator.chapter(request=request, plan=plan, index=missing[position])
+        return written[position]
+
+    results = runner.run_all([functools.partial(write, position) for position in range(len(missing))], on_done=chapter_done)
+    for position, index in enumerate(missing):
+        drafts[index] = results[position]
+    return drafts
 
 
 def write_add_ons(
@@ -207,12 +239,15 @@ def write_add_ons(
     chapters: list[content.Chapter],
     runner: "Runner",
     progress: "Progress",
+    checkpoints=None,
 ) -> dict:
     """
     Write the course-level add-ons asked for (wrap-up, assessment, agreement), concurrently. An
     add-on the generator cannot write usably (GenerationFailed) does not fail the course: the
-    offline generator's version, in the course's language, takes its place.
+    offline generator's version, in the course's language, takes its place. Those kept in
+    `checkpoints` are not written again; each is saved there as it is written.
     """
+    checkpoints = checkpoints or NoCheckpoints()
 
     def written_by(writer: Generator, add_on: str):
         if add_on == "wrapup":
@@ -231,17 +266,26 @@ def write_add_ons(
             return written_by(OfflineGenerator(), add_on)
 
     wanted = [add_on for add_on in COURSE_LEVEL_ADD_ONS if add_on in request.add_ons]
-    done = 0
+    kept = {add_on: checkpoints.load(add_on) for add_on in wanted}
+    missing = [add_on for add_on in wanted if kept[add_on] is None]
+    done = len(wanted) - len(missing)
+    written: dict[str, object] = {}
 
-    def add_on_done(_index: int) -> None:
+    def write(add_on: str):
+        written[add_on] = step(add_on)
+        return written[add_on]
+
+    def add_on_done(position: int) -> None:
         nonlocal done
         done += 1
+        checkpoints.save(missing[position], written[missing[position]])
         progress.report(
             PROGRESS_CHAPTERS_DONE + (PROGRESS_ADD_ONS_DONE - PROGRESS_CHAPTERS_DONE) * done // len(wanted)
         )
 
-    results = runner.run_all([functools.partial(step, add_on) for add_on in wanted], on_done=add_on_done)
-    return dict(zip(wanted, results, strict=True))
+    results = runner.run_all([functools.partial(write, add_on) for add_on in missing], on_done=add_on_done)
+    kept.update(zip(missing, results, strict=True))
+    return {add_on: kept[add_on] for add_on in wanted}
 
 
 def find_videos(*, request, drafts: list[ChapterDraft], deadline: float) -> list[list[content.Video]] | None:
@@ -292,6 +336,16 @@ def assemble(
     except pydantic.ValidationError as exc:
         log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
         raise GenerationFailed() from exc
+
+
+class NoCheckpoints:
+    """Nothing kept (generation outside a job): every step is generated."""
+
+    def load(self, step: str):
+        return None
+
+    def save(self, step: str, value) -> None:
+        pass
 
 
 class Progress:

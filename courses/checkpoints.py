@@ -1,0 +1,80 @@
+"""
+Checkpoints of a generation: every step is kept as it finishes (the plan, each chapter, the wrap-up,
+the assessment, the agreement, a regenerated part), so that an attempt after a worker died or
+stopped uses what is kept and generates only what is missing: no model is paid twice for a step.
+A job's checkpoints are deleted in the transaction that ends it.
+
+The pipeline sees only `load(step)` and `save(step, value)`; how each step's value is stored is here.
+"""
+
+import dataclasses
+
+from django.db import transaction
+
+from courses import content
+from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan
+from courses.models import GenerationCheckpoint, GenerationJob
+
+_ADD_ONS = {"wrapup": content.Wrapup, "assessment": content.Assessment, "agreement": content.Agreement}
+
+
+def _encode(value):
+    if isinstance(value, CoursePlan):
+        return {"kind": "plan", **dataclasses.asdict(value)}
+    if isinstance(value, ChapterDraft):
+        return {
+            "kind": "chapter",
+            "chapter": value.chapter.model_dump(mode="json", exclude_none=True),
+            "video_queries": list(value.video_queries),
+        }
+    if isinstance(value, str):
+        return {"kind": "text", "text": value}
+    for name, model in _ADD_ONS.items():
+        if isinstance(value, model):
+            return {"kind": name, "value": value.model_dump(mode="json", exclude_none=True)}
+    raise TypeError(f"no checkpoint for {type(value).__name__}")
+
+
+def _decode(data: dict):
+    kind = data["kind"]
+    if kind == "plan":
+        chapters = tuple(ChapterPlan(**chapter) for chapter in data["chapters"])
+        return CoursePlan(name=data["name"], headline=data["headline"], introduction=data["introduction"], chapters=chapters)
+    if kind == "chapter":
+        return ChapterDraft(
+            chapter=content.Chapter.model_validate(data["chapter"]), video_queries=tuple(data["video_queries"])
+        )
+    if kind == "text":
+        return data["text"]
+    return _ADD_ONS[kind].model_validate(data["value"])
+
+
+class Checkpoints:
+    """The finished steps of one job; `save` is called from the pipeline's calling thread."""
+
+    def __init__(self, *, job_id: int):
+        self.job_id = job_id
+        self._kept = dict(GenerationCheckpoint.objects.filter(job_id=job_id).values_list("step", "data"))
+
+    def load(self, step: str):
+        """The kept result of `step`, or None if it has not finished in any attempt."""
+        data = self._kept.get(step)
+        return None if data is None else _decode(data)
+
+    def save(self, step: str, value) -> None:
+        data = _encode(value)
+        with transaction.atomic():
+            # Only while the job runs: a late step of an ended job leaves nothing behind.
+            running = GenerationJob.objects.select_for_update(no_key=True).filter(
+                pk=self.job_id, status=GenerationJob.Status.RUNNING
+            )
+            if running.exists():
+                GenerationCheckpoint.objects.bulk_create(
+                    [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)], ignore_conflicts=True
+                )
+        self._kept[step] = data
+
+
+def clear(*, job_id: int) -> None:
+    """Forget the job's steps; called in the transaction that ends it."""
+    GenerationCheckpoint.objects.filter(job_id=job_id).delete()
