@@ -8,12 +8,17 @@ The pipeline sees only `load(step)` and `save(step, value)`; how each step's val
 """
 
 import dataclasses
+import logging
 
-from django.db import transaction
+from django.db import connection, transaction
+
+from config import errors
 
 from courses import content
 from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan
 from courses.models import GenerationCheckpoint, GenerationJob
+
+logger = logging.getLogger(__name__)
 
 _ADD_ONS = {"wrapup": content.Wrapup, "assessment": content.Assessment, "agreement": content.Agreement}
 
@@ -39,7 +44,9 @@ def _decode(data: dict):
     kind = data["kind"]
     if kind == "plan":
         chapters = tuple(ChapterPlan(**chapter) for chapter in data["chapters"])
-        return CoursePlan(name=data["name"], headline=data["headline"], introduction=data["introduction"], chapters=chapters)
+        return CoursePlan(
+            name=data["name"], headline=data["headline"], introduction=data["introduction"], chapters=chapters
+        )
     if kind == "chapter":
         return ChapterDraft(
             chapter=content.Chapter.model_validate(data["chapter"]), video_queries=tuple(data["video_queries"])
@@ -63,15 +70,21 @@ class Checkpoints:
 
     def save(self, step: str, value) -> None:
         data = _encode(value)
-        with transaction.atomic():
-            # Only while the job runs: a late step of an ended job leaves nothing behind.
-            running = GenerationJob.objects.select_for_update(no_key=True).filter(
-                pk=self.job_id, status=GenerationJob.Status.RUNNING
-            )
-            if running.exists():
-                GenerationCheckpoint.objects.bulk_create(
-                    [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)], ignore_conflicts=True
+        try:
+            with transaction.atomic():
+                # Only while the job runs: a late step of an ended job leaves nothing behind.
+                running = GenerationJob.objects.select_for_update(no_key=True).filter(
+                    pk=self.job_id, status=GenerationJob.Status.RUNNING
                 )
+                if running.exists():
+                    GenerationCheckpoint.objects.bulk_create(
+                        [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)], ignore_conflicts=True
+                    )
+        except errors.DATABASE_UNAVAILABLE:
+            # The database is away for a moment (a restart): the work goes on, and this step is
+            # generated again only if this attempt does not finish.
+            logger.warning("checkpoint not kept, database unreachable", extra={"job_id": self.job_id, "step": step})
+            connection.close()
         self._kept[step] = data
 
 

@@ -41,7 +41,9 @@ COURSE_LEVEL_ADD_ONS = ("wrapup", "assessment", "agreement")
 REGENERABLE_PARTS = ("chapter", "introduction", *COURSE_LEVEL_ADD_ONS)
 
 
-def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float, checkpoints=None):
+def run(
+    *, request, generator_name: str, on_progress: Callable[[int], None], deadline: float, checkpoints=None
+):
     """
     Generate a course document with the named generator. See courses.generation.generate_course.
     Steps kept in `checkpoints` (courses.checkpoints) by an earlier attempt are not generated again;
@@ -225,7 +227,9 @@ def write_chapters(
         written[position] = generator.chapter(request=request, plan=plan, index=missing[position])
         return written[position]
 
-    results = runner.run_all([functools.partial(write, position) for position in range(len(missing))], on_done=chapter_done)
+    results = runner.run_all(
+        [functools.partial(write, position) for position in range(len(missing))], on_done=chapter_done
+    )
     for position, index in enumerate(missing):
         drafts[index] = results[position]
     return drafts
