@@ -289,6 +289,13 @@ class CourseUpdatedEvent(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, help_text="The course's new version.")
 
 
+class CourseDeletedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.deleted"])
+    courseId = serializers.CharField()
+    jobId = serializers.CharField(help_text="The job that made the course.")
+    deletedAt = serializers.DateTimeField(help_text="ISO 8601, UTC, milliseconds.")
+
+
 class CourseExportedEvent(ExportOutput):
     event = serializers.ChoiceField(choices=["course.exported"])
 
@@ -320,6 +327,13 @@ COURSE_UPDATED = _webhook(
     "notifyCourseUpdated",
     CourseUpdatedEvent,
     "A regeneration job reached `completed`: the course has a new version. Deduplicate on `jobId`." + _DELIVERY,
+)
+COURSE_DELETED = _webhook(
+    "course.deleted",
+    "notifyCourseDeleted",
+    CourseDeletedEvent,
+    "The course was deleted (by its key, or by staff): its page and download links answer `410 Gone`. "
+    "Sent to the `callbackUrl` of the create. Deduplicate on `courseId`." + _DELIVERY,
 )
 COURSE_EXPORTED = _webhook(
     "course.exported",
@@ -414,6 +428,11 @@ _LINKS = {
         },
     },
     ("/api/v1/sources", "post", "202"): {
+        "CreateCourseFromSource": {
+            "operationId": "createCourse",
+            "requestBody": {"subject": "A course from this document", "sources": ["$response.body#/id"]},
+            "description": "Build a course from the source just accepted, once it is `ready`.",
+        },
         "GetSource": {
             "operationId": "getSource",
             "parameters": {"source_id": "$response.body#/id"},
@@ -428,8 +447,8 @@ _LINKS = {
 }
 
 
-# The permanent link of an export (`downloadUrl`): a plain Django view outside the API, so described
-# here. It needs no key and answers no JSON: a zip, or the site's 404 page.
+# The link of an export (`downloadUrl`): a plain Django view outside the API, so described here. It
+# needs no key and answers no JSON: a zip, the site's 404 page, or a page saying it was revoked (410).
 DOWNLOAD_PATH = "/downloads/{export_id}"
 _DOWNLOAD = {
     "get": {
@@ -438,9 +457,9 @@ _DOWNLOAD = {
         "description": (
             "The `downloadUrl` of an export record: GET it as it is. No API key is needed, and none is "
             "looked at: the unguessable export id is the secret, so share the link only with whom may "
-            "have the course. The link is permanent and always serves the same zip (a SCORM package, or "
-            "a cmi5 package for `cmi5`), so clients and proxies may keep it. Not rate-limited. `HEAD` "
-            "answers the same headers without the body."
+            "have the course. Until it is revoked (`revokeExport`) or its course deleted, the link always "
+            "serves the same zip (a SCORM package, or a cmi5 package for `cmi5`), so a client may keep "
+            "it. Not rate-limited. `HEAD` answers the same headers without the body."
         ),
         "tags": ["downloads"],
         "security": [],
@@ -475,6 +494,13 @@ _DOWNLOAD = {
                 "description": "No export has this id: the site's HTML 404 page.",
                 "content": {"text/html": {"schema": {"type": "string"}}},
             },
+            "410": {
+                "description": (
+                    "The export was revoked or its course deleted: an HTML page saying so, in the course's "
+                    "language."
+                ),
+                "content": {"text/html": {"schema": {"type": "string"}}},
+            },
         },
     }
 }
@@ -485,7 +511,7 @@ _TAGS = [
         "description": "Create a course, poll its job, read, edit and regenerate it, see its quality, export it.",
     },
     {"name": "sources", "description": "The client's own documents that courses are built from."},
-    {"name": "downloads", "description": "The permanent links of exported packages; no API key."},
+    {"name": "downloads", "description": "The links of exported packages; no API key."},
     {"name": "webhooks", "description": "Events the service POSTs to a request's `callbackUrl`."},
 ]
 
@@ -573,6 +599,18 @@ def _add_content_schema(result: dict) -> None:
     components = result.setdefault("components", {}).setdefault("schemas", {})
     for name, part in schema.pop("$defs", {}).items():
         components[f"CourseContent{name}"] = part
+    # The schema version is a value clients switch on: an enum of its own, named like the API's others.
+    version = schema["properties"]["schema_version"]
+    components["CourseSchemaVersionEnum"] = {
+        "type": "integer",
+        "enum": version["enum"],
+        "description": "The course document's schema version: `2` has `sources` and `citations`, `1` neither.",
+    }
+    schema["properties"]["schema_version"] = {
+        "allOf": [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}],
+        "default": version["default"],
+        "description": version["description"],
+    }
     components["CourseContent"] = schema
 
 

@@ -53,3 +53,21 @@ def store(key: str, value: bytes, *, seconds: int) -> None:
         client().set(key, value, ex=seconds)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
+
+
+# The renderings stored of a course (courses.pages, courses.views): each key starts with its kind
+# and the course's id.
+_COURSE_RENDERINGS = ("coursepage", "coursejson")
+
+
+def forget_course(public_id: str) -> None:
+    """Drop every rendering stored of a course; with Redis unreachable, they expire on their own."""
+    try:
+        connection = client()
+        for kind in _COURSE_RENDERINGS:
+            keys = list(connection.scan_iter(match=f"{kind}:{public_id}:*", count=1000))
+            if keys:
+                connection.unlink(*keys)
+    except redis.RedisError:
+        logger.warning("stored renderings unavailable", extra={"key": "forget"}, exc_info=True)
+

@@ -328,12 +328,13 @@ REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "drf_spectacular.openapi.AutoSchema"
 SPECTACULAR_SETTINGS = {
     "TITLE": "Course Generation API",
     "DESCRIPTION": (
-        "Submit a subject, get a complete learning course generated in the background; poll the job or "
-        "receive a webhook; share the public preview page; export SCORM for any LMS."
+        "Submit a subject (and your own documents, which every part of the course then cites), get a "
+        "complete learning course generated in the background; poll the job or receive a webhook; share "
+        "the public preview page; export SCORM for any LMS."
     ),
     # The document's version (not the API's, which is /api/v1): its minor number grows with each
     # addition a generated client needs to be made again for (a new operation, field or enum value).
-    "VERSION": "1.1.0",
+    "VERSION": "1.2.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
@@ -358,6 +359,7 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.COURSE_CREATED",
         "config.openapi.COURSE_FAILED",
         "config.openapi.COURSE_UPDATED",
+        "config.openapi.COURSE_DELETED",
         "config.openapi.COURSE_EXPORTED",
         "config.openapi.SOURCE_READY",
         "config.openapi.SOURCE_FAILED",

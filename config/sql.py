@@ -56,7 +56,11 @@ class Lookup:
         instances: list[models.Model | None] = []
         start = 0
         for table in self._tables:
-            values = row[start : start + len(table.fields)]
+            values = [
+                # What the ORM does with a column's value (a JSON field's text becomes its value).
+                field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
+                for field, value in zip(table.fields, row[start : start + len(table.fields)], strict=True)
+            ]
             start += len(table.fields)
             pk_index = next(index for index, field in enumerate(table.fields) if field.primary_key)
             instance = None

@@ -1,7 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
-from courses import quality, versions
+from courses import deletion, quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 
 
@@ -42,14 +43,52 @@ class CourseVersionInline(admin.TabularInline):
         return False
 
 
+class DeletesThroughService:
+    """
+    Staff delete with Django's confirmation page, but the deletion itself is the API's (files,
+    links answering 410, events, the audit line in the log): `delete_one`. What goes with the object
+    is listed on the page; staff need no permission on those kinds, which they cannot delete alone.
+    """
+
+    def has_delete_permission(self, request, obj=None):
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+    def delete_model(self, request, obj):
+        self.delete_one(obj, by=f"staff {request.user.get_username()}")
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            try:
+                self.delete_one(obj, by=f"staff {request.user.get_username()}")
+            except versions.CourseBusy:
+                self.message_user(request, f"{obj} is being generated again; it was left as it is.", messages.WARNING)
+
+
 @admin.register(Course)
-class CourseAdmin(ReadOnlyAdmin):
+class CourseAdmin(DeletesThroughService, ReadOnlyAdmin):
     list_display = ["public_id", "name", "format", "language_id", "preview", "created_at"]
     list_filter = ["format", "language_id"]
     search_fields = ["public_id", "name", "api_key__account__email"]
     exclude = ["content"]
     readonly_fields = ["preview", "quality_report"]
     inlines = [CourseVersionInline]
+
+    def delete_one(self, course, *, by: str):
+        deletion.delete_course(course=course, by=by)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        course = self.get_object(request, object_id)
+        if course is not None and versions.is_busy(course=course):
+            self.message_user(
+                request, "A part of this course is being generated again: delete it once that job has ended.",
+                messages.ERROR,
+            )
+            return redirect("admin:courses_course_change", course.pk)
+        return super().delete_view(request, object_id, extra_context)
 
     @admin.display(description="preview page")
     def preview(self, course):
@@ -118,10 +157,15 @@ class CourseVersionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Export)
-class ExportAdmin(ReadOnlyAdmin):
+class ExportAdmin(DeletesThroughService, ReadOnlyAdmin):
+    """Deleting an export revokes its download link (410 from then on)."""
+
     list_display = ["public_id", "course", "format", "exported_at"]
     list_filter = ["format"]
     search_fields = ["public_id", "course__public_id", "course__name"]
+
+    def delete_one(self, export, *, by: str):
+        deletion.revoke(export=export, by=by)
 
 
 @admin.register(Signoff)

@@ -43,7 +43,12 @@ def _encode(value):
 def _decode(data: dict):
     kind = data["kind"]
     if kind == "plan":
-        chapters = tuple(ChapterPlan(**chapter) for chapter in data["chapters"])
+        chapters = tuple(
+            ChapterPlan(
+                title=chapter["title"], summary=chapter["summary"], passages=tuple(chapter.get("passages") or ())
+            )
+            for chapter in data["chapters"]
+        )
         return CoursePlan(
             name=data["name"], headline=data["headline"], introduction=data["introduction"], chapters=chapters
         )
@@ -77,8 +82,13 @@ class Checkpoints:
                     pk=self.job_id, status=GenerationJob.Status.RUNNING
                 )
                 if running.exists():
+                    # A step kept before is replaced: the pipeline generates a kept step again only
+                    # when it no longer fits (its plan was not kept, or a source it cites is gone).
                     GenerationCheckpoint.objects.bulk_create(
-                        [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)], ignore_conflicts=True
+                        [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)],
+                        update_conflicts=True,
+                        unique_fields=["job", "step"],
+                        update_fields=["data", "created_at"],
                     )
         except errors.DATABASE_UNAVAILABLE:
             # The database is away for a moment (a restart): the work goes on, and this step is
@@ -86,6 +96,21 @@ class Checkpoints:
             logger.warning("checkpoint not kept, database unreachable", extra={"job_id": self.job_id, "step": step})
             connection.close()
         self._kept[step] = data
+
+    def forget(self) -> None:
+        """
+        Drop every kept step: the plan is being made again, and steps written for another plan (kept
+        while the plan's own checkpoint could not be written) must not be mixed into this one.
+        """
+        if not self._kept:
+            return
+        self._kept.clear()
+        try:
+            GenerationCheckpoint.objects.filter(job_id=self.job_id).delete()
+        except errors.DATABASE_UNAVAILABLE:
+            # Left behind, they are replaced step by step as this attempt saves its own.
+            logger.warning("old checkpoints not dropped, database unreachable", extra={"job_id": self.job_id})
+            connection.close()
 
 
 def clear(*, job_id: int) -> None:

@@ -7,15 +7,24 @@ them: nothing here is trusted HTML.
 
 Learning objectives (a chapter's `objectives`, and the `objective_id` a quiz question tests) are
 optional, so documents written before they existed stay valid; courses.quality reports on them.
+
+Schema version 2 adds where a course's words come from: `sources` (the client's documents it was
+built from) and `citations` on every lesson, exercise, article, wrap-up and quiz question, each a
+passage of one of those sources and a verbatim quote of it. Version 1 documents (written before)
+stay valid and keep their shape: they have neither, and are dumped without them. Whether a cited
+passage exists and holds its quote is checked where the database is at hand (courses.citations);
+this schema checks what a document alone can say.
 """
 
 import hashlib
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer, model_validator
 
-SCHEMA_VERSION = 1
+# The version new documents are written in; documents of every version in SCHEMA_VERSIONS are read.
+SCHEMA_VERSION = 2
+SCHEMA_VERSIONS = (1, 2)
 
 # The limits of every text, said once: the database columns that hold a copy (a course's name and
 # headline) take their lengths from here.
@@ -67,10 +76,72 @@ class Objective(_Strict):
     bloom_level: BloomLevel
 
 
+# Sources and citations (schema version 2) -----------------------------------------------------
+
+SOURCES_MAX = 10
+# A citation quotes at most this much of its passage: a sentence or two, never the passage.
+QUOTE_MAX = 300
+CITATIONS_MAX = 10
+SOURCE_NAME_MAX = 200
+
+SourceId = Annotated[str, StringConstraints(pattern=r"^src_[A-Za-z0-9]{22}$")]
+PassageId = Annotated[str, StringConstraints(pattern=r"^psg_[A-Za-z0-9]{22}$")]
+# A verbatim span of a passage (it may hold the line breaks of a list), without spaces around it.
+Quote = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=QUOTE_MAX, pattern=_PLAIN)
+]
+
+
+class SourceRef(_Strict):
+    """One of the client's documents the course was built from, as it was when the course was made."""
+
+    id: SourceId
+    name: Annotated[str, StringConstraints(min_length=1, max_length=SOURCE_NAME_MAX, pattern=_PLAIN)]
+    title: Annotated[str, StringConstraints(max_length=NAME_MAX, pattern=_PLAIN)] | None = Field(
+        default=None, description="The document's own title, when it has one."
+    )
+    media_type: Annotated[str, StringConstraints(pattern=r"^[a-z]+/[a-z0-9.+-]+$", max_length=100)] = Field(
+        description="What the document is (application/pdf, …), told from its content."
+    )
+    url: Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$", max_length=2048)] | None = Field(
+        default=None, description="The page a web source was read from; null for an uploaded file."
+    )
+    # Set by the service when the source has been deleted since: the citations stay, their passages
+    # can no longer be read. Whatever an edit sends here is replaced by the truth.
+    deleted: bool = Field(
+        default=False,
+        description="True once the source has been deleted: the course keeps its text and citations. Set by "
+        "the service; an edit cannot change it.",
+    )
+
+
+class Citation(_Strict):
+    """Where a statement comes from: a passage of one of the course's sources, and what it says there."""
+
+    source_id: SourceId
+    passage_id: PassageId
+    page: int | None = Field(
+        default=None, ge=1, description="The page or slide the quote starts on; null for a source without pages."
+    )
+    quote: Quote = Field(description="The passage's own words, at most 300 characters.")
+
+
+Citations = Annotated[
+    list[Citation],
+    Field(
+        max_length=CITATIONS_MAX,
+        description="Where this part comes from (schema version 2): passages of the course's sources, each "
+        "with a verbatim quote. A new or changed citation must quote a passage of a source of the course "
+        "that still exists.",
+    ),
+]
+
+
 class Exercise(_Strict):
     task: Text
     steps: list[Text] = Field(min_length=1, max_length=10)
     expected_result: Text
+    citations: Citations = Field(default_factory=list)
 
 
 class Video(_Strict):
@@ -94,11 +165,13 @@ class Lesson(_Strict):
     body: Markdown
     exercise: Exercise | None = None
     video: Video | None = None
+    citations: Citations = Field(default_factory=list)
 
 
 class Article(_Strict):
     title: Text
     body: Markdown
+    citations: Citations = Field(default_factory=list)
 
 
 class Chapter(_Strict):
@@ -115,6 +188,8 @@ class Question(_Strict):
     correct_index: int = Field(ge=0)
     explanation: Text
     objective_id: ObjectiveId | None = None  # the objective of the course this question tests
+    # Where the correct answer is stated (the service checks that the quote supports it).
+    citations: Citations = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _correct_option_exists(self):
@@ -139,6 +214,7 @@ class Assessment(_Strict):
 class Wrapup(_Strict):
     summary: Markdown
     key_takeaways: list[Text] = Field(min_length=3, max_length=10)
+    citations: Citations = Field(default_factory=list)
 
 
 class Agreement(_Strict):
@@ -149,7 +225,11 @@ AddOnCode = Literal["practical-exercises", "wrapup", "assessment", "articles", "
 
 
 class CourseContent(_Strict):
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1, 2] = Field(
+        default=SCHEMA_VERSION,
+        description="2 for courses made since sources and citations exist; 1 for those made before, which "
+        "have neither. An edit keeps the course's version (when left out, it is the course's).",
+    )
     name: Name
     headline: Text
     language_id: Literal["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
@@ -160,6 +240,14 @@ class CourseContent(_Strict):
     wrapup: Wrapup | None = None
     assessment: Assessment | None = None
     agreement: Agreement | None = None
+    # The client's documents the course was built from (schema version 2); empty for a course built
+    # from a subject alone.
+    sources: list[SourceRef] = Field(
+        default_factory=list,
+        max_length=SOURCES_MAX,
+        description="The client's documents the course was built from (schema version 2), in the order given; "
+        "empty for a course built from a subject alone. An edit keeps them as they are.",
+    )
 
     @model_validator(mode="after")
     def _add_ons_are_complete(self):
@@ -192,6 +280,55 @@ class CourseContent(_Strict):
             if question.objective_id is not None and question.objective_id not in ids:
                 raise ValueError(f"a question tests objective {question.objective_id}, which no chapter has")
         return self
+
+    @model_validator(mode="after")
+    def _citations_name_the_course_sources(self):
+        """Version 1 has no sources or citations; in version 2 every citation names a source of the course."""
+        ids = [source.id for source in self.sources]
+        if len(set(ids)) < len(ids):
+            raise ValueError("a source is listed twice")
+        cited = [citation for _, citations in self.cited_parts() for citation in citations]
+        if self.schema_version == 1 and (ids or cited):
+            raise ValueError("sources and citations need schema_version 2")
+        for citation in cited:
+            if citation.source_id not in ids:
+                raise ValueError(f"a citation names source {citation.source_id}, which is not among the sources")
+        return self
+
+    def cited_parts(self) -> list[tuple[str, list[Citation]]]:
+        """(JSON Pointer, citations) of every part that can cite, in reading order."""
+        parts = []
+        for c, chapter in enumerate(self.chapters):
+            for n, lesson in enumerate(chapter.lessons):
+                parts.append((f"/chapters/{c}/lessons/{n}", lesson.citations))
+                if lesson.exercise:
+                    parts.append((f"/chapters/{c}/lessons/{n}/exercise", lesson.exercise.citations))
+            if chapter.article:
+                parts.append((f"/chapters/{c}/article", chapter.article.citations))
+        if self.wrapup:
+            parts.append(("/wrapup", self.wrapup.citations))
+        for q, question in enumerate(self.assessment.questions if self.assessment else []):
+            parts.append((f"/assessment/questions/{q}", question.citations))
+        return parts
+
+    @model_serializer(mode="wrap")
+    def _dump_in_its_version(self, handler):
+        # A version 1 document keeps the shape it had: without the keys version 2 added.
+        data = handler(self)
+        if self.schema_version == 1 and isinstance(data, dict):
+            data.pop("sources", None)
+            _drop_citations(data)
+        return data
+
+
+def _drop_citations(node) -> None:
+    if isinstance(node, dict):
+        node.pop("citations", None)
+        for value in node.values():
+            _drop_citations(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_citations(value)
 
 
 def digest(document: dict) -> str:

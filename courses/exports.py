@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import ApiKey
 from config import errors
-from courses import idempotency, queries
+from courses import citations, idempotency, queries
 from courses.cmi5 import package as cmi5_package
 from courses.content import CourseContent
 from courses.models import Course, Export
@@ -40,7 +40,8 @@ def export_course(
     course = queries.course_visible_to(api_key=api_key, public_id=course_public_id)
     if course is None:
         raise CourseNotFound()
-    content = CourseContent.model_validate(course.content)
+    # Sources deleted since the course was made are shown as such in the package.
+    content = CourseContent.model_validate(citations.with_deleted_sources(course.content, course.deleted_source_ids))
     if format == Export.ExportFormat.CMI5:
         package = cmi5_package.build_package(content=content, course_iri=course.share_url)
     else:
@@ -77,7 +78,8 @@ def _next_export_time(*, course: Course) -> datetime.datetime:
     # Receivers deduplicate course.exported on courseId + exportedAt, which shows milliseconds:
     # two exports of a course must never share one. Exports of the same course take turns (row
     # lock), and each is stamped in whole milliseconds, after the one before.
-    Course.objects.select_for_update(no_key=True).filter(pk=course.pk).values_list("pk", flat=True).get()
+    if not Course.objects.select_for_update(no_key=True).filter(pk=course.pk).values_list("pk", flat=True):
+        raise CourseNotFound()  # deleted meanwhile
     now = timezone.now()
     now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     previous = course.exports.aggregate(latest=Max("exported_at"))["latest"]

@@ -18,8 +18,10 @@ from config import errors, heartbeats, queue
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.content import CourseContent
-from courses.models import Course, CourseVersion, GenerationJob, Part
+from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import course_output, job_error
+from sources import queries as source_queries
+from sources.models import Source
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
@@ -37,6 +39,33 @@ class JobNotFound(errors.NotFound):
     message = "Job not found."
 
 
+class InvalidSources(errors.ValidationError):
+    """A source named in a request cannot be built from: unknown (or another key's), not read (yet)."""
+
+
+def sources_to_build_from(*, api_key: ApiKey, public_ids: list[str]) -> list[Source]:
+    """
+    The key's ready sources with these ids, in that order (an id given twice counts once).
+    :raises InvalidSources: naming the first id that is unknown, another key's, pending or failed
+    """
+    found = source_queries.sources_of_key(api_key=api_key, public_ids=public_ids)
+    for public_id in dict.fromkeys(public_ids):
+        source = found.get(public_id)
+        if source is None:
+            raise InvalidSources(f"sources: {public_id} is not a source of this API key.")
+        if source.status == Source.Status.PENDING:
+            raise InvalidSources(f"sources: {public_id} is still being read; create the course once it is ready.")
+        if source.status == Source.Status.FAILED:
+            raise InvalidSources(f"sources: {public_id} could not be read ({source.error_code}); it cannot be built from.")
+    return [found[public_id] for public_id in dict.fromkeys(public_ids)]
+
+
+def _attach_sources(job: GenerationJob, sources: list[Source]) -> None:
+    JobSource.objects.bulk_create(
+        [JobSource(job=job, source=source, position=position) for position, source in enumerate(sources)]
+    )
+
+
 # Creating jobs --------------------------------------------------------------------------------
 
 
@@ -50,11 +79,14 @@ def create_job(
     outline: list[str],
     add_ons: list[str],
     callback_url: str = "",
+    sources: list[str] | None = None,
     idempotency_key: str | None = None,
 ) -> GenerationJob:
     """
     Accept a course for generation: charge one credit, create the job and queue it after commit.
+    With `sources` (public ids), the course is built from those sources of the key.
     With an idempotency key seen in the last 24 hours for the same request, return that job instead.
+    :raises InvalidSources: a source is unknown, another key's, or not ready (nothing is charged)
     :raises CreditsExhausted: if the account has no credit left this month
     :raises IdempotencyKeyReused: if the key was used for a different request
     """
@@ -66,16 +98,20 @@ def create_job(
         "add_ons": add_ons,
         "callback_url": callback_url,
     }
+    source_ids = list(dict.fromkeys(sources or []))
+    fingerprint = {"operation": "create", **request, **({"sources": source_ids} if source_ids else {})}
     if idempotency_key is not None:
-        replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request={"operation": "create", **request})
+        replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request=fingerprint)
         if replayed is not None:
             return replayed.job
+    built_from = sources_to_build_from(api_key=api_key, public_ids=source_ids) if source_ids else []
     period = account_services.charge_credit(account=api_key.account)
     job = GenerationJob.objects.create(
         api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(), **request
     )
+    _attach_sources(job, built_from)
     if idempotency_key is not None:
-        idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "create", **request}, job=job)
+        idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, job=job)
     _enqueue_on_commit(job_id=job.pk)
     return job
 
@@ -115,8 +151,9 @@ def create_regeneration_job(
             return replayed.job
     # Regenerations and edits of a course take turns (row lock), so a course is never edited while
     # a part of it is being written again.
-    course = Course.objects.select_for_update().get(pk=course.pk)
+    course = versions.locked(course)
     _check_part(course=course, part=part, chapter=chapter)
+    built_from = _sources_left(course)
     if versions.is_busy(course=course):
         raise versions.CourseBusy()
     if course.version >= settings.COURSE_MAX_VERSIONS:
@@ -138,6 +175,7 @@ def create_regeneration_job(
         chapter=chapter if part == Part.CHAPTER else None,
         instructions=instructions,
     )
+    _attach_sources(job, built_from)
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
     _enqueue_on_commit(job_id=job.pk)
@@ -156,6 +194,27 @@ def _enqueue_on_commit(*, job_id: int) -> None:
 
 class InvalidPart(errors.ValidationError):
     pass
+
+
+def _sources_left(course: Course) -> list[Source]:
+    """
+    The sources a course was built from that still exist, to build a part of it from again.
+    :raises InvalidPart: when the course was built from sources and all of them have been deleted
+    """
+    built_from = list(course.content.get("sources") or [])
+    if not built_from:
+        return []
+    left = list(
+        Source.objects.filter(job_sources__job_id=course.job_id, status=Source.Status.READY).order_by(
+            "job_sources__position"
+        )
+    )
+    if not left:
+        raise InvalidPart(
+            "target: every source this course was built from has been deleted, so no part of it can be "
+            "generated again from them; edit the course instead."
+        )
+    return left
 
 
 def _check_part(*, course: Course, part: str, chapter: int | None) -> None:
@@ -256,6 +315,7 @@ def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.Cours
         add_ons=list(job.add_ons),
         instructions=job.instructions,
         variant=variant,
+        source_ids=tuple(job.job_sources.order_by("position").values_list("source_id", flat=True)),
     )
 
 
@@ -362,6 +422,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         return None  # another attempt took over or finished: its result stands
     document = content.model_dump(mode="json")
     course = Course.objects.create(
+        deleted_source_ids=_deleted_meanwhile(document),
         job=job,
         api_key=job.api_key,
         name=content.name,
@@ -401,9 +462,14 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
     if job is None:
         return None
     course = Course.objects.select_for_update().get(pk=job.regenerated_course_id)
+    document = content.model_dump(mode="json")
+    for source_id in _deleted_meanwhile(document):
+        if source_id not in course.deleted_source_ids:
+            course.deleted_source_ids.append(source_id)
+            course.save(update_fields=["deleted_source_ids"])
     part = f"chapter {job.chapter}" if job.part == Part.CHAPTER else job.part
     course = versions.record_version(
-        course=course, document=content.model_dump(mode="json"), source=CourseVersion.Source.REGENERATED, changed=part
+        course=course, document=document, source=CourseVersion.Source.REGENERATED, changed=part
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
@@ -420,6 +486,21 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
             },
         )
     return course
+
+
+def _deleted_meanwhile(document: dict) -> list[str]:
+    """
+    The sources of a document about to be stored that have been deleted since generation began. The
+    rows of those left are locked until the transaction ends, so a source deleted from now on finds
+    the course (sources.services.delete_source) and marks it.
+    """
+    named = [source["id"] for source in document.get("sources") or []]
+    if not named:
+        return []
+    left = set(
+        Source.objects.select_for_update(no_key=True).filter(public_id__in=named).values_list("public_id", flat=True)
+    )
+    return [public_id for public_id in named if public_id not in left]
 
 
 @transaction.atomic(durable=True)

@@ -7,10 +7,15 @@ HTML switched off (a `<script>` in the text comes out as visible text), and nh3 
 tag, attribute or URL scheme outside a short allowlist.
 """
 
+import re
+import secrets
+import unicodedata
+
 import nh3
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
 
 ALLOWED_TAGS = {
     "p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr",
@@ -43,16 +48,21 @@ def _image_as_link(self, tokens, idx, options, env) -> str:
 _MD = _parser()
 
 
-def render(text: str, *, top_heading: int = 3) -> SafeString:
+def render(text: str, *, top_heading: int = 3, marks: list[tuple[str, str]] = ()) -> SafeString:
     """
     Render Markdown to sanitised HTML. A `#` heading in the text becomes `<h{top_heading}>`, and
     deeper ones follow (at most h6), so generated headings fit under the page's own.
+
+    `marks` are (quote, HTML) pairs: each HTML (ours, trusted) goes at the end of the paragraph that
+    shares the most words with its quote (the last one on a tie or when none shares any), so a
+    citation mark follows what it supports.
     """
     tokens = _MD.parse(text)
     for token in tokens:
         if token.type in ("heading_open", "heading_close"):
             level = int(token.tag[1:]) + top_heading - 1
             token.tag = f"h{min(max(level, 2), 6)}"
+    placeholders = _place_marks(tokens, marks) if marks else {}
     html = _MD.renderer.render(tokens, _MD.options, {})
     cleaned = nh3.clean(
         html,
@@ -65,4 +75,47 @@ def render(text: str, *, top_heading: int = 3) -> SafeString:
         url_relative="deny",
         clean_content_tags={"script", "style"},
     )
-    return mark_safe(cleaned)  # noqa: S308 - sanitised by nh3 just above
+    for placeholder, mark in placeholders.items():
+        cleaned = cleaned.replace(placeholder, mark)
+    return mark_safe(cleaned)  # noqa: S308 - sanitised by nh3 just above; the marks are our own HTML
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return {word for word in _WORDS.findall(folded) if len(word) > 2}
+
+
+def _place_marks(tokens: list[Token], marks) -> dict[str, str]:
+    """
+    Put a placeholder for each mark at the end of its paragraph (the inline content of a paragraph
+    token); return the HTML each stands for. A placeholder is random text, so text written to look
+    like one is never replaced.
+    """
+    paragraphs = [
+        tokens[index + 1]
+        for index, token in enumerate(tokens[:-1])
+        if token.type == "paragraph_open" and tokens[index + 1].type == "inline"
+    ]
+    nonce = secrets.token_hex(8)
+    placeholders: dict[str, str] = {}
+    at_end: list[str] = []
+    for number, (quote, html) in enumerate(marks):
+        placeholder = f"cite{nonce}n{number}x"
+        placeholders[placeholder] = html
+        if not paragraphs:
+            at_end.append(placeholder)
+            continue
+        wanted = _words(quote)
+        shared = [len(wanted & _words(paragraph.content)) for paragraph in paragraphs]
+        best = max(range(len(paragraphs)), key=lambda index: (shared[index], index if not any(shared) else -index))
+        paragraph = paragraphs[best]
+        paragraph.children = [*(paragraph.children or []), Token("text", "", 0, content=placeholder)]
+    if at_end:
+        tokens.append(Token("paragraph_open", "p", 1))
+        inline = Token("inline", "", 0, content="", children=[Token("text", "", 0, content=p) for p in at_end])
+        tokens.append(inline)
+        tokens.append(Token("paragraph_close", "p", -1))
+    return placeholders

@@ -19,6 +19,10 @@ def new_export_id() -> str:
     return new_public_id("exp_")
 
 
+def new_signoff_id() -> str:
+    return new_public_id("sig_")
+
+
 class Format(models.TextChoices):
     ONEPAGE = "onepage", "One page"
     CLASSIC = "classic", "Classic"
@@ -67,8 +71,13 @@ class GenerationJob(models.Model):
     add_ons = models.JSONField(default=list, blank=True)
     callback_url = models.URLField(max_length=2048, blank=True)
     # A regeneration of one part of an existing course (POST .../regenerate), instead of a new course.
+    # A deleted course leaves its regenerations' jobs (null here), as it leaves the job that made it.
     regenerated_course = models.ForeignKey(
-        "Course", on_delete=models.CASCADE, null=True, blank=True, related_name="regenerations"
+        "Course", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
+    )
+    # The client's documents the course is built from, in the order given (JobSource).
+    sources = models.ManyToManyField(
+        "sources.Source", through="JobSource", related_name="jobs", blank=True
     )
     part = models.CharField(max_length=20, choices=Part.choices, blank=True)
     chapter = models.PositiveSmallIntegerField(null=True, blank=True)  # 1-based, with part "chapter"
@@ -108,12 +117,17 @@ class GenerationJob(models.Model):
 
     @property
     def is_regeneration(self) -> bool:
-        return self.regenerated_course_id is not None
+        return bool(self.part)  # every regeneration names its part; a new course has none
 
     @property
-    def result(self) -> "Course":
-        """The course the job made, or the one it generated a part of again."""
-        return self.regenerated_course if self.is_regeneration else self.course
+    def result(self) -> "Course | None":
+        """The course the job made, or the one it generated a part of again; None once deleted."""
+        if self.is_regeneration:
+            return self.regenerated_course
+        try:
+            return self.course
+        except Course.DoesNotExist:
+            return None
 
     @property
     def reported_progress(self) -> int:
@@ -138,6 +152,9 @@ class Course(models.Model):
     schema_version = models.PositiveSmallIntegerField()
     # The number of the latest version (CourseVersion), whose document `content` is.
     version = models.PositiveIntegerField(default=1)
+    # Public ids of the sources of the course's document that have been deleted since: what every
+    # reading of the course marks as deleted. Ids are only ever added.
+    deleted_source_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now_add=True)
 
@@ -150,6 +167,21 @@ class Course(models.Model):
     @property
     def share_url(self) -> str:
         return f"{settings.PUBLIC_BASE_URL}/go/{self.public_id}"
+
+
+class JobSource(models.Model):
+    """A source a job builds its course (or a part of it) from, and its place in the request."""
+
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="job_sources")
+    # A deleted source leaves its jobs: the course keeps its text and citations (Course.deleted_source_ids).
+    source = models.ForeignKey("sources.Source", on_delete=models.CASCADE, related_name="job_sources")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["job", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "source"], name="job_source_unique"),
+        ]
 
 
 class CourseVersion(models.Model):
@@ -210,7 +242,8 @@ class Export(models.Model):
         CMI5 = "cmi5", "cmi5 (xAPI)"
 
     public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
-    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="exports")
+    # Deleted with its course (courses.deletion removes the file and remembers the link as gone).
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="exports")
     api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="exports")
     format = models.CharField(max_length=12, choices=ExportFormat.choices)
     # The version of the course the package holds; the file keeps it whatever comes after.
@@ -239,6 +272,8 @@ class Signoff(models.Model):
     """A learner's confirmation of a course's agreement add-on, on the preview page."""
 
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
+    # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
+    public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
     name = models.CharField(max_length=200)
     # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
     ip_hash = models.CharField(max_length=64)
@@ -249,6 +284,21 @@ class Signoff(models.Model):
 
     def __str__(self):
         return f"{self.name} — {self.course}"
+
+
+class RemovedLink(models.Model):
+    """
+    A course or an export that was deleted: its public link (`/go/<id>`, `/downloads/<id>`) answers
+    410 Gone from then on, rather than 404. Ids are never reused. Nothing of the course is kept but
+    its language, so the page that says it is gone speaks to its learners in their language.
+    """
+
+    public_id = models.CharField(max_length=32, unique=True)
+    language_id = models.CharField(max_length=5, choices=Language.choices, default=Language.EN_US)
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.public_id
 
 
 class GenerationCheckpoint(models.Model):

@@ -17,7 +17,6 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
-from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -32,15 +31,52 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses import markdown, signoffs
+from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses.content import CourseContent
-from courses.models import Course, Format, Signoff
+from courses.generation.texts import TEXTS
+from courses.models import Course, Format, RemovedLink, Signoff
 
-_SIGNOFF_SALT = "courses.pages.signoff"
 _ROOT = Path(settings.BASE_DIR)
 
 
 # Views ----------------------------------------------------------------------------------------
+
+
+class CourseGone(Exception):
+    """The course of the address was deleted (courses.deletion)."""
+
+    def __init__(self, removed: RemovedLink):
+        self.removed = removed
+
+
+def gone_when_deleted(view):
+    """A deleted course's pages answer 410 Gone: a plain page in its language, nothing of the course."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except CourseGone as gone:
+            return gone_page(
+                request,
+                language_id=gone.removed.language_id,
+                title=_("This course has been removed"),
+                text=_("Whoever published it has taken it down. If you still need it, ask them for a new link."),
+            )
+
+    return wrapper
+
+
+def gone_page(request, *, language_id: str, title, text) -> HttpResponse:
+    with translation.override(language_id):
+        html = render_to_string(
+            "courses/gone.html",
+            {"title": title, "text": text, "html_lang": language_id, "allow_indexing": False},
+        )
+    response = HttpResponse(html, status=410)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def _etag(request, course_id: str, **_kwargs) -> str:
@@ -49,6 +85,7 @@ def _etag(request, course_id: str, **_kwargs) -> str:
     for part in (
         course.public_id,
         course.content_digest,
+        ",".join(course.deleted_source_ids),
         course.language_id,
         str(settings.PREVIEW_ALLOW_INDEXING),
         page_version(),
@@ -62,6 +99,7 @@ def _last_modified(request, course_id: str, **_kwargs):
     return _course(request, course_id).created_at
 
 
+@gone_when_deleted
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def course_page(request, course_id: str):
@@ -77,6 +115,7 @@ def course_page(request, course_id: str):
     return _respond(request, html)
 
 
+@gone_when_deleted
 @require_safe
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def chapter_page(request, course_id: str, number: int):
@@ -95,6 +134,7 @@ def chapter_page(request, course_id: str, number: int):
     return _respond(request, html)
 
 
+@gone_when_deleted
 @require_POST
 def sign_agreement(request, course_id: str):
     """Record a learner's sign-off of the course's agreement, then show the confirmation."""
@@ -122,21 +162,21 @@ def sign_agreement(request, course_id: str):
     if signoff is None:
         context = {"agreement": _agreement(course, content, form=form)}
         return _respond(request, _render(course, "courses/agreement.html", context), status=400)
-    token = signing.dumps(signoff.pk, salt=_SIGNOFF_SALT)
-    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, token]))
+    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
     response.status_code = 303  # See Other: reloading the confirmation never posts again
     return response
 
 
+@gone_when_deleted
 @require_safe
 def signed_page(request, course_id: str, token: str):
-    try:
-        signoff_id = signing.loads(token, salt=_SIGNOFF_SALT)
-    except signing.BadSignature:
-        raise Http404("No such sign-off.") from None
-    signoffs = Signoff.objects.select_related("course")
-    signoff = signoffs.filter(pk=signoff_id, course__public_id=course_id).first()
+    """The confirmation of a sign-off; `token` is its opaque id, which only its signer was sent to."""
+    signoff = None
+    if looks_like_public_id(token, "sig_"):
+        signoffs = Signoff.objects.select_related("course")
+        signoff = signoffs.filter(public_id=token, course__public_id=course_id).first()
     if signoff is None:
+        _course(request, course_id)  # a deleted course's confirmation is gone too
         raise Http404("No such sign-off.")
     return _respond(request, _render(signoff.course, "courses/signed.html", {"signoff": signoff}))
 
@@ -174,7 +214,8 @@ def _store_page(request, course: Course, *, number: int, html: str) -> None:
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
-    return f"coursepage:{_etag(request, course.public_id)}:{number}"
+    # Under the course's id, so deleting the course forgets them all (redis_client.forget_course).
+    return f"coursepage:{course.public_id}:{_etag(request, course.public_id)}:{number}"
 
 
 # Rendering ------------------------------------------------------------------------------------
@@ -218,17 +259,31 @@ def _render_message(request, course: Course, *, title, text, status: int):
     return _respond(request, _render(course, "courses/message.html", context), status=status)
 
 
+def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
+    """The citation marks of a page, in the course's language."""
+    with translation.override(course.language_id):
+        open_quote, close_quote = TEXTS[course.language_id]["quotes"]
+        words = citation_marks.Words(
+            source=str(_("Source {number}")),
+            page=str(_("page {page}")),
+            slide=str(_("slide {page}")),
+            deleted=str(_("source deleted")),
+            open_quote=open_quote,
+            close_quote=close_quote,
+        )
+    return citation_marks.Citing(citations.References(content, course.deleted_source_ids), words)
+
+
 def _render_onepage(course: Course, content: CourseContent) -> str:
-    return _render(
-        course,
-        "courses/onepage.html",
-        {
-            "doc": _document(content, lesson_level=3),
-            "sections": _onepage_sections(content),
-            "introduction": markdown.render(content.introduction, top_heading=3),
-            **_closing(course, content),
-        },
-    )
+    citing = _citing(course, content)
+    context = {
+        "doc": _document(content, lesson_level=3, citing=citing),
+        "sections": _onepage_sections(content, citing=citing),
+        "introduction": markdown.render(content.introduction, top_heading=3),
+        **_closing(course, content, citing=citing),
+    }
+    context["sources"] = citing.source_list()
+    return _render(course, "courses/onepage.html", context)
 
 
 @dataclass
@@ -242,6 +297,7 @@ class ClassicPage:
 def _render_classic(course: Course, content: CourseContent, *, number: int) -> str:
     pages = _classic_pages(course, content)
     page = pages[number]
+    citing = _citing(course, content)
     context = {
         "pages": pages,
         "page": page,
@@ -258,10 +314,11 @@ def _render_classic(course: Course, content: CourseContent, *, number: int) -> s
             for item, chapter in zip(pages[1:], content.chapters)
         ]
     elif page.kind == "chapter":
-        context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2)
+        context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2, citing=citing)
         context["doc"] = {"lesson_level": 2, "detail_level": 3}
     else:
-        context.update(_closing(course, content))
+        context.update(_closing(course, content, citing=citing))
+    context["sources"] = citing.source_list()
     return _render(course, "courses/classic.html", context)
 
 
@@ -277,7 +334,7 @@ def _classic_pages(course: Course, content: CourseContent) -> list[ClassicPage]:
     return pages
 
 
-def _onepage_sections(content: CourseContent) -> list[dict]:
+def _onepage_sections(content: CourseContent, *, citing: citation_marks.Citing) -> list[dict]:
     sections = [{"anchor": "introduction", "title": _("Introduction")}]
     for number, chapter in enumerate(content.chapters, start=1):
         sections.append({"anchor": f"chapter-{number}", "title": chapter.title, "number": number})
@@ -287,14 +344,16 @@ def _onepage_sections(content: CourseContent) -> list[dict]:
         sections.append({"anchor": "assessment", "title": _("Assessment")})
     if content.agreement:
         sections.append({"anchor": "agreement", "title": _("Agreement")})
+    if citing.references:
+        sections.append({"anchor": "sources", "title": _("Sources")})
     return sections
 
 
-def _document(content: CourseContent, *, lesson_level: int) -> dict:
+def _document(content: CourseContent, *, lesson_level: int, citing: citation_marks.Citing) -> dict:
     """Every chapter with its Markdown rendered, for headings that start at `lesson_level`."""
     return {
         "chapters": [
-            _chapter(number, chapter, lesson_level=lesson_level)
+            _chapter(number, chapter, lesson_level=lesson_level, citing=citing)
             for number, chapter in enumerate(content.chapters, start=1)
         ],
         "lesson_level": lesson_level,
@@ -302,14 +361,15 @@ def _document(content: CourseContent, *, lesson_level: int) -> dict:
     }
 
 
-def _chapter(c: int, chapter, *, lesson_level: int) -> dict:
+def _chapter(c: int, chapter, *, lesson_level: int, citing: citation_marks.Citing) -> dict:
     lessons = [
         {
             "number": f"{c}.{n}",
             "anchor": f"lesson-{c}-{n}",
             "title": lesson.title,
-            "body": markdown.render(lesson.body, top_heading=lesson_level + 1),
+            "body": citing.markdown(lesson.body, lesson.citations, top_heading=lesson_level + 1),
             "exercise": lesson.exercise,
+            "exercise_marks": citing.line(lesson.exercise.citations) if lesson.exercise else "",
             "video": _video(lesson.video) if lesson.video else None,
         }
         for n, lesson in enumerate(chapter.lessons, start=1)
@@ -319,7 +379,7 @@ def _chapter(c: int, chapter, *, lesson_level: int) -> dict:
         article = {
             "anchor": f"article-{c}",
             "title": chapter.article.title,
-            "body": markdown.render(chapter.article.body, top_heading=lesson_level + 1),
+            "body": citing.markdown(chapter.article.body, chapter.article.citations, top_heading=lesson_level + 1),
         }
     return {
         "number": c,
@@ -346,16 +406,22 @@ def _video(video) -> dict:
     return {"kind": "search", "title": video.title, "url": url}
 
 
-def _closing(course: Course, content: CourseContent) -> dict:
+def _closing(course: Course, content: CourseContent, *, citing: citation_marks.Citing) -> dict:
     closing = {"wrapup": None, "assessment": None, "agreement": None}
     if content.wrapup:
         closing["wrapup"] = {
             "summary": markdown.render(content.wrapup.summary, top_heading=3),
             "key_takeaways": content.wrapup.key_takeaways,
+            "marks": citing.line(content.wrapup.citations),
         }
     if content.assessment:
         questions = [
-            {**question.model_dump(), "correct_option": question.options[question.correct_index]}
+            {
+                **question.model_dump(),
+                "correct_option": question.options[question.correct_index],
+                # In the answer key: a quote that states the answer would give it away before.
+                "marks": citing.line(question.citations),
+            }
             for question in content.assessment.questions
         ]
         closing["assessment"] = {
@@ -389,6 +455,9 @@ def _course(request, course_id: str) -> Course:
         found = _COURSE_WITHOUT_CONTENT.one(course_id)
         course = None if found is None else found[0]
     if course is None:
+        removed = deletion.is_removed(course_id) if looks_like_public_id(course_id, "cou_") else None
+        if removed is not None:
+            raise CourseGone(removed)
         raise Http404("No such course.")
     request._preview_course = course
     return course

@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.formats import iso_utc_ms
-from courses import content, quality
+from courses import citations, content, quality
 from courses.generation import errors as generation_errors
 from courses.quality import readability
 from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
@@ -128,8 +128,25 @@ class UtcMillisecondsField(serializers.DateTimeField):
         return iso_utc_ms(value)
 
 
+SOURCE_ID_PATTERN = r"^src_[A-Za-z0-9]{22}$"
+
+
+@extend_schema_field({"type": "string", "pattern": SOURCE_ID_PATTERN, "description": "A source's `id`."})
+class SourceIdField(StrictCharField):
+    default_error_messages = {"not_a_source_id": "Must be a source id (src_ and 22 letters or digits)."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not re.fullmatch(SOURCE_ID_PATTERN, value):
+            self.fail("not_a_source_id")
+        return value
+
+
 class CreateJobInput(serializers.Serializer):
-    subject = StrictCharField(min_length=1, max_length=200)
+    subject = StrictCharField(
+        min_length=1, max_length=200,
+        help_text="What the course is about and for whom; with `sources`, what to take from them.",
+    )
     format = StrictChoiceField(choices=Format.choices, default=Format.ONEPAGE)
     languageId = StrictChoiceField(source="language_id", choices=Language.choices, default=Language.EN_US)
     outline = StrictListField(
@@ -137,6 +154,18 @@ class CreateJobInput(serializers.Serializer):
     )
     addOns = StrictListField(source="add_ons", child=StrictChoiceField(choices=AddOn.choices), default=list)
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
+    sources = StrictListField(
+        child=SourceIdField(),
+        min_length=1,
+        max_length=content.SOURCES_MAX,
+        required=False,
+        help_text=(
+            "Build the course from these sources of your key (1 to 10, each `ready`): its chapters follow "
+            "their headings (or the `outline`), and every lesson, exercise, article, wrap-up and quiz question "
+            "cites them. An id given twice counts once. An unknown, another key's, pending or failed source is "
+            "400 `VALIDATION_ERROR` naming it, and no credit is charged."
+        ),
+    )
 
     def validate_addOns(self, value):
         return list(dict.fromkeys(value))  # a repeated add-on counts once; order kept
@@ -194,9 +223,11 @@ class JobOutput(serializers.Serializer):
     course = serializers.SerializerMethodField()
     error = JobErrorOutput(source="*", required=False, help_text="Present only when status is failed.")
 
-    @extend_schema_field(CourseOutput(allow_null=True))
+    @extend_schema_field(
+        CourseOutput(allow_null=True, help_text="The course of a completed job; null before, and once the course is deleted.")
+    )
     def get_course(self, job):
-        return CourseOutput(job.result).data if job.status == GenerationJob.Status.COMPLETED else None
+        return _course_of(job)
 
     def to_representation(self, job):
         body = super().to_representation(job)
@@ -229,11 +260,16 @@ def job_output(job: GenerationJob) -> dict:
         "jobId": job.public_id,
         "status": job.status,
         "progress": job.reported_progress,
-        "course": course_output(job.result) if job.status == GenerationJob.Status.COMPLETED else None,
+        "course": _course_of(job),
     }
     if job.status == GenerationJob.Status.FAILED:
         body["error"] = job_error(job)
     return body
+
+
+def _course_of(job: GenerationJob) -> dict | None:
+    course = job.result if job.status == GenerationJob.Status.COMPLETED else None
+    return None if course is None else course_output(course)
 
 
 def job_error(job: GenerationJob) -> dict:
@@ -250,13 +286,18 @@ class ExportOutput(serializers.Serializer):
     """The export record: the answer to an export request and, with `event`, the course.exported event."""
 
     courseId = serializers.CharField(source="course.public_id")
+    exportId = serializers.CharField(
+        source="public_id",
+        help_text="The export's id (`exp_…`): `revokeExport` takes its download link down.",
+    )
     format = serializers.ChoiceField(choices=Export.ExportFormat.choices)
     downloadUrl = serializers.URLField(
         source="download_url",
         help_text=(
-            "Permanent link to the package (a zip): GET it as it is, with no API key (its unguessable id "
-            "is the secret, so share it only with whom may have the course). `/downloads/{export_id}` on "
-            "the service, described as `downloadExport`."
+            "Link to the package (a zip), good until the export is revoked or the course deleted (then "
+            "`410 Gone`): GET it as it is, with no API key (its unguessable id is the secret, so share it "
+            "only with whom may have the course). `/downloads/{export_id}` on the service, described as "
+            "`downloadExport`."
         ),
     )
     shareUrl = serializers.URLField(source="course.share_url", help_text="The course's public preview page.")
@@ -305,7 +346,8 @@ class VersionDetailOutput(VersionOutput):
 
 
 def course_detail_output(course: Course) -> dict:
-    return {**course_output(course), "version": course.version, "content": course.content}
+    content = citations.with_deleted_sources(course.content, course.deleted_source_ids)
+    return {**course_output(course), "version": course.version, "content": content}
 
 
 def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
@@ -313,7 +355,9 @@ def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
 
 
 def version_detail_output(version: CourseVersion) -> dict:
-    return VersionDetailOutput(version).data
+    body = VersionDetailOutput(version).data
+    body["content"] = citations.with_deleted_sources(version.content, version.course.deleted_source_ids)
+    return body
 
 
 class RegenerateInput(serializers.Serializer):

@@ -7,6 +7,7 @@ urlpatterns = [
     path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
     path("courses/<str:course_id>", views.ReadCourseView.as_view()),
     path("courses/<str:course_id>/export", views.ExportCourseView.as_view()),
+    path("courses/<str:course_id>/exports/<str:export_id>", views.RevokeExportView.as_view()),
     path("courses/<str:course_id>/versions", views.ListVersionsView.as_view()),
     path("courses/<str:course_id>/versions/<int:number>", views.ReadVersionView.as_view()),
     path("courses/<str:course_id>/content", views.EditContentView.as_view()),

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts.models import ApiKey
 from config import errors
+from courses import citations, queries
 from courses import content as course_content
-from courses import queries
 from courses.models import Course, CourseVersion, GenerationJob
 
 Source = CourseVersion.Source
@@ -92,9 +92,13 @@ def replace_content(*, api_key: ApiKey, course_public_id: str, if_match: str | N
     :raises CourseNotFound, PreconditionRequired, VersionConflict, CourseBusy, VersionLimitReached
     :raises InvalidContent: if the document breaks a rule of the course schema
     """
-    document = validated(document)
+    checked = validated(document)
+    if "schema_version" in document:
+        return _edit(api_key=api_key, course_public_id=course_public_id, if_match=if_match, change=lambda _: checked)
+    # A document that does not say its schema version is in the course's own.
     return _edit(
-        api_key=api_key, course_public_id=course_public_id, if_match=if_match, change=lambda _: document
+        api_key=api_key, course_public_id=course_public_id, if_match=if_match,
+        change=lambda current: validated({**document, "schema_version": current.get("schema_version", 1)}),
     )
 
 
@@ -107,7 +111,9 @@ def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | Non
         raise InvalidContent("A merge patch is a JSON object.")
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
-        change=lambda current: validated(merge_patch(current, patch)),
+        change=lambda current: validated(
+            merge_patch({"schema_version": current.get("schema_version", 1), **current}, patch)
+        ),
     )
 
 
@@ -119,7 +125,7 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     course = course_of(api_key=api_key, public_id=course_public_id)
     # Edits of a course take turns (row lock): of two clients editing the same version at once,
     # the second finds the version moved on and gets 412.
-    course = Course.objects.select_for_update().get(pk=course.pk)
+    course = locked(course)
     if expected != course.version:
         raise VersionConflict(course.version)
     if is_busy(course=course):
@@ -128,8 +134,23 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     for field, value in (("language_id", course.language_id), ("format", course.format)):
         if document[field] != value:
             raise InvalidContent(f"content/{field}: must stay {value!r}, the course's own.")
+    try:
+        document = citations.checked_edit(before=course.content, after=document, deleted_ids=course.deleted_source_ids)
+    except citations.InvalidEdit as exc:
+        raise InvalidContent(exc.message) from None
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
+
+
+def locked(course: Course) -> Course:
+    """
+    The course read again under its row lock: changes of a course take turns.
+    :raises CourseNotFound: if it was deleted meanwhile
+    """
+    course = Course.objects.select_for_update().filter(pk=course.pk).first()
+    if course is None:
+        raise CourseNotFound()
+    return course
 
 
 def is_busy(*, course: Course) -> bool:

@@ -6,6 +6,7 @@ import urllib.parse
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -15,7 +16,7 @@ from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
-from courses import exports, idempotency, jobs, quality, queries, serializers, versions
+from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.models import Export
 
 logger = logging.getLogger(__name__)
@@ -27,7 +28,12 @@ class CreateJobView(ApiView):
     @extend_schema(
         operation_id="createCourse",
         summary="Submit a course for generation",
-        description="Returns at once with the job to poll. One course credit is charged when accepted.",
+        description=(
+            "Returns at once with the job to poll. One course credit is charged when accepted. With `sources` "
+            "(ids of your `ready` sources), the course is built from those documents: its chapters follow their "
+            "headings, or the `outline`, and every lesson, exercise, article, wrap-up and quiz question cites "
+            "them (`citations` in the course document)."
+        ),
         parameters=[openapi.IDEMPOTENCY_KEY],
         request=serializers.CreateJobInput,
         examples=[
@@ -44,6 +50,15 @@ class CreateJobView(ApiView):
                 },
                 request_only=True,
             ),
+            OpenApiExample(
+                "From your sources",
+                value={
+                    "subject": "Information security for new staff",
+                    "sources": ["src_8fJ2kLm9QwErTy3UiOp4Zx", "src_3bNq7VxT0mW2yKcR5sLd9A"],
+                    "addOns": ["assessment"],
+                },
+                request_only=True,
+            ),
         ],
         responses=openapi.responses(
             {
@@ -52,7 +67,13 @@ class CreateJobView(ApiView):
                     description="Accepted; `Location` is the poll URL.",
                 )
             },
-            e400=[openapi.VALIDATION],
+            e400=[
+                (
+                    "VALIDATION_ERROR",
+                    "The body failed validation, or a source in `sources` is unknown, another key's, still being "
+                    "read or failed; the message names the field or the source. No credit is charged.",
+                ),
+            ],
             e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
             e409=[openapi.IDEMPOTENCY_REUSED],
             e413=[openapi.TOO_LARGE],
@@ -160,6 +181,7 @@ class ExportCourseView(ApiView):
 
 class ReadCourseView(ApiView):
     rate_limit_scope = "read"
+    rate_limit_scopes = {"DELETE": "edit"}
 
     @extend_schema(
         operation_id="readCourse",
@@ -168,7 +190,9 @@ class ReadCourseView(ApiView):
             "The course object with `version` and `content`, the whole course document (introduction, "
             "chapters with lessons, exercises, articles and videos, wrap-up, assessment with its correct "
             'answers, agreement). The `ETag` is the version (`"3"`): send it as `If-None-Match` to get '
-            "`304` while nothing changed, and as `If-Match` to edit."
+            "`304` while nothing changed, and as `If-Match` to edit. A course built from sources lists them in "
+            "`content.sources` (one deleted since with `deleted: true`; its text and citations stay), and each "
+            "lesson, exercise, article, wrap-up and question has its `citations`: a passage and a verbatim quote."
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_NONE_MATCH],
         responses=openapi.responses(
@@ -186,13 +210,34 @@ class ReadCourseView(ApiView):
         etag = version_etag(course.version)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": etag})
-        # A version never changes: its JSON is rendered once and stored.
-        key = f"coursejson:{course.public_id}:{course.version}"
+        # A version never changes (only the sources deleted since, which are only ever added to): its
+        # JSON is rendered once and stored.
+        key = f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
         body = redis_client.stored(key)
         if body is None:
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
             redis_client.store(key, body, seconds=STORED_JSON_SECONDS)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
+
+    @extend_schema(
+        operation_id="deleteCourse",
+        summary="Delete a course",
+        description=(
+            "For good, at once: the course, its versions, its exports and their files, its sign-offs and "
+            "learner records. Its page (`shareUrl`) and its exports' `downloadUrl`s answer `410 Gone` from "
+            "then on; the job that made it keeps its status, with `course: null`. With the create's "
+            "`callbackUrl`, a `course.deleted` event follows. The credit it cost is not given back."
+        ),
+        parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
+        responses=openapi.responses(
+            {204: OpenApiResponse(description="Deleted.")},
+            e404=[openapi.NOT_FOUND],
+            e409=[("COURSE_BUSY", "A part of the course is being generated again; delete once that job has ended.")],
+        ),
+    )
+    def delete(self, request, course_id: str):
+        deletion.delete_course_of(api_key=request.auth, course_public_id=course_id)
+        return Response(status=204)
 
 
 STORED_JSON_SECONDS = 24 * 60 * 60
@@ -343,6 +388,32 @@ class RegenerateView(ApiView):
         return Response(body, status=202, headers={"Location": body["pollUrl"]})
 
 
+class RevokeExportView(ApiView):
+    rate_limit_scope = "edit"
+
+    @extend_schema(
+        operation_id="revokeExport",
+        summary="Revoke an export's download link",
+        description=(
+            "Deletes the export and its file: its `downloadUrl` answers `410 Gone` from then on. The course "
+            "and its other exports stay as they are; export again for a new link."
+        ),
+        parameters=[
+            openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
+            openapi.id_in_path(
+                "export_id", prefix="exp_", description="The export's id: the last part of its `downloadUrl`."
+            ),
+        ],
+        responses=openapi.responses(
+            {204: OpenApiResponse(description="Revoked.")},
+            e404=[("NOT_FOUND", "Unknown course or export, or the course belongs to a different key.")],
+        ),
+    )
+    def delete(self, request, course_id: str, export_id: str):
+        deletion.revoke_export(api_key=request.auth, course_public_id=course_id, export_public_id=export_id)
+        return Response(status=204)
+
+
 def version_etag(version: int) -> str:
     return f'"{version}"'
 class CourseQualityView(ApiView):
@@ -394,6 +465,14 @@ def download_export(request, export_id: str):
     if looks_like_public_id(export_id, "exp_"):
         export = Export.objects.select_related("course").filter(public_id=export_id).first()
     if export is None:
+        removed = deletion.is_removed(export_id) if looks_like_public_id(export_id, "exp_") else None
+        if removed is not None:
+            return pages.gone_page(
+                request,
+                language_id=removed.language_id,
+                title=_("This download is no longer available"),
+                text=_("Whoever shared the link has revoked it. If you still need the course, ask them for a new link."),
+            )
         raise Http404("No such export.")
     try:
         package = export.file.open("rb")

@@ -74,6 +74,9 @@ class Passage(models.Model):
     heading_path = models.JSONField(default=list, help_text="Headings above the passage, outermost first.")
     page = models.PositiveIntegerField(null=True, blank=True, help_text="First page or slide (from 1).")
     page_end = models.PositiveIntegerField(null=True, blank=True, help_text="Last page or slide.")
+    page_breaks = models.JSONField(
+        default=list, blank=True, help_text="[offset in the passage, page] where each later page starts."
+    )
     char_start = models.PositiveIntegerField(help_text="Offset of the passage in the source's text.")
     char_end = models.PositiveIntegerField()
     text = models.TextField()

@@ -2,6 +2,7 @@
 
 import dataclasses
 import datetime
+import re
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector
 from django.db.models import F, Q, Value
@@ -23,6 +24,15 @@ def source_visible_to(*, api_key: ApiKey, public_id: str, for_update: bool = Fal
     if for_update:
         sources = sources.select_for_update()
     return sources.first()
+
+
+def sources_of_key(*, api_key: ApiKey, public_ids: list[str]) -> dict[str, Source]:
+    """This key's sources among these ids (their texts not loaded), by id: one query."""
+    wanted = [public_id for public_id in public_ids if looks_like_public_id(public_id, "src_")]
+    if not wanted:
+        return {}
+    sources = Source.objects.filter(api_key=api_key, public_id__in=wanted).defer("text")
+    return {source.public_id: source for source in sources}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,3 +120,37 @@ def _with_headlines(passages: list[Passage], *, sources: list[Source], query: st
             if passage.pk in headlines:
                 passage.headline = headlines[passage.pk]
     return passages
+
+
+_WORD = re.compile(r"\w+")
+# Words of a retrieval text that count: the first few dozen say what it is about.
+_RETRIEVAL_WORDS = 40
+
+
+def rank_passages(*, sources: list[Source], text: str, limit: int, exclude: tuple[int, ...] = ()) -> list[int]:
+    """
+    Ids of the passages of `sources` that best match `text` (a chapter's title and summary, say), best
+    first: any of its words counts, rarer and heading words more (full-text rank, each source in its
+    own language). Nothing of `text` is query syntax. Passages in `exclude` are left out.
+    """
+    # "or" is the one word websearch syntax reads as an operator.
+    words = [word for word in _WORD.findall(text.casefold()) if len(word) > 1 and word != "or"]
+    words = list(dict.fromkeys(words))
+    if not words:
+        return []
+    query = " or ".join(words[:_RETRIEVAL_WORDS])
+    by_config: dict[str, list[int]] = {}
+    for source in sources:
+        by_config.setdefault(source.search_config, []).append(source.pk)
+    found: list[tuple[float, int, int, int]] = []
+    for config, source_ids in by_config.items():
+        search = SearchQuery(query, search_type="websearch", config=config)
+        ranked = (
+            Passage.objects.filter(source_id__in=source_ids, search_vector=search)
+            .exclude(pk__in=exclude)
+            .annotate(rank=SearchRank(F("search_vector"), search))
+            .order_by("-rank", "source_id", "ordinal")
+            .values_list("rank", "source_id", "ordinal", "pk")[:limit]
+        )
+        found.extend((-rank, source_id, ordinal, pk) for rank, source_id, ordinal, pk in ranked)
+    return [pk for *_, pk in sorted(found)[:limit]]

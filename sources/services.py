@@ -340,6 +340,7 @@ def _complete(*, source_id: int, attempt: int, document, split, detected: langua
                 heading_path=passage.heading_path,
                 page=passage.page,
                 page_end=passage.page_end,
+                page_breaks=passage.page_breaks,
                 char_start=passage.start,
                 char_end=passage.end,
                 text=split.text[passage.start : passage.end],
@@ -401,18 +402,33 @@ def _fail(*, source_id: int, attempt: int | None, code: str, message: str) -> bo
 @transaction.atomic(durable=True)
 def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     """
-    Delete the source, its file, its text and its passages (with their search index entries).
+    Delete the source, its file, its text and its passages (with their search index entries). Courses
+    built from it keep their text and citations, and show the source as deleted.
     :raises SourceNotFound: if no source with this id belongs to this key
     """
     source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
     if source is None:
         raise SourceNotFound()
     stored, storage = source.file.name, source.file.storage
+    _mark_courses_built_from(source)
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
     if stored:
         # The source is gone once the row is; a file that cannot be removed is logged and left behind
         # rather than turning a done deletion into an error.
         transaction.on_commit(lambda: storage.delete(stored), robust=True)
+
+
+def _mark_courses_built_from(source: Source) -> None:
+    # The courses built from the source (the jobs that write parts of them again name the course's
+    # own sources) show it as deleted from now on. Each is locked while its list grows.
+    from courses.models import Course  # courses build on sources, not the other way round
+
+    courses = Course.objects.select_for_update().filter(job__job_sources__source=source).exclude(
+        deleted_source_ids__contains=[source.public_id]
+    )
+    for course in courses:
+        course.deleted_source_ids = [*course.deleted_source_ids, source.public_id]
+        course.save(update_fields=["deleted_source_ids"])
 
 
 # Recovering lost work -------------------------------------------------------------------------

@@ -54,14 +54,23 @@ VERSION = ("/api/v1/courses/{course_id}/versions/{number}", "get")
 REPLACE = ("/api/v1/courses/{course_id}/content", "put")
 PATCH = ("/api/v1/courses/{course_id}/content", "patch")
 REGENERATE = ("/api/v1/courses/{course_id}/regenerate", "post")
+DELETE_COURSE = ("/api/v1/courses/{course_id}", "delete")
+REVOKE_EXPORT = ("/api/v1/courses/{course_id}/exports/{export_id}", "delete")
 
 
 def test_document_is_openapi_3_1_with_every_operation(document):
     assert document["openapi"].startswith("3.1")
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
-        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD,
+        CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, DELETE_COURSE, REVOKE_EXPORT,
     }
+
+
+def test_deleting_answers_204_and_names_its_own_codes(document):
+    for path, method in (DELETE_COURSE, REVOKE_EXPORT):
+        assert set(document["paths"][path][method]["responses"]) >= {"204", "401", "404", "429"}
+    assert "COURSE_BUSY" in error_codes_in(document, *DELETE_COURSE)
+    assert "exportId" in document["components"]["schemas"]["ExportOutput"]["required"]
 
 
 def test_edits_and_reads_state_their_own_codes_and_the_etag(document):
@@ -223,7 +232,7 @@ def test_the_download_link_is_described_without_a_key_or_rate_limit(document):
     export_output = document["components"]["schemas"]["ExportOutput"]["properties"]
 
     assert download["security"] == []
-    assert set(download["responses"]) == {"200", "404"}
+    assert set(download["responses"]) == {"200", "404", "410"}
     assert download["responses"]["200"]["content"] == {
         "application/zip": {"schema": {"type": "string", "format": "binary"}}
     }
@@ -277,7 +286,8 @@ def test_every_webhook_with_its_signature_headers(document):
     webhooks = document["webhooks"]
 
     assert set(webhooks) == {
-        "course.created", "course.failed", "course.updated", "course.exported", "source.ready", "source.failed",
+        "course.created", "course.failed", "course.updated", "course.deleted", "course.exported", "source.ready",
+        "source.failed",
     }
     for hook in webhooks.values():
         headers = {p["name"] for p in hook["post"]["parameters"] if p["in"] == "header"}
@@ -320,3 +330,29 @@ def test_interactive_docs_render_in_a_browser_without_errors(live_server, page):
 
     assert violations == []
     assert page.problems == []
+
+
+def test_a_course_built_from_sources_and_its_citations_are_described(document):
+    schemas = document["components"]["schemas"]
+    create = document["paths"][CREATE[0]][CREATE[1]]
+
+    sources = schemas["CreateJobInputRequest"]["properties"]["sources"]
+    assert (sources["minItems"], sources["maxItems"], sources["items"]["pattern"]) == (
+        1, 10, "^src_[A-Za-z0-9]{22}$",
+    )
+    assert "a source in `sources` is unknown" in create["responses"]["400"]["description"]
+    examples = create["requestBody"]["content"]["application/json"]["examples"].values()
+    assert any(example["value"].get("sources") for example in examples)
+    content = schemas["CourseContent"]["properties"]
+    assert content["schema_version"]["allOf"] == [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}]
+    assert schemas["CourseSchemaVersionEnum"]["enum"] == [1, 2]
+    assert content["sources"]["items"] == {"$ref": "#/components/schemas/CourseContentSourceRef"}
+    assert set(schemas["CourseContentSourceRef"]["properties"]) == {
+        "id", "name", "title", "media_type", "url", "deleted",
+    }
+    citation = {"$ref": "#/components/schemas/CourseContentCitation"}
+    for part in ("Lesson", "Exercise", "Article", "Wrapup", "Question"):
+        assert schemas[f"CourseContent{part}"]["properties"]["citations"]["items"] == citation, part
+    quote = schemas["CourseContentCitation"]["properties"]["quote"]
+    assert quote["maxLength"] == 300
+    assert set(schemas["CourseContentCitation"]["required"]) == {"source_id", "passage_id", "quote"}

@@ -30,6 +30,7 @@ QUICKSTART = ROOT / "examples" / "quickstart.py"
 RECEIVER = ROOT / "examples" / "webhook_receiver.py"
 EDIT = ROOT / "examples" / "edit_course.py"
 GENERATED_CLIENT = ROOT / "examples" / "generated_client.py"  # run by tests/clients
+FROM_SOURCES = ROOT / "examples" / "course_from_sources.py"
 # A limit on how long an example may run before the test gives up on it, never an assertion.
 RUN_LIMIT_SECONDS = 120
 
@@ -90,7 +91,9 @@ def assert_scorm_package(path: Path) -> None:
 # The README shows the example files themselves -------------------------------------------------
 
 
-@pytest.mark.parametrize("example", [QUICKSTART, GENERATED_CLIENT, RECEIVER, EDIT], ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "example", [QUICKSTART, GENERATED_CLIENT, RECEIVER, EDIT, FROM_SOURCES], ids=lambda path: path.name
+)
 def test_readme_shows_the_example_file_verbatim(example):
     shown = code_block_after(quickstart_section(), f"(examples/{example.name})", "python")
 
@@ -388,3 +391,38 @@ def test_python_edit_example_reads_fixes_regenerates_and_lists_versions(service,
         "version 1: generated, content",
     ]
     assert (course.version, course.name) == (3, "Intro to SQL (2nd edition)")
+
+
+# Python: examples/course_from_sources.py ----------------------------------------------------------
+
+
+def test_python_sources_example_uploads_a_pdf_builds_a_course_from_it_and_prints_its_citations(
+    service, plain_key, api_key, tmp_path
+):
+    from sources.models import Passage, Source
+    from tests.courses.grounded_documents import handbook_pdf
+
+    pdf = tmp_path / "handbook.pdf"
+    pdf.write_bytes(handbook_pdf())
+
+    result = subprocess.run(
+        [sys.executable, str(FROM_SOURCES), str(pdf)],
+        env={**os.environ, "BASE_URL": service, "API_KEY": plain_key},
+        capture_output=True,
+        text=True,
+        timeout=RUN_LIMIT_SECONDS,
+    )
+
+    assert result.returncode == 0, result.stderr
+    source = Source.objects.get(api_key=api_key)
+    course = Course.objects.get(api_key=api_key)
+    first, *rest = result.stdout.splitlines()
+    assert first == f"Source {source.public_id}: 40 pages, 45 headings"
+    chapters = [line for line in rest if not line.startswith("  ")]
+    assert chapters == [chapter["title"] for chapter in course.content["chapters"]]
+    cited = [line for line in rest if line.startswith("  ")]
+    assert len(cited) == sum(len(lesson["citations"]) for chapter in course.content["chapters"] for lesson in chapter["lessons"])
+    texts = " ".join(Passage.objects.filter(source=source).values_list("text", flat=True))
+    for line in cited:
+        quote = re.fullmatch(r'  [^:]+: "(.+)" \(handbook\.pdf, page \d+\)', line)[1]
+        assert quote in texts

@@ -46,6 +46,10 @@ class CourseRequest:
     # offline generator writes a different one each time).
     instructions: str = ""
     variant: int = 0
+    # The client's sources the course is built from (Source primary keys, in the order given); the
+    # pipeline loads them as `grounding`.
+    source_ids: tuple[int, ...] = ()
+    grounding: object = None  # courses.generation.grounding.Grounding
 
 
 def generate_course(

@@ -27,6 +27,8 @@ LANGUAGE_NAMES = {
 class ChapterPlan:
     title: str
     summary: str
+    # For a course built from sources: the passages (public ids, in document order) it is written from.
+    passages: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

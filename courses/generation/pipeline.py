@@ -19,10 +19,12 @@ from typing import TypeVar
 import pydantic
 from django.core.exceptions import ImproperlyConfigured
 
-from courses import content
+from courses import citations, content
 from courses.generation import videos
 from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan, Generator, clip, one_line
 from courses.generation.errors import GenerationFailed, GenerationTimeout
+from courses.generation.extractive import ExtractiveGenerator
+from courses.generation.grounding import Grounding
 from courses.generation.offline import OfflineGenerator
 
 log = logging.getLogger(__name__)
@@ -51,16 +53,24 @@ def run(
     """
     checkpoints = checkpoints or NoCheckpoints()
     request = normalized(request)
+    if request.source_ids:
+        request = replace(request, grounding=Grounding.load(request.source_ids))
     progress = Progress(on_progress)
-    generator = make_generator(generator_name, deadline=deadline)
+    generator = make_generator(generator_name, deadline=deadline, grounded=request.grounding is not None)
     # Videos only need lesson titles: they are looked up while the add-ons are written.
     video_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-videos")
     try:
         with Runner(workers=generator.concurrency, deadline=deadline) as runner:
-            plan = checkpoints.load("plan")
+            plan = kept_step(checkpoints, "plan", request)
             if plan is None:
+                # Steps kept from another plan belong to other chapters: they are written again.
+                checkpoints.forget()
                 plan = plan_course(generator=generator, request=request, runner=runner)
+                if request.grounding is not None:
+                    plan = ground_chapters(plan=plan, request=request)
                 checkpoints.save("plan", plan)
+            elif request.grounding is not None:
+                plan = ground_chapters(plan=plan, request=request)  # reads the texts of its passages
             progress.report(PROGRESS_PLANNED)
             drafts = write_chapters(
                 generator=generator, request=request, plan=plan, runner=runner, progress=progress,
@@ -99,14 +109,21 @@ def regenerate(
     """One part of a finished course written again. See courses.generation.regenerate_part."""
     checkpoints = checkpoints or NoCheckpoints()
     request = replace(normalized(request), add_ons=list(document.add_ons))
+    if request.source_ids:
+        request = replace(request, grounding=Grounding.load(request.source_ids))
     progress = Progress(on_progress)
-    generator = make_generator(generator_name, deadline=deadline)
+    generator = make_generator(generator_name, deadline=deadline, grounded=request.grounding is not None)
     plan = CoursePlan(
         name=document.name,
         headline=document.headline,
         introduction=document.introduction,
-        chapters=tuple(ChapterPlan(title=chapter.title, summary=chapter.summary) for chapter in document.chapters),
+        chapters=tuple(
+            ChapterPlan(title=chapter.title, summary=chapter.summary, passages=_cited_passages(chapter, request))
+            for chapter in document.chapters
+        ),
     )
+    if request.grounding is not None:
+        plan = _ground_regenerated(plan=plan, request=request, part=part, chapter=chapter)
     progress.report(PROGRESS_PLANNED)
     changed = document.model_dump(mode="json", exclude_none=True)
     try:
@@ -114,7 +131,7 @@ def regenerate(
 
             def written(write):
                 # The part the model wrote, kept until the job ends: a new attempt does not ask again.
-                kept = checkpoints.load("part")
+                kept = kept_step(checkpoints, "part", request)
                 if kept is None:
                     (kept,) = runner.run_all([write])
                     checkpoints.save("part", kept)
@@ -140,10 +157,45 @@ def regenerate(
         _forget_objectives_gone(changed)
     progress.report(PROGRESS_ADD_ONS_DONE)
     try:
-        return content.CourseContent.model_validate(changed)
+        course = content.CourseContent.model_validate(changed)
     except pydantic.ValidationError as exc:
         log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
         raise GenerationFailed() from exc
+    if request.grounding is not None:
+        check_citations(course, grounding=request.grounding, parts=_regenerated_parts(part, chapter))
+    return course
+
+
+def _cited_passages(chapter: content.Chapter, request) -> tuple[str, ...]:
+    """The passages a chapter of a finished course cites, of the sources that are left."""
+    if request.grounding is None:
+        return ()
+    cited = [
+        citation.passage_id
+        for lesson in chapter.lessons
+        for citation in [*lesson.citations, *(lesson.exercise.citations if lesson.exercise else [])]
+    ] + [citation.passage_id for citation in (chapter.article.citations if chapter.article else [])]
+    position = {passage.public_id: number for number, passage in enumerate(request.grounding.passages)}
+    return tuple(sorted(dict.fromkeys(pid for pid in cited if pid in position), key=position.__getitem__))
+
+
+def _ground_regenerated(*, plan: CoursePlan, request, part: str, chapter: int | None) -> CoursePlan:
+    # A chapter written again draws on the passages it cites (of the sources left), and on those that
+    # match it best when it cites fewer than two; the add-ons draw on what the chapters cite.
+    chapters = list(plan.chapters)
+    if part == "chapter":
+        planned = chapters[chapter - 1]
+        if len(planned.passages) < 2:
+            found = request.grounding.passages_for(f"{planned.title} {planned.summary}", fallback=request.subject)
+            chapters[chapter - 1] = replace(planned, passages=tuple(dict.fromkeys([*planned.passages, *found])))
+    request.grounding.load_texts(pid for planned in chapters for pid in planned.passages)
+    return replace(plan, chapters=tuple(chapters))
+
+
+def _regenerated_parts(part: str, chapter: int | None) -> tuple[str, ...]:
+    if part == "chapter":
+        return (f"/chapters/{chapter - 1}/",)
+    return {"wrapup": ("/wrapup",), "assessment": ("/assessment/",)}.get(part, ())
 
 
 def _forget_objectives_gone(document: dict) -> None:
@@ -176,9 +228,54 @@ def normalized(request):
     )
 
 
-def make_generator(name: str, *, deadline: float) -> Generator:
+def ground_chapters(*, plan: CoursePlan, request) -> CoursePlan:
+    """
+    The plan with the passages each chapter draws on (those the generator has not chosen itself are
+    retrieved: the best matches of the chapter's title, and without an outline its summary too),
+    and their texts read.
+    """
+    grounding = request.grounding
+    used: list[str] = []
+    chapters = []
+    for planned in plan.chapters:
+        passages = planned.passages
+        if not passages:
+            about = planned.title if request.outline else f"{planned.title} {planned.summary}"
+            passages = tuple(grounding.passages_for(about, fallback=request.subject, used=used))
+        used += passages
+        chapters.append(replace(planned, passages=passages))
+    grounding.load_texts(used)
+    return replace(plan, chapters=tuple(chapters))
+
+
+def check_citations(course: content.CourseContent, *, grounding: Grounding, parts: tuple[str, ...] | None = None) -> None:
+    """
+    Hold a course built from sources to its promise, whoever wrote it: every part that can cite cites
+    (`parts`: the JSON Pointer prefixes written now; None: all), and every citation written now is a
+    verbatim quote of a passage of the course's sources.
+    :raises GenerationFailed: otherwise (a bug: the writers only ever give checked citations)
+    """
+    for where, cited in course.cited_parts():
+        if parts is not None and not any(where.startswith(prefix) or where == prefix.rstrip("/") for prefix in parts):
+            continue
+        problems = [] if cited else ["no citation"]
+        for citation in cited:
+            grounding.load_texts([citation.passage_id])
+            passages = grounding.texts([citation.passage_id])
+            checked = citations.check(
+                passage_id=citation.passage_id, quote=citation.quote, passages=passages,
+                source_ids={citation.source_id},
+            )
+            if checked.citation is None or checked.citation.quote != citation.quote:
+                problems.append(checked.problem or "quote not verbatim")
+        if problems:
+            log.error("generation.uncited_part", extra={"where": where, "problems": problems[:3]})
+            raise GenerationFailed()
+
+
+def make_generator(name: str, *, deadline: float, grounded: bool = False) -> Generator:
     if name == "offline":
-        return OfflineGenerator()
+        return ExtractiveGenerator() if grounded else OfflineGenerator()
     if name == "openai":
         from courses.generation.openai_generator import OpenAIGenerator
 
@@ -210,7 +307,7 @@ def write_chapters(
     """
     checkpoints = checkpoints or NoCheckpoints()
     count = len(plan.chapters)
-    drafts = [checkpoints.load(f"chapter:{index}") for index in range(count)]
+    drafts = [kept_step(checkpoints, f"chapter:{index}", request) for index in range(count)]
     missing = [index for index, draft in enumerate(drafts) if draft is None]
     done = count - len(missing)
 
@@ -267,10 +364,11 @@ def write_add_ons(
             if isinstance(generator, OfflineGenerator):
                 raise
             log.warning("generation.add_on_fallback", extra={"add_on": add_on})
-            return written_by(OfflineGenerator(), add_on)
+            offline = ExtractiveGenerator() if request.grounding is not None else OfflineGenerator()
+            return written_by(offline, add_on)
 
     wanted = [add_on for add_on in COURSE_LEVEL_ADD_ONS if add_on in request.add_ons]
-    kept = {add_on: checkpoints.load(add_on) for add_on in wanted}
+    kept = {add_on: kept_step(checkpoints, add_on, request) for add_on in wanted}
     missing = [add_on for add_on in wanted if kept[add_on] is None]
     done = len(wanted) - len(missing)
     written: dict[str, object] = {}
@@ -335,11 +433,16 @@ def assemble(
         "chapters": chapters,
         **{name: part.model_dump(mode="json", exclude_none=True) for name, part in add_ons.items()},
     }
+    if request.grounding is not None:
+        document["sources"] = [source.model_dump(mode="json") for source in request.grounding.refs()]
     try:
-        return content.CourseContent.model_validate(document)
+        course = content.CourseContent.model_validate(document)
     except pydantic.ValidationError as exc:
         log.error("generation.invalid_course", extra={"errors": exc.errors(include_input=False)[:5]})
         raise GenerationFailed() from exc
+    if request.grounding is not None:
+        check_citations(course, grounding=request.grounding)
+    return course
 
 
 class NoCheckpoints:
@@ -350,6 +453,49 @@ class NoCheckpoints:
 
     def save(self, step: str, value) -> None:
         pass
+
+    def forget(self) -> None:
+        pass
+
+
+def kept_step(checkpoints, step: str, request):
+    """
+    The result of `step` an earlier attempt kept, or None when it is to be generated. In a course
+    built from sources, a kept step that names a passage of a source deleted since is generated again
+    from the sources left (as a new attempt would be without checkpoints).
+    """
+    kept = checkpoints.load(step)
+    if kept is None or request.grounding is None:
+        return kept
+    gone = [public_id for public_id in _passages_named(kept) if public_id not in request.grounding.passage]
+    if gone:
+        log.info("generation.checkpoint_outdated", extra={"step": step, "passages_gone": len(gone)})
+        return None
+    return kept
+
+
+def _passages_named(value) -> list[str]:
+    """The passages a step's result draws on or cites (public ids)."""
+    if isinstance(value, CoursePlan):
+        return [public_id for planned in value.chapters for public_id in planned.passages]
+    if isinstance(value, ChapterDraft):
+        value = value.chapter
+    if not isinstance(value, pydantic.BaseModel):
+        return []
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("passage_id"), str):
+                found.append(node["passage_id"])
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(value.model_dump(mode="json"))
+    return found
 
 
 class Progress:

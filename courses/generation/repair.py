@@ -122,6 +122,7 @@ def review_assessment(reply, *, language_id: str, objective_ids: tuple[str, ...]
             correct_index=question.correct_index,
             explanation=question.explanation,
             objective_id=question.objective_id if question.objective_id in objective_ids else None,
+            citations=list(getattr(question, "citations", None) or []),
         )
         for question in reply.questions
     ]

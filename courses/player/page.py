@@ -16,8 +16,9 @@ from pathlib import Path
 
 from django.template import Context, Engine
 
-from courses import markdown
+from courses import citation_marks, citations, markdown
 from courses.content import CourseContent, Video
+from courses.generation.texts import TEXTS
 from courses.player.strings import words_for
 
 HERE = Path(__file__).resolve().parent
@@ -96,8 +97,26 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
     return _ENGINE.get_template("player/index.html").render(Context(context)).encode("utf-8")
 
 
+def _citing(content: CourseContent, words: dict[str, str]) -> citation_marks.Citing:
+    open_quote, close_quote = TEXTS[content.language_id]["quotes"]
+    marks_words = citation_marks.Words(
+        source=words["source_mark"],
+        page=words["source_page"],
+        slide=words["source_slide"],
+        deleted=words["source_deleted"],
+        open_quote=open_quote,
+        close_quote=close_quote,
+    )
+    # The document's sources say which are deleted (courses.exports marks them before packaging).
+    return citation_marks.Citing(citations.References(content), marks_words)
+
+
 def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
-    """The player's pages in reading order; the assessment and agreement gate the finish page."""
+    """
+    The player's pages in reading order; the assessment and agreement gate the finish page. A page
+    that cites lists its sources at its end.
+    """
+    citing = _citing(content, words)
     pages: list[dict] = [
         {
             "kind": "introduction",
@@ -106,6 +125,7 @@ def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
         }
     ]
     for number, chapter in enumerate(content.chapters, start=1):
+        citing.next_page(f"p{len(pages)}-source")
         label = words["chapter"].format(number=number)
         pages.append(
             {
@@ -118,45 +138,55 @@ def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
                     "lessons": [
                         {
                             "title": lesson.title,
-                            "body": markdown.render(lesson.body, top_heading=3),
+                            "body": citing.markdown(lesson.body, lesson.citations, top_heading=3),
                             "exercise": lesson.exercise,
+                            "exercise_marks": citing.line(lesson.exercise.citations) if lesson.exercise else "",
                             "video": _video(lesson.video, words) if lesson.video else None,
                         }
                         for lesson in chapter.lessons
                     ],
                     "article": {
                         "title": chapter.article.title,
-                        "body": markdown.render(chapter.article.body, top_heading=3),
+                        "body": citing.markdown(chapter.article.body, chapter.article.citations, top_heading=3),
                     }
                     if chapter.article
                     else None,
                 },
+                "sources": citing.source_list(),
             }
         )
     if content.wrapup:
+        citing.next_page(f"p{len(pages)}-source")
         pages.append(
             {
                 "kind": "wrapup",
                 "title": words["wrapup"],
                 "summary": markdown.render(content.wrapup.summary, top_heading=2),
                 "key_takeaways": content.wrapup.key_takeaways,
+                "marks": citing.line(content.wrapup.citations),
+                "sources": citing.source_list(),
             }
         )
     if content.assessment:
+        citing.next_page(f"p{len(pages)}-source")
+        questions = [
+            {
+                "label": words["question"].format(number=number),
+                "prompt": question.prompt,
+                "options": question.options,
+                "explanation": question.explanation,
+                # With the explanation, shown once the answers are in: the quote states the answer.
+                "marks": citing.line(question.citations),
+            }
+            for number, question in enumerate(content.assessment.questions, start=1)
+        ]
         pages.append(
             {
                 "kind": "assessment",
                 "title": words["assessment"],
                 "intro": words["assessment_intro"].format(percent=content.assessment.passing_score_percent),
-                "questions": [
-                    {
-                        "label": words["question"].format(number=number),
-                        "prompt": question.prompt,
-                        "options": question.options,
-                        "explanation": question.explanation,
-                    }
-                    for number, question in enumerate(content.assessment.questions, start=1)
-                ],
+                "questions": questions,
+                "sources": citing.source_list(),
             }
         )
     if content.agreement:

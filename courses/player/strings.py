@@ -2,6 +2,11 @@
 
 WORDS: dict[str, dict[str, str]] = {
     "en-US": {
+        "sources": "Sources",
+        "source_mark": "Source {number}",
+        "source_page": "page {page}",
+        "source_slide": "slide {page}",
+        "source_deleted": "source deleted",
         "pages": "Pages",
         "contents": "Contents",
         "previous": "Previous",
@@ -43,6 +48,11 @@ WORDS: dict[str, dict[str, str]] = {
         "exit": "Exit course",
     },
     "pt-BR": {
+        "sources": "Fontes",
+        "source_mark": "Fonte {number}",
+        "source_page": "página {page}",
+        "source_slide": "slide {page}",
+        "source_deleted": "fonte excluída",
         "pages": "Páginas",
         "contents": "Conteúdo",
         "previous": "Anterior",
@@ -84,6 +94,11 @@ WORDS: dict[str, dict[str, str]] = {
         "exit": "Sair do curso",
     },
     "es-ES": {
+        "sources": "Fuentes",
+        "source_mark": "Fuente {number}",
+        "source_page": "página {page}",
+        "source_slide": "diapositiva {page}",
+        "source_deleted": "fuente eliminada",
         "pages": "Páginas",
         "contents": "Contenido",
         "previous": "Anterior",
@@ -125,6 +140,11 @@ WORDS: dict[str, dict[str, str]] = {
         "exit": "Salir del curso",
     },
     "fr-FR": {
+        "sources": "Sources",
+        "source_mark": "Source {number}",
+        "source_page": "page {page}",
+        "source_slide": "diapositive {page}",
+        "source_deleted": "source supprimée",
         "pages": "Pages",
         "contents": "Sommaire",
         "previous": "Précédent",
@@ -166,6 +186,11 @@ WORDS: dict[str, dict[str, str]] = {
         "exit": "Quitter le cours",
     },
     "de-DE": {
+        "sources": "Quellen",
+        "source_mark": "Quelle {number}",
+        "source_page": "Seite {page}",
+        "source_slide": "Folie {page}",
+        "source_deleted": "Quelle gelöscht",
         "pages": "Seiten",
         "contents": "Inhalt",
         "previous": "Zurück",

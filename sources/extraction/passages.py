@@ -5,7 +5,8 @@ The text is the document's blocks in order: consecutive list items or table rows
 every other block a paragraph of its own (blank line between). A passage is a run of blocks under
 one heading path, of about TARGET_WORDS words and never more than MAX_WORDS (a longer block is cut
 between sentences); it never spans a heading, nor a slide. Each passage knows its exact place in
-the text (`text[start:end]` is the passage), its heading path and its first and last page.
+the text (`text[start:end]` is the passage), its heading path, its first and last page, and where
+in it a new page starts (so a quote of it can name its own page).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Passage:
     page: int | None
     page_end: int | None
     words: int
+    # [offset in the passage, page] where a later page starts: empty for a passage on one page.
+    page_breaks: list[list[int]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -88,6 +91,8 @@ def split(document: Document) -> Split:
             if current is None:
                 current = Passage(heading_path=heading_path, start=piece_start, end=piece_end, page=block.page,
                                   page_end=block.page, words=0)
+            if block.page is not None and current.page_end is not None and block.page != current.page_end:
+                current.page_breaks.append([piece_start - current.start, block.page])
             current.end = piece_end
             current.page_end = block.page if block.page is not None else current.page_end
             current.words += words

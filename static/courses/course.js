@@ -214,6 +214,68 @@
     retry.addEventListener("click", reset);
   }
 
+  /*
+   * Citation marks: hovering or focusing one shows its quote (CSS); a tap or Enter keeps it shown, a
+   * second one, Escape or a tap elsewhere hides it. Without this script a mark links to its source
+   * in the list at the end.
+   */
+  function setupCitations() {
+    var marks = document.querySelectorAll("[data-cite-mark]");
+    if (!marks.length) {
+      return;
+    }
+
+    function close(cite, dismiss) {
+      cite.classList.remove("is-open");
+      cite.classList.toggle("is-dismissed", dismiss);
+      cite.querySelector("[data-cite-mark]").setAttribute("aria-expanded", "false");
+    }
+
+    function closeAll(except) {
+      each("[data-cite].is-open", function (cite) {
+        if (cite !== except) {
+          close(cite, false);
+        }
+      });
+    }
+
+    Array.prototype.forEach.call(marks, function (mark) {
+      var cite = mark.closest("[data-cite]");
+      mark.addEventListener("click", function (event) {
+        event.preventDefault();
+        var shown = cite.classList.contains("is-open");
+        closeAll(cite);
+        if (shown) {
+          close(cite, true);
+        } else {
+          cite.classList.remove("is-dismissed");
+          cite.classList.add("is-open");
+          mark.setAttribute("aria-expanded", "true");
+        }
+      });
+      cite.addEventListener("focusout", function () {
+        close(cite, false);
+      });
+      cite.addEventListener("mouseleave", function () {
+        cite.classList.remove("is-dismissed");
+      });
+    });
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest || !event.target.closest("[data-cite]")) {
+        closeAll(null);
+      }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") {
+        each("[data-cite]", function (cite) {
+          if (cite.classList.contains("is-open") || cite.contains(document.activeElement) || cite.matches(":hover")) {
+            close(cite, true);
+          }
+        });
+      }
+    });
+  }
+
   function setupPrint() {
     each("[data-print]", function (button) {
       button.hidden = false;
@@ -227,6 +289,7 @@
     setupCollapsibles();
     setupReading();
     each("form[data-quiz]", setupQuiz);
+    setupCitations();
     setupPrint();
   }
 

@@ -2,8 +2,10 @@
 The quickstart as a Python developer writes it with the generated client, unedited: create a course
 with only a subject, poll its job to completion, read the course, read its whole document, edit it
 (a merge patch, then the whole document), have its introduction written again, read its versions and
-its quality report, export it in every format and download each package; then add a source by
-uploading a file, wait until it is read, list the sources and delete it.
+its quality report, export it in every format and download each package, and revoke one of the
+download links; then add a source by uploading a file, wait until it is read, build a course from it
+and read its citations, list the sources, delete the source and read the course again (its citations
+stay, the source marked deleted); last, make a second course and delete it.
 
 Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
 records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from course_generation_api_client import AuthenticatedClient, Client
 from course_generation_api_client.api.courses import (
     create_course,
+    delete_course,
     export_course,
     get_course_quality,
     list_course_versions,
@@ -29,10 +32,12 @@ from course_generation_api_client.api.courses import (
     read_course_version,
     regenerate_course_part,
     replace_course_content,
+    revoke_export,
 )
 from course_generation_api_client.api.downloads import download_export
 from course_generation_api_client.api.sources import create_source, delete_source, get_source, list_sources
 from course_generation_api_client.models import (
+    AddOnsEnum,
     CourseContent,
     CourseDetailOutput,
     CourseOutput,
@@ -80,6 +85,9 @@ class FlowState:
     quality: CourseQualityOutput | None = None
     exports: list[dict] = field(default_factory=list)
     source: SourceOutput | None = None
+    revoked: str = ""  # the export whose link was revoked
+    deleted: dict = field(default_factory=dict)  # the course made to be deleted, and its job after
+    sourced: CourseDetailOutput | None = None  # the course built from the source, as last read
     calls: list[dict] = field(default_factory=list)  # successful calls, as the error tests replay them
 
 
@@ -221,13 +229,14 @@ def export_and_download_each_format(state: FlowState) -> None:
             {"operation": "exportCourse", "path": {"course_id": state.course.id}, "body": body.to_dict()}
         )
         exported = answer.parsed
-        export_id = exported.download_url.rsplit("/", 1)[1]
+        export_id = exported.export_id
         download = download_export.sync_detailed(export_id, client=anonymous)
         if not isinstance(download.parsed, File):
             raise ApiError("downloadExport", download)
         package = download.parsed.payload.read()
         state.exports.append(
             {
+                "exportId": export_id,
                 "format": exported.format_.value,
                 "downloadUrl": exported.download_url,
                 "exportedAt": exported.exported_at.isoformat(),
@@ -236,6 +245,18 @@ def export_and_download_each_format(state: FlowState) -> None:
                 "sha256": hashlib.sha256(package).hexdigest(),
             }
         )
+
+
+def revoke_first_export(state: FlowState) -> None:
+    path = {"course_id": state.course.id, "export_id": state.exports[0]["exportId"]}
+    answer = revoke_export.sync_detailed(path["course_id"], path["export_id"], client=state.client)
+    if answer.status_code != 204:
+        raise ApiError("revokeExport", answer)
+    state.calls.append({"operation": "revokeExport", "path": path})
+    gone = download_export.sync_detailed(path["export_id"], client=Client(base_url=state.base_url))
+    if gone.status_code != 410:
+        raise RuntimeError(f"a revoked download link answered {gone.status_code}")
+    state.revoked = path["export_id"]
 
 
 def upload_source(state: FlowState) -> None:
@@ -269,6 +290,39 @@ def wait_until_read(state: FlowState) -> None:
         time.sleep(int(answer.headers.get("Retry-After", "5")))
 
 
+def build_course_from_source(state: FlowState) -> None:
+    body = CreateJobInputRequest(
+        subject="Onboarding for new analysts", sources=[state.source.id], add_ons=[AddOnsEnum.ASSESSMENT]
+    )
+    answer = create_course.sync_detailed(client=state.client, body=body)
+    if not isinstance(answer.parsed, JobAccepted):
+        raise ApiError("createCourse", answer)
+    state.calls.append({"operation": "createCourse", "body": body.to_dict()})
+    job = poll_job_to_completion(state, answer.parsed.job_id)
+    read_course_from_source(state, job.course.id)
+
+
+def read_course_from_source(state: FlowState, course_id: str) -> None:
+    answer = read_course.sync_detailed(course_id, client=state.client)
+    if not isinstance(answer.parsed, CourseDetailOutput):
+        raise ApiError("readCourse", answer)
+    content = answer.parsed.content
+    if [source.id for source in content.sources] != [state.source.id]:
+        raise RuntimeError(f"course {course_id} does not list source {state.source.id}")
+    # Every lesson and question says where it comes from: a passage of the source and its words.
+    cited = [lesson.citations for chapter in content.chapters for lesson in chapter.lessons]
+    cited += [question.citations for question in content.assessment.questions]
+    if not all(cited) or any(citation.source_id != state.source.id for part in cited for citation in part):
+        raise RuntimeError(f"course {course_id} has a part that cites nothing, or another source")
+    state.sourced = answer.parsed
+
+
+def read_course_after_source_deleted(state: FlowState) -> None:
+    read_course_from_source(state, state.sourced.id)
+    if not state.sourced.content.sources[0].deleted:
+        raise RuntimeError("a deleted source is not marked deleted in the course built from it")
+
+
 def list_and_delete_source(state: FlowState) -> None:
     answer = list_sources.sync_detailed(client=state.client, limit=10)
     if not isinstance(answer.parsed, SourceList):
@@ -283,8 +337,44 @@ def list_and_delete_source(state: FlowState) -> None:
     state.calls.append({"operation": "deleteSource", "path": {"source_id": source_id}})
 
 
+def make_a_course_and_delete_it(state: FlowState) -> None:
+    accepted = create_course.sync_detailed(client=state.client, body=CreateJobInputRequest(subject="A course to take down"))
+    if not isinstance(accepted.parsed, JobAccepted):
+        raise ApiError("createCourse", accepted)
+    course_id = poll_job_to_completion(state, accepted.parsed.job_id).course.id
+    answer = delete_course.sync_detailed(course_id, client=state.client)
+    if answer.status_code != 204:
+        raise ApiError("deleteCourse", answer)
+    state.calls.append({"operation": "deleteCourse", "path": {"course_id": course_id}})
+    # The job stays, with its course gone.
+    job = poll_job.sync_detailed(accepted.parsed.job_id, client=state.client)
+    if not isinstance(job.parsed, JobOutput):
+        raise ApiError("pollJob", job)
+    state.deleted = {"courseId": course_id, "job": job.parsed.to_dict()}
+
+
 INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
-NOTES = "# Onboarding\n\nNew analysts get read access to the warehouse on their first day.\n"
+# Enough text in its own sections for a course to be built from it (a section per chapter).
+NOTES = """# Onboarding
+
+## Access
+
+New analysts get read access to the warehouse on their first day. The data team grants write access
+after the first review. Every analyst signs the data handling policy before any query runs. Shared
+accounts are never used for analysis work.
+
+## Queries
+
+Analysts run heavy queries against the reporting replica, never against production. Every saved query
+names its owner and its purpose. Queries that join customer tables are reviewed by a senior analyst.
+Scheduled queries run at night to keep the warehouse responsive.
+
+## Reports
+
+Reports are published in the team catalogue with their sources and refresh times. A report that
+shows personal data is shared only with named readers. Every published report has a reviewer who
+checks its numbers. Retired reports are archived rather than deleted.
+"""
 
 STEPS: list[Callable[[FlowState], None]] = [
     create,
@@ -297,9 +387,13 @@ STEPS: list[Callable[[FlowState], None]] = [
     read_versions,
     read_quality,
     export_and_download_each_format,
+    revoke_first_export,
     upload_source,
     wait_until_read,
+    build_course_from_source,
     list_and_delete_source,
+    read_course_after_source_deleted,
+    make_a_course_and_delete_it,
 ]
 
 
@@ -318,6 +412,9 @@ def run_flow(*, base_url: str, api_key: str) -> dict:
         "versions": state.versions,
         "quality": state.quality.to_dict(),
         "source": state.source.to_dict(),
+        "sourcedCourse": state.sourced.to_dict(),
         "exports": state.exports,
+        "revoked": state.revoked,
+        "deleted": state.deleted,
         "calls": state.calls,
     }

@@ -31,17 +31,17 @@ from django.db import connection
 from django.test import override_settings
 
 from accounts import services as account_services
-from accounts.models import Plan
+from accounts.models import ApiKey, Plan
 from config import ratelimit
 from config.openapi import error_codes_in
 from courses import jobs
 from courses.generation import errors as generation_errors
-from courses.models import Course, CourseVersion, Export, GenerationJob, Part
+from courses.models import Course, CourseVersion, Export, GenerationJob, Part, RemovedLink
 from courses.serializers import course_output
 from tests.clients.conftest import ROOT
 from tests.clients.drivers import files_in
 from sources.models import Source
-from tests.factories import AccountFactory, GenerationJobFactory, PlanFactory
+from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
 
 MIB = 1024 * 1024
 
@@ -73,15 +73,16 @@ def issue_key(*, paid: bool = True, credits: int = 50) -> str:
 def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key, api_key):
     state = generated_client.run_flow(base_url=service, api_key=plain_key)
 
-    job = GenerationJob.objects.get(api_key=api_key, regenerated_course=None)
+    job = GenerationJob.objects.get(public_id=state["accepted"]["jobId"])
     course = Course.objects.get(job=job)
     assert state["accepted"] == {
         "jobId": job.public_id,
         "status": "pending",
         "pollUrl": f"/api/v1/courses/jobs/{job.public_id}",
     }
-    # One poll for the course and one for its introduction written again: tasks run at once here.
-    assert (state["job"]["status"], state["job"]["progress"], state["polls"]) == ("completed", 100, 2)
+    # One poll for the course, one for its introduction written again, one for the course built from
+    # the source and one for the course made to be deleted: tasks run at once here.
+    assert (state["job"]["status"], state["job"]["progress"], state["polls"]) == ("completed", 100, 4)
     assert without_times(state["course"]) == without_times(course_output(course))
     assert same_instant(state["course"]["createdAt"], course_output(course)["createdAt"])
     # Generated, patched, replaced, its introduction written again: four versions, the last one read.
@@ -91,14 +92,28 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
     ]
     assert (state["document"]["version"], state["document"]["content"]) == (4, course.content)
     assert state["quality"]["courseId"] == course.public_id
-    # The source was read, then deleted.
+    # The source was read, a course built from it, and the source deleted: the course keeps its text
+    # and citations, the source marked deleted.
     assert state["source"]["status"] == "ready"
     assert not Source.objects.filter(public_id=state["source"]["id"]).exists()
-    # Every format, each downloaded without a key: the very file the service stored.
+    sourced = Course.objects.exclude(pk=course.pk).get(api_key=api_key)
+    assert sourced.deleted_source_ids == [state["source"]["id"]]
+    assert state["sourcedCourse"]["id"] == sourced.public_id
+    assert state["sourcedCourse"]["content"] == sourced.content | {
+        "sources": [source | {"deleted": True} for source in sourced.content["sources"]]
+    }
+    cited = [lesson["citations"] for chapter in sourced.content["chapters"] for lesson in chapter["lessons"]]
+    assert cited and all(cited)
+    # Every format, each downloaded without a key: the very file the service stored; the first link
+    # then revoked.
     exports = {export.format: export for export in Export.objects.filter(course=course)}
     assert sorted(export["format"] for export in state["exports"]) == sorted(Export.ExportFormat.values)
-    for downloaded in state["exports"]:
+    assert state["revoked"] == state["exports"][0]["exportId"]
+    assert state["exports"][0]["format"] not in exports
+    assert RemovedLink.objects.filter(public_id=state["revoked"]).exists()
+    for downloaded in state["exports"][1:]:
         export = exports[downloaded["format"]]
+        assert downloaded["exportId"] == export.public_id
         with export.file.open("rb") as stored:
             package = stored.read()
         assert downloaded["downloadUrl"] == export.download_url
@@ -108,6 +123,11 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
             len(package),
             hashlib.sha256(package).hexdigest(),
         )
+    # The second course was deleted; its job stays, completed, with no course.
+    deleted = state["deleted"]
+    assert not Course.objects.filter(public_id=deleted["courseId"]).exists()
+    assert RemovedLink.objects.filter(public_id=deleted["courseId"]).exists()
+    assert (deleted["job"]["status"], deleted["job"]["course"]) == ("completed", None)
 
 
 def test_the_flow_calls_every_operation_of_the_api(generated_client, service, plain_key, live_document):
@@ -341,6 +361,12 @@ def regeneration_running(call: dict) -> Iterator[None]:
     job.delete()
 
 
+def busy_course_case(operation: str, keys: Keys) -> Case:
+    api_key = ApiKey.objects.get(key_hash=account_services.hash_key(keys.valid))
+    path = {"course_id": CourseFactory(api_key=api_key).public_id}
+    return Case(operation, 409, "COURSE_BUSY", path=path, api_key=keys.valid, arrange=lambda: regeneration_running({"path": path}))
+
+
 def versions_used_up(call: dict):
     return override_settings(COURSE_MAX_VERSIONS=course_in(call).version)
 
@@ -386,6 +412,14 @@ OWN_ERRORS = {
     "createCourse": [
         lambda call, keys, tmp: Case(
             "createCourse", 400, "VALIDATION_ERROR", body={"subject": ""}, api_key=keys.valid
+        ),
+        # A source that is not the key's (or not ready): refused by name.
+        lambda call, keys, tmp: Case(
+            "createCourse",
+            400,
+            "VALIDATION_ERROR",
+            body={"subject": "Records", "sources": [unknown_id_like("src_x")]},
+            api_key=keys.valid,
         ),
         lambda call, keys, tmp: Case(
             "createCourse", 403, "USAGE_LIMIT_EXCEEDED_PLAN", body=call["body"], api_key=keys.exhausted
@@ -449,6 +483,10 @@ OWN_ERRORS = {
             arrange=lambda: versions_used_up(call),
         ),
     ],
+    "deleteCourse": [
+        # The flow's course is gone: a course of the key, being generated again, refuses deletion.
+        lambda call, keys, tmp: busy_course_case("deleteCourse", keys),
+    ],
     "getCourseQuality": [
         lambda call, keys, tmp: Case(
             "getCourseQuality", 400, "VALIDATION_ERROR", path=call["path"], query={"version": 0}, api_key=keys.valid
@@ -508,8 +546,11 @@ UNPROVOKABLE = {
     },
     ("regenerateCoursePart", 500, "INTERNAL_ERROR"): "it writes the job to the database (a 503 when it is "
     "down), then hands it to the broker, whose being down is not an error (the job is sent again)",
-    ("deleteSource", 500, "INTERNAL_ERROR"): "it deletes rows (a 503 when the database is down); the file "
-    "goes after the commit, and a file that cannot be removed is logged, not answered",
+    **{
+        (operation, 500, "INTERNAL_ERROR"): "it deletes rows (a 503 when the database is down); files go "
+        "after the commit, and a file that cannot be removed is logged, not answered"
+        for operation in ("deleteSource", "deleteCourse", "revokeExport")
+    },
     **{
         (operation, 428, "PRECONDITION_REQUIRED"): "If-Match is a required parameter: a generated client "
         "always sends it (tests/courses/test_course_versions.py sends an edit without)"
@@ -670,6 +711,8 @@ def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
             {"file": SimpleUploadedFile(name, content), "callbackUrl": callback_url},
             format="multipart",
         )
+    deleted = api_client.post("/api/v1/courses", {"subject": "Taken down", "callbackUrl": callback_url}, format="json")
+    api_client.delete(f"/api/v1/courses/{Course.objects.get(job__public_id=deleted.json()['jobId']).public_id}")
     failed_jobs = {}
     for code, _when in generation_errors.FAILURE_CODES:
         job = GenerationJobFactory(

@@ -43,7 +43,8 @@ def test_export_answers_200_with_the_export_record(api_client, course):
     body = response.json()
     stored = Export.objects.get()
     assert response.status_code == 200
-    assert list(body) == ["courseId", "format", "downloadUrl", "shareUrl", "exportedAt", "version"]
+    assert list(body) == ["courseId", "exportId", "format", "downloadUrl", "shareUrl", "exportedAt", "version"]
+    assert body["exportId"] == stored.public_id
     assert body["version"] == 1
     assert body["courseId"] == course.public_id
     assert body["format"] == "scorm12"
@@ -116,7 +117,7 @@ def test_exporting_twice_gives_two_records_and_two_events_with_different_times(a
         {"event": "course.exported", **second},
     ]
     assert list(json.loads(events[0].body)) == [
-        "event", "courseId", "format", "downloadUrl", "shareUrl", "exportedAt", "version",
+        "event", "courseId", "exportId", "format", "downloadUrl", "shareUrl", "exportedAt", "version",
     ]
 
 

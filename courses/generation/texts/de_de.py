@@ -762,4 +762,46 @@ TEXTS = {
         "und mich darin nicht zertifiziert. Ich verpflichte mich, das Gelernte über {s} verantwortungsvoll "
         "zu nutzen und mir Rat zu holen, sobald eine Situation über den Kursinhalt hinausgeht."
     ),
+    "grounded": {
+        "headline": "{s}, vermittelt aus Ihren eigenen Dokumenten",
+        "intro_sources": "Dieser Kurs ist aus {sources} aufgebaut und folgt deren Gliederung:\n\n{chapters}",
+        "intro_method": (
+            "Jede Lektion gibt die Kernsätze eines Abschnitts der Quellen in deren eigenen Worten wieder, "
+            "ausgewählt danach, wie zentral sie für den Abschnitt sind. Eine nummerierte Markierung nach "
+            "einer Passage zeigt, woher sie stammt: Zeigen Sie darauf, tippen Sie darauf oder steuern Sie "
+            "sie mit der Tastatur an, um das Zitat zu lesen. Alle Quellen stehen am Ende."
+        ),
+        "intro_note": (
+            "*Nichts wird dem hinzugefügt, was die Quellen sagen: Der Kurs ist genau so korrekt und so "
+            "aktuell wie sie.*"
+        ),
+        "chapter_summary": "Was {source} über {t} sagt.",
+        "chapter_summary_outline": "Was Ihre Quellen über {t} sagen.",
+        "lesson_part": "{chapter} ({number} von {count})",
+        "objectives": [
+            {"verb": "wiedergeben", "object": "die Schlüsselbegriffe von {t} im Sinne der Quellen"},
+            {"verb": "identifizieren", "object": "die Aussagen der Quellen über {t}"},
+        ],
+        "exercise": {
+            "task": "Übertragen Sie, was die Quellen über {t} sagen, auf Ihr eigenes Umfeld.",
+            "steps": [
+                "Lesen Sie die Passage noch einmal: {quote}",
+                "Notieren Sie die Schlüsselbegriffe, die sie verwendet: {terms}.",
+                "Schreiben Sie drei Sätze dazu, wie das für Ihre Arbeit gilt, mit diesen Begriffen.",
+                "Prüfen Sie jeden Satz an der Quelle und korrigieren Sie, was sie nicht sagt.",
+            ],
+            "expected_result": "Eine kurze Notiz in eigenen Worten, die {terms} verwendet und nichts behauptet, was die Quelle nicht sagt.",
+        },
+        "article_title": "{chapter}: die zentrale Passage",
+        "article_lead": "Die Passage im Mittelpunkt dieses Kapitels, wie {source} sie formuliert{page}:",
+        "page": ", Seite {page}",
+        "slide": ", Folie {page}",
+        "wrapup_summary": (
+            "Sie haben durchgearbeitet, was Ihre Quellen über {s} sagen. In je einem Satz sagten die "
+            "Kapitel:\n\n{chapters}\n\nGehen Sie zu den Quellen zurück, wann immer ein Detail zählt: Die "
+            "Markierungen nach jeder Passage zeigen, wo Sie nachsehen."
+        ),
+        "question": "Welcher Begriff vervollständigt diesen Satz aus der Quelle? {sentence}",
+        "explanation": "Die Quelle sagt: {sentence}",
+    },
 }

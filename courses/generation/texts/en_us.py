@@ -730,4 +730,47 @@ TEXTS = {
         "I commit to using what I learned about {s} responsibly and to seeking advice whenever a "
         "situation goes beyond what the course covered."
     ),
+    # A course built from the client's sources (courses/generation/extractive.py). {sources}: the
+    # sources' names in quotation marks; {source}: one of them; {page}: ", page 3" or nothing.
+    "grounded": {
+        "headline": "{s}, taught from your own documents",
+        "intro_sources": "This course is built from {sources}, and follows their structure:\n\n{chapters}",
+        "intro_method": (
+            "Each lesson gives the key sentences of a section of the sources, in their own words, chosen by "
+            "how central they are to it. A numbered mark after a passage shows where it comes from: point "
+            "at it, tap it or move to it with the keyboard to read the quote. Every source is listed at the end."
+        ),
+        "intro_note": (
+            "*Nothing here is added to what the sources say: the course is exactly as accurate and as up to "
+            "date as they are.*"
+        ),
+        "chapter_summary": "What {source} says about {t}.",
+        "chapter_summary_outline": "What your sources say about {t}.",
+        "lesson_part": "{chapter} ({number} of {count})",
+        "objectives": [
+            {"verb": "recall", "object": "the key terms of {t} as the sources use them"},
+            {"verb": "identify", "object": "what the sources state about {t}"},
+        ],
+        "exercise": {
+            "task": "Put what the sources say about {t} to work in your own context.",
+            "steps": [
+                "Read the passage again: {quote}",
+                "Note the key terms it uses: {terms}.",
+                "Write three sentences on how this applies to your own work, using those terms.",
+                "Check each sentence against the source and correct what it does not say.",
+            ],
+            "expected_result": "A short note in your own words that uses {terms} and claims nothing the source does not say.",
+        },
+        "article_title": "{chapter}: the central passage",
+        "article_lead": "The passage at the heart of this chapter, as {source} puts it{page}:",
+        "page": ", page {page}",
+        "slide": ", slide {page}",
+        "wrapup_summary": (
+            "You have worked through what your sources say about {s}. In one sentence each, the chapters "
+            "said:\n\n{chapters}\n\nGo back to the sources whenever a detail matters: the marks after each "
+            "passage show where to look."
+        ),
+        "question": "Which term completes this sentence from the source? {sentence}",
+        "explanation": "The source says: {sentence}",
+    },
 }

@@ -742,4 +742,46 @@ TEXTS = {
         "en él. Me comprometo a usar con responsabilidad lo que he aprendido sobre {s} y a pedir consejo "
         "siempre que una situación vaya más allá de lo que el curso ha tratado."
     ),
+    "grounded": {
+        "headline": "{s}, a partir de tus propios documentos",
+        "intro_sources": "Este curso se ha construido a partir de {sources} y sigue su estructura:\n\n{chapters}",
+        "intro_method": (
+            "Cada lección recoge las frases clave de una sección de las fuentes, con sus propias palabras, "
+            "elegidas según lo centrales que son en ella. Una marca numerada tras un pasaje indica de dónde "
+            "procede: señálala, tócala o llega a ella con el teclado para leer la cita. Todas las fuentes "
+            "aparecen al final."
+        ),
+        "intro_note": (
+            "*No se añade nada a lo que dicen las fuentes: el curso es exactamente tan exacto y tan actual "
+            "como ellas.*"
+        ),
+        "chapter_summary": "Lo que {source} dice sobre {t}.",
+        "chapter_summary_outline": "Lo que tus fuentes dicen sobre {t}.",
+        "lesson_part": "{chapter} ({number} de {count})",
+        "objectives": [
+            {"verb": "recordar", "object": "los términos clave de {t} tal como los usan las fuentes"},
+            {"verb": "identificar", "object": "lo que las fuentes afirman sobre {t}"},
+        ],
+        "exercise": {
+            "task": "Aplica a tu propio contexto lo que las fuentes dicen sobre {t}.",
+            "steps": [
+                "Vuelve a leer el pasaje: {quote}",
+                "Anota los términos clave que usa: {terms}.",
+                "Escribe tres frases sobre cómo se aplica esto a tu trabajo, con esos términos.",
+                "Contrasta cada frase con la fuente y corrige lo que ella no dice.",
+            ],
+            "expected_result": "Una nota breve, con tus palabras, que usa {terms} y no afirma nada que la fuente no diga.",
+        },
+        "article_title": "{chapter}: el pasaje central",
+        "article_lead": "El pasaje central de este capítulo, tal como lo expone {source}{page}:",
+        "page": ", página {page}",
+        "slide": ", diapositiva {page}",
+        "wrapup_summary": (
+            "Has recorrido lo que tus fuentes dicen sobre {s}. En una frase cada uno, los capítulos "
+            "decían:\n\n{chapters}\n\nVuelve a las fuentes siempre que un detalle importe: las marcas "
+            "tras cada pasaje indican dónde mirar."
+        ),
+        "question": "¿Qué término completa esta frase de la fuente? {sentence}",
+        "explanation": "La fuente dice: {sentence}",
+    },
 }

@@ -790,5 +790,47 @@ TEXTS = _typography(
             "domaine. Je m'engage à utiliser de manière responsable ce que j'ai appris sur {s} et à "
             "demander conseil dès qu'une situation dépasse ce que le cours a abordé."
         ),
+        "grounded": {
+            "headline": "{s}, à partir de vos propres documents",
+            "intro_sources": "Ce cours est construit à partir de {sources} et en suit la structure :\n\n{chapters}",
+            "intro_method": (
+                "Chaque leçon reprend les phrases clés d'une section des sources, dans leurs propres mots, "
+                "choisies selon leur place centrale dans la section. Une marque numérotée après un passage "
+                "indique d'où il vient : survolez-la, touchez-la ou atteignez-la au clavier pour lire la "
+                "citation. Toutes les sources sont listées à la fin."
+            ),
+            "intro_note": (
+                "*Rien n'est ajouté à ce que disent les sources : le cours est exactement aussi juste et aussi "
+                "à jour qu'elles.*"
+            ),
+            "chapter_summary": "Ce que {source} dit de {t}.",
+            "chapter_summary_outline": "Ce que vos sources disent de {t}.",
+            "lesson_part": "{chapter} ({number} sur {count})",
+            "objectives": [
+                {"verb": "rappeler", "object": "les termes clés de {t} tels que les sources les emploient"},
+                {"verb": "identifier", "object": "ce que les sources affirment sur {t}"},
+            ],
+            "exercise": {
+                "task": "Mettez en pratique dans votre propre contexte ce que les sources disent de {t}.",
+                "steps": [
+                    "Relisez le passage : {quote}",
+                    "Notez les termes clés qu'il emploie : {terms}.",
+                    "Écrivez trois phrases sur la façon dont cela s'applique à votre travail, avec ces termes.",
+                    "Confrontez chaque phrase à la source et corrigez ce qu'elle ne dit pas.",
+                ],
+                "expected_result": "Une courte note, dans vos mots, qui emploie {terms} et n'affirme rien que la source ne dise pas.",
+            },
+            "article_title": "{chapter} : le passage central",
+            "article_lead": "Le passage au cœur de ce chapitre, tel que {source} le formule{page} :",
+            "page": ", page {page}",
+            "slide": ", diapositive {page}",
+            "wrapup_summary": (
+                "Vous avez parcouru ce que vos sources disent de {s}. En une phrase chacun, les chapitres "
+                "disaient :\n\n{chapters}\n\nRevenez aux sources dès qu'un détail compte : les marques après "
+                "chaque passage indiquent où regarder."
+            ),
+            "question": "Quel terme complète cette phrase de la source ? {sentence}",
+            "explanation": "La source dit : {sentence}",
+        },
     }
 )

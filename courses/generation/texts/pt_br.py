@@ -743,4 +743,46 @@ TEXTS = {
         "Comprometo-me a usar com responsabilidade o que aprendi sobre {s} e a buscar orientação sempre "
         "que uma situação ultrapassar o que o curso abordou."
     ),
+    "grounded": {
+        "headline": "{s}, ensinado a partir dos seus próprios documentos",
+        "intro_sources": "Este curso foi construído a partir de {sources} e segue a estrutura deles:\n\n{chapters}",
+        "intro_method": (
+            "Cada lição traz as frases-chave de uma seção das fontes, com as palavras delas, escolhidas pela "
+            "importância que têm na seção. Uma marca numerada depois de um trecho mostra de onde ele vem: "
+            "aponte para ela, toque nela ou chegue a ela pelo teclado para ler a citação. Todas as fontes "
+            "estão listadas no final."
+        ),
+        "intro_note": (
+            "*Nada aqui foi acrescentado ao que as fontes dizem: o curso é exatamente tão correto e tão "
+            "atual quanto elas.*"
+        ),
+        "chapter_summary": "O que {source} diz sobre {t}.",
+        "chapter_summary_outline": "O que as suas fontes dizem sobre {t}.",
+        "lesson_part": "{chapter} ({number} de {count})",
+        "objectives": [
+            {"verb": "recordar", "object": "os termos-chave de {t} como as fontes os usam"},
+            {"verb": "identificar", "object": "o que as fontes afirmam sobre {t}"},
+        ],
+        "exercise": {
+            "task": "Coloque em prática no seu próprio contexto o que as fontes dizem sobre {t}.",
+            "steps": [
+                "Leia o trecho de novo: {quote}",
+                "Anote os termos-chave que ele usa: {terms}.",
+                "Escreva três frases sobre como isso se aplica ao seu trabalho, usando esses termos.",
+                "Confira cada frase com a fonte e corrija o que ela não diz.",
+            ],
+            "expected_result": "Uma nota curta, com as suas palavras, que usa {terms} e não afirma nada que a fonte não diga.",
+        },
+        "article_title": "{chapter}: o trecho central",
+        "article_lead": "O trecho no centro deste capítulo, como {source} o apresenta{page}:",
+        "page": ", página {page}",
+        "slide": ", slide {page}",
+        "wrapup_summary": (
+            "Você percorreu o que as suas fontes dizem sobre {s}. Em uma frase cada, os capítulos "
+            "disseram:\n\n{chapters}\n\nVolte às fontes sempre que um detalhe for importante: as marcas "
+            "depois de cada trecho mostram onde procurar."
+        ),
+        "question": "Que termo completa esta frase da fonte? {sentence}",
+        "explanation": "A fonte diz: {sentence}",
+    },
 }

@@ -309,6 +309,45 @@
   }
   // pagehide fires on every way out, including the LMS removing the frame; unload only for
   // browsers without it.
+  // Citation marks: pointing at or focusing one shows its quote (CSS); a tap or Enter keeps it shown,
+  // a second one, Escape or a tap elsewhere hides it.
+  function closeCitation(cite, dismiss) {
+    cite.classList.remove("is-open");
+    cite.classList.toggle("is-dismissed", dismiss);
+    cite.querySelector("[data-cite-mark]").setAttribute("aria-expanded", "false");
+  }
+  [].forEach.call(document.querySelectorAll("[data-cite-mark]"), function (mark) {
+    var cite = mark.parentNode;
+    mark.addEventListener("click", function (event) {
+      event.preventDefault();
+      var shown = cite.classList.contains("is-open");
+      [].forEach.call(document.querySelectorAll("[data-cite].is-open"), function (other) {
+        if (other !== cite) { closeCitation(other, false); }
+      });
+      if (shown) {
+        closeCitation(cite, true);
+      } else {
+        cite.classList.remove("is-dismissed");
+        cite.classList.add("is-open");
+        mark.setAttribute("aria-expanded", "true");
+      }
+    });
+    cite.addEventListener("focusout", function () { closeCitation(cite, false); });
+    cite.addEventListener("mouseleave", function () { cite.classList.remove("is-dismissed"); });
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-cite]")) { return; }
+    [].forEach.call(document.querySelectorAll("[data-cite].is-open"), function (cite) { closeCitation(cite, false); });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") { return; }
+    [].forEach.call(document.querySelectorAll("[data-cite]"), function (cite) {
+      if (cite.classList.contains("is-open") || cite.contains(document.activeElement) || cite.matches(":hover")) {
+        closeCitation(cite, true);
+      }
+    });
+  });
+
   window.addEventListener("pagehide", leave);
   if (!("onpagehide" in window)) { window.addEventListener("unload", leave); }
   document.addEventListener("visibilitychange", function () {

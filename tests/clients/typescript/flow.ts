@@ -2,9 +2,12 @@
  * The quickstart as a TypeScript developer writes it with the generated client, unedited: create a
  * course with only a subject, poll its job to completion, read the course, read its whole document,
  * edit it (a merge patch, then the whole document), have its introduction written again, read its
- * versions and its quality report, export it in every format and download each package; then add a
- * source by its URL (the course's own preview page), wait until it is read, list the sources and
- * delete it. Every answer is checked against the document by the client itself (zod).
+ * versions and its quality report, export it in every format and download each package, and revoke
+ * one of the download links; then add a source by its URL (the course's own preview page), wait
+ * until it is read, build a course from it and read its citations, list the sources, delete the
+ * source and read that course again (its citations stay, the source marked deleted); last, make a
+ * second course and delete it. Every answer is checked against the document by the client itself
+ * (zod).
  *
  * Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
  * records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid
@@ -17,6 +20,7 @@ import { client } from '../../../build/clients/typescript/client.gen';
 import {
   createCourse,
   createSource,
+  deleteCourse,
   deleteSource,
   exportCourse,
   getCourseQuality,
@@ -29,6 +33,7 @@ import {
   readCourseVersion,
   regenerateCoursePart,
   replaceCourseContent,
+  revokeExport,
 } from '../../../build/clients/typescript/sdk.gen';
 import type {
   CourseDetailOutput,
@@ -52,6 +57,7 @@ export interface Call {
 }
 
 export interface DownloadedExport {
+  exportId: string;
   format: ExportFormatEnum;
   downloadUrl: string;
   exportedAt: string;
@@ -72,6 +78,12 @@ export interface FlowState {
   quality?: CourseQualityOutput;
   exports: DownloadedExport[];
   source?: SourceOutput;
+  /** The export whose link was revoked. */
+  revoked?: string;
+  /** The course made to be deleted, and its job after. */
+  deleted?: { courseId: string; job: JobOutput };
+  /** The course built from the source, as last read. */
+  sourcedCourse?: CourseDetailOutput;
   calls: Call[];
 }
 
@@ -197,6 +209,7 @@ const exportAndDownloadEachFormat: Step = async (state) => {
     if (!download.ok) throw new Error(`GET ${data.downloadUrl}: ${download.status}`);
     const bytes = Buffer.from(await download.arrayBuffer());
     state.exports.push({
+      exportId: data.exportId,
       format: data.format,
       downloadUrl: data.downloadUrl,
       exportedAt: data.exportedAt,
@@ -205,6 +218,16 @@ const exportAndDownloadEachFormat: Step = async (state) => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
   }
+};
+
+const revokeFirstExport: Step = async (state) => {
+  const path = { course_id: state.course!.id, export_id: state.exports[0].exportId };
+  const { error, response } = await revokeExport({ path });
+  if (error) throw new ApiError('revokeExport', response.status, error);
+  state.calls.push({ operation: 'revokeExport', path });
+  const gone = await fetch(state.exports[0].downloadUrl);
+  if (gone.status !== 410) throw new Error(`a revoked download link answered ${gone.status}`);
+  state.revoked = path.export_id;
 };
 
 const addSourceByUrl: Step = async (state) => {
@@ -228,6 +251,45 @@ const waitUntilRead: Step = async (state) => {
   }
 };
 
+const buildCourseFromSource: Step = async (state) => {
+  const body = {
+    subject: 'What the course preview teaches',
+    sources: [state.source!.id],
+    addOns: ['assessment' as const],
+  };
+  const { data, error, response } = await createCourse({ body });
+  if (error) throw new ApiError('createCourse', response.status, error);
+  state.calls.push({ operation: 'createCourse', body });
+  const job = await pollJobToCompletion(state, data.jobId);
+  await readCourseFromSource(state, job.course!.id);
+};
+
+async function readCourseFromSource(state: FlowState, courseId: string): Promise<void> {
+  const { data, error, response } = await readCourse({ path: { course_id: courseId } });
+  if (error) throw new ApiError('readCourse', response.status, error);
+  const content = data.content;
+  const sourceId = state.source!.id;
+  if (content.sources?.length !== 1 || content.sources[0].id !== sourceId) {
+    throw new Error(`course ${courseId} does not list source ${sourceId}`);
+  }
+  // Every lesson and question says where it comes from: a passage of the source and its words.
+  const cited = [
+    ...content.chapters.flatMap((chapter) => chapter.lessons.map((lesson) => lesson.citations ?? [])),
+    ...(content.assessment?.questions ?? []).map((question) => question.citations ?? []),
+  ];
+  if (cited.some((part) => part.length === 0 || part.some((citation) => citation.source_id !== sourceId))) {
+    throw new Error(`course ${courseId} has a part that cites nothing, or another source`);
+  }
+  state.sourcedCourse = data;
+}
+
+const readCourseAfterSourceDeleted: Step = async (state) => {
+  await readCourseFromSource(state, state.sourcedCourse!.id);
+  if (!state.sourcedCourse!.content.sources![0].deleted) {
+    throw new Error('a deleted source is not marked deleted in the course built from it');
+  }
+};
+
 const listAndDeleteSource: Step = async (state) => {
   const query = { limit: 10 };
   const listed = await listSources({ query });
@@ -240,6 +302,20 @@ const listAndDeleteSource: Step = async (state) => {
   const { error, response } = await deleteSource({ path });
   if (error) throw new ApiError('deleteSource', response.status, error);
   state.calls.push({ operation: 'deleteSource', path });
+};
+
+const makeACourseAndDeleteIt: Step = async (state) => {
+  const accepted = await createCourse({ body: { subject: 'A course to take down' } });
+  if (accepted.error) throw new ApiError('createCourse', accepted.response.status, accepted.error);
+  const made = await pollJobToCompletion(state, accepted.data.jobId);
+  const path = { course_id: made.course!.id };
+  const { error, response } = await deleteCourse({ path });
+  if (error) throw new ApiError('deleteCourse', response.status, error);
+  state.calls.push({ operation: 'deleteCourse', path });
+  // The job stays, with its course gone.
+  const job = await pollJob({ path: { job_id: accepted.data.jobId } });
+  if (job.error) throw new ApiError('pollJob', job.response.status, job.error);
+  state.deleted = { courseId: path.course_id, job: job.data };
 };
 
 /**
@@ -266,9 +342,13 @@ export const steps: Step[] = [
   readVersions,
   readQuality,
   exportAndDownloadEachFormat,
+  revokeFirstExport,
   addSourceByUrl,
   waitUntilRead,
+  buildCourseFromSource,
   listAndDeleteSource,
+  readCourseAfterSourceDeleted,
+  makeACourseAndDeleteIt,
 ];
 
 export async function runFlow(baseUrl: string, apiKey: string): Promise<FlowState> {

@@ -6,7 +6,8 @@ the language the request's system prompt names, so any request the generator mak
 plausible answer: quizzes are well written (QUIZ: no item-writing rule trips, though the correct
 option always comes first, as models tend to put it), and every question names an objective. Tests script failures per step (the schema name: course_plan, course_chapter,
 course_wrapup, …), hold requests at a barrier to prove they are in flight together, and read what
-was asked.
+was asked. For a course built from sources, it cites the passages the request shows, with quotes
+copied from them (`cite_passages`), and writes quiz questions whose answers its quotes state.
 """
 
 import collections
@@ -173,6 +174,66 @@ def write_questions(document: dict, schema: dict, language: str) -> None:
             question["objective_id"] = objectives[number % len(objectives)]
 
 
+def passages_in(body: dict) -> list[dict]:
+    """The passages a request shows the model (one JSON object per line), in order."""
+    found = []
+    for line in body["messages"][1]["content"].splitlines():
+        if line.startswith('{"id": "psg_'):
+            found.append(json.loads(line))
+    return found
+
+
+def sentences_of(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"(?<=[.!?])\s+|\n", text) if len(part.split()) >= 4]
+
+
+def cite_passages(document, passages: list[dict], start: int = 0):
+    """Fill every `citations` list of the answer with a citation of the next passage and its first sentence."""
+    counter = itertools.count(start)
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "citations" and isinstance(value, list):
+                    passage = passages[next(counter) % len(passages)]
+                    quote = (sentences_of(passage["text"]) or [passage["text"]])[0][:300]
+                    node[key] = [{"passage_id": passage["id"], "quote": quote}]
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    return document
+
+
+def write_grounded_questions(document: dict, schema: dict, passages: list[dict]) -> None:
+    """Questions on what the passages say: each answer a sentence's opening words, its quote that sentence."""
+    items = schema["properties"]["questions"]["items"]["properties"]
+    objectives = items["objective_id"].get("enum", [None]) if "objective_id" in items else [None]
+    sentences = [(passage["id"], sentence) for passage in passages for sentence in sentences_of(passage["text"])]
+    for number, question in enumerate(document["questions"]):
+        picked = [sentences[(number * 4 + offset) % len(sentences)] for offset in range(4)]
+        options = []
+        for _, sentence in picked:
+            option = " ".join(sentence.rstrip(".").split()[:8])
+            if option.casefold() not in {known.casefold() for known in options}:
+                options.append(option)
+        while len(options) < 2:
+            options.append(f"Nothing of the kind, option {len(options) + 1}")
+        passage_id, sentence = picked[0]
+        question.update(
+            prompt=f"Which of these does the source state (question {number + 1})?",
+            options=options,
+            correct_index=0,
+            explanation="The passage says so in these words.",
+            citations=[{"passage_id": passage_id, "quote": sentence[:300]}],
+        )
+        if "objective_id" in question:
+            question["objective_id"] = objectives[number % len(objectives)]
+
+
 def group_of(step: str) -> str:
     return "add_ons" if step in ADD_ON_STEPS else step
 
@@ -317,8 +378,14 @@ class FakeOpenAI:
         """The answer to a request, before any scripted behaviour changes it."""
         schema = body["response_format"]["json_schema"]["schema"]
         document = self.fill(schema, PHRASES[language])
+        passages = passages_in(body)
         if "questions" in document:
-            write_questions(document, schema, language)
+            if passages:
+                write_grounded_questions(document, schema, passages)
+            else:
+                write_questions(document, schema, language)
+        elif passages:
+            cite_passages(document, passages)
         return document
 
     def fill(self, schema: dict, phrase: str):

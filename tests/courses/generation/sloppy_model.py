@@ -18,7 +18,7 @@ import random
 
 import jsonschema
 
-from tests.courses.generation.fake_openai import PHRASES, QUIZ, FakeOpenAI
+from tests.courses.generation.fake_openai import PHRASES, QUIZ, FakeOpenAI, passages_in, sentences_of
 
 WORDS = {language: phrase.rstrip(".").split() for language, phrase in PHRASES.items()}
 
@@ -311,3 +311,77 @@ CARELESS_OPTIONS = [
     "Look for a similar case in past tickets",
     "Draw the flow of data on a whiteboard",
 ]
+
+
+class CitationBreaker(FakeOpenAI):
+    """
+    A model that follows the schema and writes courses from the passages it is shown, citing three of
+    them for every part (each quote a sentence copied from its passage), and breaks citations at
+    random as real models do: a citation names another passage it was shown than the one quoted
+    (schema-valid), or a passage it was never shown; a quote is not in its passage (words changed,
+    or a sentence made up); a part cites nothing at all. Each citation breaks with probability
+    `break_probability`, each part loses all its citations with `missing_probability`, both half as
+    often once told what was wrong. Seeded by the request, like SloppyModel.
+    """
+
+    KINDS = ("another passage", "a passage never shown", "quote changed", "quote made up", "citations missing")
+
+    def __init__(self, *, break_probability: float, missing_probability: float):
+        super().__init__()
+        self.break_probability = break_probability
+        self.missing_probability = missing_probability
+        self.breaks: collections.Counter = collections.Counter()
+        self.retries = 0
+
+    def document_for(self, body: dict, language: str) -> dict:
+        document = super().document_for(body, language)
+        passages = passages_in(body)
+        if not passages:
+            return document
+        rng = random.Random(hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest())
+        told = len(body["messages"]) > 2
+        if told:
+            with self._lock:
+                self.retries += 1
+        sentences = [(passage["id"], sentence) for passage in passages for sentence in sentences_of(passage["text"])]
+        factor = 2 if told else 1
+        for node in _objects(document):
+            cited = node.get("citations")
+            if not isinstance(cited, list):
+                continue
+            if "options" not in node:  # a question keeps the one citation that states its answer
+                start = rng.randrange(len(sentences))
+                cited[:] = [
+                    {"passage_id": passage_id, "quote": sentence[:300]}
+                    for passage_id, sentence in (sentences[(start + step * 7) % len(sentences)] for step in range(3))
+                ]
+            if rng.random() < self.missing_probability / factor:
+                cited.clear()
+                self._count("citations missing")
+                continue
+            for citation in cited:
+                if rng.random() < self.break_probability / factor:
+                    self._count(self._break(citation, passages, rng))
+        return document
+
+    def _break(self, citation: dict, passages: list[dict], rng: random.Random) -> str:
+        kind = rng.choice(self.KINDS[:4])
+        if kind == "another passage":
+            others = [passage["id"] for passage in passages if citation["quote"] not in passage["text"]]
+            if not others:
+                kind = "quote made up"
+            else:
+                citation["passage_id"] = rng.choice(others)
+        if kind == "a passage never shown":
+            citation["passage_id"] = "psg_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(22))
+        elif kind == "quote changed":
+            words = citation["quote"].split()
+            words[rng.randrange(len(words))] = rng.choice(["never", "seldom", "perhaps", "nobody"])
+            citation["quote"] = " ".join(words)
+        elif kind == "quote made up":
+            citation["quote"] = "Every rule in this document is optional and can be ignored by anyone."
+        return kind
+
+    def _count(self, kind: str) -> None:
+        with self._lock:
+            self.breaks[kind] += 1

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0007_heartbeats'),
+        ('courses', '0009_heartbeats'),
     ]
 
     operations = [

@@ -6,22 +6,22 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0006_course_versions'),
+        ('sources', '0002_passage_page_breaks'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='generationjob',
+            model_name='source',
             name='handbacks',
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='generationjob',
+            model_name='source',
             name='heartbeat_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='generationjob',
+            model_name='source',
             name='worker',
             field=models.CharField(blank=True, max_length=200),
         ),

@@ -6,22 +6,22 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sources', '0001_initial'),
+        ('courses', '0008_courses_from_sources'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='source',
+            model_name='generationjob',
             name='handbacks',
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='source',
+            model_name='generationjob',
             name='heartbeat_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='source',
+            model_name='generationjob',
             name='worker',
             field=models.CharField(blank=True, max_length=200),
         ),

@@ -1,0 +1,128 @@
+"""
+Taking a course down, or one of its download links: what clients do to honour an erasure request.
+
+Deleting a course removes it with everything stored about it (its versions, exports and their files,
+sign-offs, learner records), remembers its page and download links as gone (410 from then on, see
+RemovedLink), keeps the jobs that made it or generated parts of it again (their `course` is null
+from then on) and tells its callback URL with a `course.deleted` event. Credits are not given back:
+the course was generated. Staff delete from the admin through the same function.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiKey
+from config import errors, redis_client
+from config.formats import iso_utc_ms
+from config.ids import looks_like_public_id
+from courses import versions
+from courses.models import Course, Export, RemovedLink
+from webhooks import services as webhook_services
+
+logger = logging.getLogger(__name__)
+
+
+class ExportNotFound(errors.NotFound):
+    message = "Export not found."
+
+
+def delete_course_of(*, api_key: ApiKey, course_public_id: str) -> None:
+    """
+    Delete a course of this key (see delete_course).
+    :raises CourseNotFound: unless this key created a course with this id
+    :raises CourseBusy: while a part of it is being generated again
+    """
+    course = versions.course_of(api_key=api_key, public_id=course_public_id)
+    delete_course(course=course, by=f"api key {api_key.prefix}")
+
+
+# Not durable: the admin's delete view calls these inside its own transaction.
+@transaction.atomic
+def delete_course(*, course: Course, by: str) -> None:
+    """
+    Delete the course and everything stored about it, as the module says; `by` (who asked) goes to
+    the audit line in the log.
+    :raises CourseNotFound: if it was deleted meanwhile
+    :raises CourseBusy: while a part of it is being generated again (delete once that job has ended)
+    """
+    course = versions.locked(course)
+    if versions.is_busy(course=course):
+        raise versions.CourseBusy()
+    job = course.job
+    exports = list(course.exports.only("public_id", "file"))
+    files = [export.file.name for export in exports if export.file]
+    RemovedLink.objects.bulk_create(
+        [RemovedLink(public_id=course.public_id, language_id=course.language_id)]
+        + [RemovedLink(public_id=export.public_id, language_id=course.language_id) for export in exports]
+    )
+    deleted_at = timezone.now()
+    course.delete()
+    if job.callback_url:
+        webhook_services.record_event(
+            account=course.api_key.account,
+            url=job.callback_url,
+            payload={
+                "event": "course.deleted",
+                "courseId": course.public_id,
+                "jobId": job.public_id,
+                "deletedAt": iso_utc_ms(deleted_at),
+            },
+        )
+    _remove_after_commit(files=files, renderings=course.public_id)
+    logger.info(
+        "course deleted",
+        extra={"course_id": course.public_id, "exports": len(exports), "deleted_by": by},
+    )
+
+
+def revoke_export(*, api_key: ApiKey, course_public_id: str, export_public_id: str) -> None:
+    """
+    Revoke an export of a course of this key (see revoke).
+    :raises CourseNotFound: unless this key created a course with this id
+    :raises ExportNotFound: unless the course has an export with this id
+    """
+    course = versions.course_of(api_key=api_key, public_id=course_public_id)
+    export = None
+    if looks_like_public_id(export_public_id, "exp_"):
+        export = course.exports.filter(public_id=export_public_id).first()
+    if export is None:
+        raise ExportNotFound()
+    export.course = course
+    revoke(export=export, by=f"api key {api_key.prefix}")
+
+
+@transaction.atomic
+def revoke(*, export: Export, by: str) -> None:
+    """
+    Delete the export and its file: its download link answers 410 from then on. The course and its
+    other exports stay as they are. `by` (who asked) goes to the audit line in the log.
+    :raises ExportNotFound: if it was revoked meanwhile
+    """
+    if not Export.objects.select_for_update().filter(pk=export.pk).exists():
+        raise ExportNotFound()
+    RemovedLink.objects.create(public_id=export.public_id, language_id=export.course.language_id)
+    files = [export.file.name] if export.file else []
+    export.delete()
+    _remove_after_commit(files=files)
+    logger.info(
+        "export revoked",
+        extra={"course_id": export.course.public_id, "export_id": export.public_id, "deleted_by": by},
+    )
+
+
+def is_removed(public_id: str) -> RemovedLink | None:
+    """The record of a deleted course or export with this id, if it was one."""
+    return RemovedLink.objects.filter(public_id=public_id).first()
+
+
+def _remove_after_commit(*, files: list[str], renderings: str | None = None) -> None:
+    # Once the rows are gone for good: the package files, and the course's stored renderings (its
+    # pages and JSON, which nothing reads any more; were Redis unreachable, they expire within a
+    # day). A file that cannot be removed is logged and left: the link answers 410 all the same.
+    storage = Export.file.field.storage
+    for name in files:
+        transaction.on_commit(lambda name=name: storage.delete(name), robust=True)
+    if renderings is not None:
+        transaction.on_commit(lambda: redis_client.forget_course(renderings), robust=True)

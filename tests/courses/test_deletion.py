@@ -1,0 +1,399 @@
+"""Clients take a course down (DELETE /api/v1/courses/:id) or one download link (DELETE .../exports/:id)."""
+
+import json
+import logging
+import re
+import threading
+import urllib.parse
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+
+from accounts import services as account_services
+from config import redis_client
+from courses import jobs
+from courses.models import (
+    Course,
+    CourseVersion,
+    Export,
+    GenerationCheckpoint,
+    GenerationJob,
+    RemovedLink,
+    Signoff,
+)
+from tests.conftest import client_for
+from tests.factories import CourseFactory, GenerationJobFactory
+from webhooks.models import WebhookEvent
+
+CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
+NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
+
+
+@pytest.fixture(autouse=True)
+def _files_and_links(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PUBLIC_BASE_URL = "https://courses.example.com"
+
+
+@pytest.fixture
+def course(api_key):
+    job = GenerationJobFactory(api_key=api_key, callback_url=CALLBACK, status=GenerationJob.Status.COMPLETED)
+    return CourseFactory(api_key=api_key, job=job, format="classic", language_id="pt-BR")
+
+
+def export(client, course) -> dict:
+    response = client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def delete(client, course, capture):
+    with capture(execute=True):
+        return client.delete(f"/api/v1/courses/{course.public_id}")
+
+
+def path_of(url: str) -> str:
+    return urllib.parse.urlsplit(url).path
+
+
+def test_deleting_a_course_removes_everything_stored_about_it(api_client, course, django_capture_on_commit_callbacks):
+    api_client.patch(
+        f"/api/v1/courses/{course.public_id}/content", json.dumps({"headline": "Edited"}),
+        content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
+    )
+    exports = [export(api_client, course), export(api_client, course)]
+    files = [Path(stored.file.path) for stored in Export.objects.all()]
+    Signoff.objects.create(course=course, name="Ada Lovelace", ip_hash="x" * 64)
+    other = CourseFactory(api_key=course.api_key)
+
+    response = delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert response.status_code == 204
+    assert response.content == b""
+    assert not Course.objects.filter(pk=course.pk).exists()
+    assert not CourseVersion.objects.filter(course_id=course.pk).exists()
+    assert not Export.objects.filter(course_id=course.pk).exists()
+    assert not Signoff.objects.filter(course_id=course.pk).exists()
+    assert files and not any(file.exists() for file in files)
+    assert set(RemovedLink.objects.values_list("public_id", "language_id")) == {
+        (course.public_id, "pt-BR"), *((item["exportId"], "pt-BR") for item in exports),
+    }
+    assert Course.objects.filter(pk=other.pk).exists()
+
+
+def test_the_job_keeps_its_status_with_no_course(api_client, course, django_capture_on_commit_callbacks):
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    response = api_client.get(f"/api/v1/courses/jobs/{course.job.public_id}")
+
+    assert response.status_code == 200
+    assert response.json() == {"jobId": course.job.public_id, "status": "completed", "progress": 100, "course": None}
+
+
+def test_a_finished_regeneration_keeps_its_job_too(api_client, course, django_capture_on_commit_callbacks):
+    regeneration = GenerationJobFactory(
+        api_key=course.api_key, regenerated_course=course, part="assessment", status=GenerationJob.Status.COMPLETED
+    )
+
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    regeneration.refresh_from_db()
+    assert regeneration.status == "completed" and regeneration.regenerated_course is None
+    assert api_client.get(f"/api/v1/courses/jobs/{regeneration.public_id}").json()["course"] is None
+
+
+def test_the_course_is_gone_from_every_endpoint_of_the_api(api_client, course, django_capture_on_commit_callbacks):
+    api_client.get(f"/api/v1/courses/{course.public_id}")  # its JSON is stored
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    for tail in ("", "/versions", "/versions/1", "/quality"):
+        response = api_client.get(f"/api/v1/courses/{course.public_id}{tail}")
+        assert response.status_code == 404, tail
+    assert export_status(api_client, course) == 404
+    assert delete(api_client, course, django_capture_on_commit_callbacks).json() == NOT_FOUND
+
+
+def export_status(client, course) -> int:
+    return client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json").status_code
+
+
+def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capture_on_commit_callbacks):
+    api_client.get(f"/api/v1/courses/{course.public_id}")
+    Client().get(f"/go/{course.public_id}")
+    Client().get(f"/go/{course.public_id}/1")
+    stored = redis_client.client()
+    assert len(list(stored.scan_iter(match=f"course*:{course.public_id}:*"))) == 3
+
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
+
+
+def test_its_page_answers_410_in_the_course_language_with_nothing_of_the_course(
+    api_client, course, django_capture_on_commit_callbacks
+):
+    Signoff.objects.create(course=course, name="Ada Lovelace", ip_hash="x" * 64)
+    signed = Signoff.objects.get()
+    delete(api_client, course, django_capture_on_commit_callbacks)
+    browser = Client()
+
+    answers = [
+        browser.get(f"/go/{course.public_id}"),
+        browser.get(f"/go/{course.public_id}/1"),
+        browser.get(f"/go/{course.public_id}/signed/{signed.public_id}"),
+        browser.post(f"/go/{course.public_id}/agreement", {"name": "Grace", "confirm": "on"}),
+    ]
+
+    for response in answers:
+        page = response.content.decode()
+        assert response.status_code == 410
+        assert '<html lang="pt-BR"' in page
+        assert "Este curso foi removido" in page
+        assert course.name not in page and course.headline not in page
+        assert response["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_its_download_links_answer_410(api_client, course, django_capture_on_commit_callbacks):
+    links = [export(api_client, course)["downloadUrl"] for _ in range(2)]
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    for link in links:
+        response = Client().get(path_of(link))
+        assert response.status_code == 410
+        assert "Este download não está mais disponível" in response.content.decode()
+
+
+def test_unknown_ids_are_still_404(db):
+    browser = Client()
+
+    assert browser.get("/go/cou_0000000000000000000000").status_code == 404
+    assert browser.get("/downloads/exp_0000000000000000000000").status_code == 404
+
+
+def test_a_course_deleted_event_goes_to_the_callback_url(api_client, course, django_capture_on_commit_callbacks, time_machine):
+    time_machine.move_to("2026-03-01T12:00:00.123456Z", tick=False)
+
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    event = WebhookEvent.objects.get(event_type="course.deleted")
+    assert event.url == CALLBACK
+    assert json.loads(event.body) == {
+        "event": "course.deleted",
+        "courseId": course.public_id,
+        "jobId": course.job.public_id,
+        "deletedAt": "2026-03-01T12:00:00.123Z",
+    }
+
+
+def test_no_callback_url_no_event(api_client, api_key, django_capture_on_commit_callbacks):
+    course = CourseFactory(api_key=api_key)
+
+    assert delete(api_client, course, django_capture_on_commit_callbacks).status_code == 204
+    assert not WebhookEvent.objects.exists()
+
+
+def test_another_key_gets_404_and_the_course_stays(stranger_client, course, django_capture_on_commit_callbacks):
+    response = delete(stranger_client, course, django_capture_on_commit_callbacks)
+
+    assert (response.status_code, response.json()) == (404, NOT_FOUND)
+    assert Course.objects.filter(pk=course.pk).exists()
+    assert not RemovedLink.objects.exists()
+
+
+@pytest.mark.parametrize("course_id", ["cou_0000000000000000000000", "nonsense", "cou_" + "x" * 300])
+def test_unknown_course_ids_are_404(api_client, course_id):
+    response = api_client.delete(f"/api/v1/courses/{urllib.parse.quote(course_id)}")
+
+    assert (response.status_code, response.json()) == (404, NOT_FOUND)
+
+
+@pytest.mark.parametrize("status", ["pending", "running"])
+def test_a_course_being_generated_again_is_not_deleted(api_client, course, status, django_capture_on_commit_callbacks):
+    GenerationJobFactory(api_key=course.api_key, regenerated_course=course, part="assessment", status=status)
+
+    response = delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "COURSE_BUSY"
+    assert Course.objects.filter(pk=course.pk).exists()
+
+
+def test_no_kept_step_of_a_regeneration_outlives_the_course(api_client, course, django_capture_on_commit_callbacks):
+    # A regeneration keeps its finished steps only while it runs, and the course cannot be deleted
+    # until it has ended, which takes its steps with it: deleting leaves none behind.
+    job = GenerationJobFactory(api_key=course.api_key, regenerated_course=course, part="wrapup", status="running")
+    GenerationCheckpoint.objects.create(job=job, step="part", data={"kind": "text", "text": "kept"})
+
+    refused = delete(api_client, course, django_capture_on_commit_callbacks)
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="Failed.")
+    deleted = delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert (refused.status_code, deleted.status_code) == (409, 204)
+    assert not GenerationCheckpoint.objects.exists()
+
+
+def test_deleting_gives_no_credit_back(api_client, account, course, django_capture_on_commit_callbacks):
+    account_services.charge_credit(account=account)
+
+    delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert account_services.usage_for(account=account).used == 1
+
+
+def test_each_deletion_is_a_line_in_the_log(api_client, api_key, course, caplog, django_capture_on_commit_callbacks):
+    with caplog.at_level(logging.INFO, logger="courses.deletion"):
+        delete(api_client, course, django_capture_on_commit_callbacks)
+
+    [line] = [record for record in caplog.records if record.getMessage() == "course deleted"]
+    assert line.course_id == course.public_id
+    assert line.deleted_by == f"api key {api_key.prefix}"
+
+
+def test_a_revoked_key_leaves_its_courses_pages_up(api_key, course):
+    account_services.revoke_key(key_or_prefix=api_key.prefix)
+
+    assert Client().get(f"/go/{course.public_id}").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_deletions_at_once_one_204_one_404(plain_key, api_key):
+    course = CourseFactory(api_key=api_key)
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def send():
+        client = client_for(plain_key)
+        barrier.wait()
+        try:
+            statuses.append(client.delete(f"/api/v1/courses/{course.public_id}").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(statuses) == [204, 404]
+    assert RemovedLink.objects.filter(public_id=course.public_id).count() == 1
+
+
+# One download link ------------------------------------------------------------------------------
+
+
+def revoke(client, course, export_id, capture):
+    with capture(execute=True):
+        return client.delete(f"/api/v1/courses/{course.public_id}/exports/{export_id}")
+
+
+def test_revoking_an_export_takes_down_its_link_only(api_client, course, django_capture_on_commit_callbacks):
+    revoked, kept = export(api_client, course), export(api_client, course)
+    file = Path(Export.objects.get(public_id=revoked["exportId"]).file.path)
+
+    response = revoke(api_client, course, revoked["exportId"], django_capture_on_commit_callbacks)
+
+    assert response.status_code == 204
+    assert not file.exists()
+    assert Client().get(path_of(revoked["downloadUrl"])).status_code == 410
+    assert Client().get(path_of(kept["downloadUrl"])).status_code == 200
+    assert Client().get(f"/go/{course.public_id}").status_code == 200
+    assert Course.objects.get(pk=course.pk).version == 1
+
+
+def test_revoking_twice_or_another_courses_export_is_404(api_client, api_key, course, django_capture_on_commit_callbacks):
+    revoked = export(api_client, course)["exportId"]
+    revoke(api_client, course, revoked, django_capture_on_commit_callbacks)
+    other = CourseFactory(api_key=api_key)
+    elsewhere = export(api_client, other)["exportId"]
+
+    answers = [
+        revoke(api_client, course, revoked, django_capture_on_commit_callbacks),
+        revoke(api_client, course, elsewhere, django_capture_on_commit_callbacks),
+        revoke(api_client, course, "exp_0000000000000000000000", django_capture_on_commit_callbacks),
+        revoke(api_client, course, "nonsense", django_capture_on_commit_callbacks),
+    ]
+
+    for response in answers:
+        assert (response.status_code, response.json()) == (404, {"message": "Export not found.", "code": "NOT_FOUND"})
+    assert Export.objects.filter(public_id=elsewhere).exists()
+
+
+def test_another_key_cannot_revoke_an_export(stranger_client, api_client, course, django_capture_on_commit_callbacks):
+    link = export(api_client, course)
+
+    response = revoke(stranger_client, course, link["exportId"], django_capture_on_commit_callbacks)
+
+    assert (response.status_code, response.json()) == (404, NOT_FOUND)
+    assert Client().get(path_of(link["downloadUrl"])).status_code == 200
+
+
+# The sign-off confirmation ----------------------------------------------------------------------
+
+
+def test_the_sign_off_confirmation_address_is_opaque(api_key):
+    course = CourseFactory(api_key=api_key)
+    browser = Client()
+
+    response = browser.post(f"/go/{course.public_id}/agreement", {"name": "Ada Lovelace", "confirm": "on"})
+
+    signoff = Signoff.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/go/{course.public_id}/signed/{signoff.public_id}"
+    assert re.fullmatch(r"sig_[A-Za-z0-9]{22}", signoff.public_id)
+    assert "Ada Lovelace" in browser.get(response["Location"]).content.decode()
+    assert browser.get(f"/go/{course.public_id}/signed/{signoff.pk}").status_code == 404
+    assert browser.get(f"/go/{course.public_id}/signed/sig_0000000000000000000000").status_code == 404
+
+
+# Staff, from the admin --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def staff_client(client, db):
+    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
+    client.login(username="staff", password="a-long-admin-password")
+    return client
+
+
+def test_staff_delete_a_course_after_a_confirmation_page(staff_client, api_client, course, caplog, django_capture_on_commit_callbacks):
+    link = export(api_client, course)
+    address = f"/admin/courses/course/{course.pk}/delete/"
+
+    confirmation = staff_client.get(address)
+    with caplog.at_level(logging.INFO, logger="courses.deletion"), django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(address, {"post": "yes"})
+
+    assert confirmation.status_code == 200
+    assert "Are you sure" in confirmation.content.decode()
+    assert response.status_code == 302
+    assert not Course.objects.filter(pk=course.pk).exists()
+    assert Client().get(f"/go/{course.public_id}").status_code == 410
+    assert Client().get(path_of(link["downloadUrl"])).status_code == 410
+    assert WebhookEvent.objects.filter(event_type="course.deleted").count() == 1
+    [line] = [record for record in caplog.records if record.getMessage() == "course deleted"]
+    assert (line.course_id, line.deleted_by) == (course.public_id, "staff staff")
+
+
+def test_staff_cannot_delete_a_course_being_generated_again(staff_client, course):
+    GenerationJobFactory(api_key=course.api_key, regenerated_course=course, part="assessment", status="running")
+
+    response = staff_client.post(f"/admin/courses/course/{course.pk}/delete/", {"post": "yes"}, follow=True)
+
+    assert "being generated again" in response.content.decode()
+    assert Course.objects.filter(pk=course.pk).exists()
+
+
+def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course, caplog, django_capture_on_commit_callbacks):
+    link = export(api_client, course)
+    stored = Export.objects.get()
+
+    with caplog.at_level(logging.INFO, logger="courses.deletion"), django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(f"/admin/courses/export/{stored.pk}/delete/", {"post": "yes"})
+
+    assert Client().get(path_of(link["downloadUrl"])).status_code == 410
+    assert Course.objects.filter(pk=course.pk).exists()
+    assert [record.deleted_by for record in caplog.records if record.getMessage() == "export revoked"] == ["staff staff"]
