@@ -1,6 +1,5 @@
 """Starting background work: the one way services hand a task to Celery."""
 
-import functools
 import logging
 
 import kombu.exceptions
@@ -9,15 +8,25 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
-def enqueue_on_commit(task, *, countdown: int | None = None, **kwargs) -> None:
+def enqueue_on_commit(task, *, countdown: int | None = None, if_unsent=None, **kwargs) -> None:
     """
     Send `task(**kwargs)` once the surrounding transaction commits, so the worker only ever sees
     committed rows. Pass ids, never model instances.
 
     A broker that is down when the transaction commits does not fail the caller: what the task
-    works on is already committed, and the periodic sweeps of its app send it again.
+    works on is already committed, and the periodic sweeps of its app send it again. `if_unsent()`,
+    when given, is called then, so the sweep can tell the message was never sent and send it as
+    soon as the broker is back.
     """
-    transaction.on_commit(functools.partial(enqueue, task, countdown=countdown, **kwargs))
+
+    def send():
+        if not enqueue(task, countdown=countdown, **kwargs) and if_unsent is not None:
+            try:
+                if_unsent()
+            except Exception:
+                logger.exception("recording an unsent task failed", extra={"task": task.name})
+
+    transaction.on_commit(send)
 
 
 def enqueue(task, *, countdown: int | None = None, **kwargs) -> bool:

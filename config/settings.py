@@ -135,8 +135,22 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
-# Celery: tasks are acknowledged after they finish, so a worker that dies mid-task leaves the
-# message to be delivered again; the visibility timeout bounds how long that takes.
+# Celery. What recovering from a dead or stopped worker rests on (README: Reliability):
+# - Late acknowledgement: a task's message is acknowledged when the task ends, not when a worker
+#   takes it, so a worker that dies mid-task has not consumed the message.
+# - Rejection on a lost worker: a task whose worker process is killed under it is given back to the
+#   queue rather than counted as done.
+# - Prefetch of one: a worker process reserves only the task it is about to run. A generation runs for
+#   minutes; with a larger prefetch, tasks would wait behind it in that worker while others sit idle.
+# - Visibility timeout: with Redis, a message taken by a worker that dies is delivered again only after
+#   this long. Recovery does not wait for it (a dead job is found by its heartbeat, a lost delivery by
+#   the webhook sweep); it must outlast the longest countdown a task is sent with (a webhook retry up
+#   to about 40 minutes ahead), or Redis would deliver those early and twice.
+# - Soft shutdown: a worker told to stop (SIGTERM, which the Procfile makes a cold shutdown with
+#   REMAP_SIGTERM=SIGQUIT) lets its tasks run on for this many seconds (long enough for a webhook
+#   delivery, or a nearly finished task), then stops them; the jobs it ran are handed back at once
+#   (config.heartbeats) and their messages go back to the queue. A plain warm shutdown would wait
+#   for every running generation to end, minutes, and a deploy would kill it anyway.
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
@@ -144,7 +158,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = 3.0
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker keeps trying to reach a Redis that went away, however long it is gone.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT_S", default=3600),
     "socket_connect_timeout": 2,
@@ -201,12 +218,16 @@ LOGGING = {
 }
 
 # --- Generation jobs ------------------------------------------------------------------------------
-# A running job's worker is taken for dead once GENERATION_TIMEOUT_S plus this grace have passed
-# without a result; the job is then run once more, then failed.
-GENERATION_LEASE_GRACE_S = env.int("GENERATION_LEASE_GRACE_S", default=120)
+# A running job (a generation, a source's reading) records a heartbeat every GENERATION_HEARTBEAT_S;
+# one whose heartbeat is older than GENERATION_HEARTBEAT_TIMEOUT_S is taken for dead and run again
+# (from its last finished step), and failed after MAX_ATTEMPTS (courses.jobs) workers died on it.
+# Beat looks for them at least every 15 seconds.
+GENERATION_HEARTBEAT_S = env.float("GENERATION_HEARTBEAT_S", default=10)
+GENERATION_HEARTBEAT_TIMEOUT_S = env.float("GENERATION_HEARTBEAT_TIMEOUT_S", default=45)
+RECOVERY_INTERVAL_S = min(15.0, GENERATION_HEARTBEAT_TIMEOUT_S / 3)
 # A job still pending after this long (no worker ever took it) is failed and its credit given back.
 JOB_PENDING_MAX_S = env.int("JOB_PENDING_MAX_S", default=3600)
-CELERY_BEAT_SCHEDULE["courses-recover-jobs"] = {"task": "courses.tasks.recover_jobs", "schedule": 60.0}
+CELERY_BEAT_SCHEDULE["courses-recover-jobs"] = {"task": "courses.tasks.recover_jobs", "schedule": RECOVERY_INTERVAL_S}
 CELERY_BEAT_SCHEDULE["courses-purge-idempotency-records"] = {
     "task": "courses.tasks.purge_expired_idempotency_records",
     "schedule": 3600.0,
@@ -248,8 +269,9 @@ WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
 # Wait before the second attempt; it doubles for every later one (2, 4, 8, 16, 32 min), +-20% jitter.
 WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=120)
-# How often beat looks for events whose queued delivery was lost (Redis or a worker died).
-WEBHOOK_SWEEP_INTERVAL_SECONDS = env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=60)
+# How often beat looks for events whose delivery was lost (Redis or a worker died): an attempt whose
+# worker died is made again at the next sweep after its lease, well within a minute.
+WEBHOOK_SWEEP_INTERVAL_SECONDS = env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=15)
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
     "task": "webhooks.tasks.sweep_events",
     "schedule": WEBHOOK_SWEEP_INTERVAL_SECONDS,
@@ -282,7 +304,7 @@ SOURCE_EXTRACTION_TIMEOUT_S = env.int("SOURCE_EXTRACTION_TIMEOUT_S", default=60)
 SOURCE_EXTRACTION_MEMORY_MB = env.int("SOURCE_EXTRACTION_MEMORY_MB", default=1024)
 # Limit on fetching a web source: the whole exchange, redirects included.
 SOURCE_FETCH_TIMEOUT_S = env.float("SOURCE_FETCH_TIMEOUT_S", default=20)
-CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_sources", "schedule": 60.0}
+CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_sources", "schedule": RECOVERY_INTERVAL_S}
 
 # --- Preview page (/go/<course_id>) ---------------------------------------------------------------
 # Courses are customer content: search engines are asked not to index their pages unless this is on.

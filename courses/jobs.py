@@ -7,16 +7,16 @@ import time
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors, queue
+from config import errors, heartbeats, queue
 from courses import content as course_content
-from courses import generation, idempotency, tasks, versions
+from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.content import CourseContent
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import course_output, job_error
@@ -28,8 +28,9 @@ logger = logging.getLogger(__name__)
 
 Status = GenerationJob.Status
 
-# A job is run at most this many times: once, and once more if its worker died.
-MAX_ATTEMPTS = 2
+# A job is run at most this many times: once, and twice more if its worker died (each new attempt
+# resumes from the last finished step). Attempts handed back by a stopping worker do not count.
+MAX_ATTEMPTS = 3
 # How long after its message was sent a pending job is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 
@@ -114,7 +115,7 @@ def create_job(
     _attach_sources(job, built_from)
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, job=job)
-    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
+    _enqueue_on_commit(job_id=job.pk)
     return job
 
 
@@ -180,8 +181,18 @@ def create_regeneration_job(
     _attach_sources(job, built_from)
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
-    queue.enqueue_on_commit(tasks.run_generation, job_id=job.pk)
+    _enqueue_on_commit(job_id=job.pk)
     return job
+
+
+def _enqueue_on_commit(*, job_id: int) -> None:
+    # A job whose message could not be sent (Redis down) is marked unsent: recovery sends it as soon
+    # as Redis is back, rather than waiting to take its message for lost.
+    queue.enqueue_on_commit(
+        tasks.run_generation,
+        job_id=job_id,
+        if_unsent=lambda: GenerationJob.objects.filter(pk=job_id, status=Status.PENDING).update(enqueued_at=None),
+    )
 
 
 class InvalidPart(errors.ValidationError):
@@ -222,17 +233,26 @@ def _check_part(*, course: Course, part: str, chapter: int | None) -> None:
 # Running jobs ---------------------------------------------------------------------------------
 
 
-def run_job(*, job_id: int) -> None:
+def run_job(*, job_id: int, worker: str = "") -> None:
     """
     Generate the job's course if this worker can claim the job; record the outcome either way.
-    A job already finished, or running under a live worker, is left alone.
+    A job already finished, or running under a live worker, is left alone. `worker` names this
+    worker (Celery's node name), so that it can hand its jobs back when told to stop.
     """
-    attempt = _claim_job(job_id=job_id)
+    attempt = _claim_job(job_id=job_id, worker=worker)
     if attempt is None:
         return
+    with heartbeats.beating(
+        lambda: _record_heartbeat(job_id=job_id, attempt=attempt), interval_s=settings.GENERATION_HEARTBEAT_S
+    ):
+        _run_attempt(job_id=job_id, attempt=attempt)
+
+
+def _run_attempt(*, job_id: int, attempt: int) -> None:
     job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
     on_progress = _progress_writer(job_id=job_id, attempt=attempt)
+    kept = checkpoints.Checkpoints(job_id=job_id)  # the steps earlier attempts finished
     try:
         if job.is_regeneration:
             content = generation.regenerate_part(
@@ -242,10 +262,11 @@ def run_job(*, job_id: int) -> None:
                 chapter=job.chapter,
                 on_progress=on_progress,
                 deadline=deadline,
+                checkpoints=kept,
             )
         else:
             content = generation.generate_course(
-                request=_course_request(job), on_progress=on_progress, deadline=deadline
+                request=_course_request(job), on_progress=on_progress, deadline=deadline, checkpoints=kept
             )
     except generation.GenerationError as exc:
         failure = exc
@@ -257,14 +278,35 @@ def run_job(*, job_id: int) -> None:
     else:
         try:
             complete = complete_regeneration if job.is_regeneration else complete_job
-            complete(job_id=job_id, attempt=attempt, content=content)
+            _while_database_returns(lambda: complete(job_id=job_id, attempt=attempt, content=content))
             return
         except Exception:
             # Whatever goes wrong while storing the course ends the job now, credit back, rather
             # than leaving it running until recovery takes it for dead.
             logger.exception("storing the course failed", extra={"job_id": job.public_id})
             failure = generation.GenerationFailed()
-    fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
+    _while_database_returns(
+        lambda: fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
+    )
+
+
+# How long a worker keeps trying to store a job's outcome while the database is unreachable (a
+# restart, a failover) before it gives the job up to recovery.
+STORE_RETRY_S = 60
+
+
+def _while_database_returns(write):
+    """`write()`, tried again every second while the database cannot be reached, for STORE_RETRY_S."""
+    deadline = time.monotonic() + STORE_RETRY_S
+    while True:
+        try:
+            return write()
+        except errors.DATABASE_UNAVAILABLE:
+            if time.monotonic() >= deadline:
+                raise
+            logger.warning("database unreachable, storing the job's outcome again in a second")
+            connection.close()
+            time.sleep(1)
 
 
 def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.CourseRequest:
@@ -288,24 +330,56 @@ def _next_variant(job: GenerationJob) -> int:
     return done.count() + 1
 
 
-def _lease() -> datetime.timedelta:
-    # A running job whose worker shows no result by then is taken for dead.
-    return datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S)
+def _heartbeat_timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
 
 
-def _claim_job(*, job_id: int) -> int | None:
+def _unheld(now: datetime.datetime) -> Q:
+    # Running, but nobody holds it: its worker stopped beating (died), or handed it back.
+    return Q(status=Status.RUNNING) & (Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - _heartbeat_timeout()))
+
+
+def _claim_job(*, job_id: int, worker: str = "") -> int | None:
     """
     Mark the job running for this worker and return the attempt number, which fences off any
     earlier worker of the same job; None if the job is not ours to run.
     """
     now = timezone.now()
-    claimable = Q(status=Status.PENDING) | Q(status=Status.RUNNING, started_at__lt=now - _lease())
-    claimed = GenerationJob.objects.filter(claimable, pk=job_id, attempts__lt=MAX_ATTEMPTS).update(
-        status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now
+    claimed = (
+        GenerationJob.objects.filter(Q(status=Status.PENDING) | _unheld(now), pk=job_id)
+        .filter(attempts__lt=F("handbacks") + MAX_ATTEMPTS)
+        .update(status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker)
     )
     if not claimed:
         return None
     return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
+
+
+def _record_heartbeat(*, job_id: int, attempt: int) -> bool:
+    return bool(
+        GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
+            heartbeat_at=timezone.now()
+        )
+    )
+
+
+@heartbeats.on_worker_stop
+def hand_back_jobs(worker: str) -> int:
+    """
+    Give back the jobs this worker runs (it was told to stop): each is free to take at once, and
+    sent again, so another worker resumes it from its last finished step. Return how many.
+    """
+    if not worker:
+        return 0
+    handed_back = 0
+    for job_id in GenerationJob.objects.filter(status=Status.RUNNING, worker=worker).values_list("pk", flat=True):
+        released = GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, worker=worker).update(
+            heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
+        )
+        if released:
+            queue.enqueue(tasks.run_generation, job_id=job_id)
+            handed_back += 1
+    return handed_back
 
 
 # Clients poll every 5 seconds: progress is written at most once a second, so a fast generator does not
@@ -321,7 +395,12 @@ def _progress_writer(*, job_id: int, attempt: int):
         now = time.monotonic()
         if now - last_write >= PROGRESS_WRITE_INTERVAL_S:
             last_write = now
-            record_progress(job_id=job_id, attempt=attempt, percent=percent)
+            try:
+                record_progress(job_id=job_id, attempt=attempt, percent=percent)
+            except errors.DATABASE_UNAVAILABLE:
+                # Progress is only shown: a database away for a moment does not stop the work.
+                logger.warning("progress not recorded, database unreachable", extra={"job_id": job_id})
+                connection.close()
 
     return on_progress
 
@@ -364,6 +443,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.callback_url:
         webhook_services.record_event(
             account=job.api_key.account,
@@ -397,6 +477,7 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
     )
     job.status, job.progress, job.finished_at = Status.COMPLETED, 100, timezone.now()
     job.save(update_fields=["status", "progress", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.callback_url:
         webhook_services.record_event(
             account=job.api_key.account,
@@ -442,6 +523,7 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
     job.status, job.error_code, job.error_message = Status.FAILED, code, message
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "error_code", "error_message", "finished_at"])
+    checkpoints.clear(job_id=job.pk)
     if job.charged_period_date:
         account_services.refund_credit(account_id=job.api_key.account_id, period_date=job.charged_period_date)
     if job.callback_url:
@@ -459,8 +541,9 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
 def recover_jobs() -> dict[str, int]:
     """
     Find jobs that nobody is working on and set them going again, or fail them when they can't be:
-    a pending job whose message was lost is sent again; a running job whose worker died is run
-    once more, then failed; a job pending for too long is failed. Return counts for the log.
+    a pending job whose message was lost is sent again; a running job whose worker died (no
+    heartbeat for GENERATION_HEARTBEAT_TIMEOUT_S) is run again, until MAX_ATTEMPTS workers died on
+    it, then failed; a job pending for too long is failed. Return counts for the log.
     """
     now = timezone.now()
     counts = {"resent": 0, "retried": 0, "failed": 0}
@@ -474,19 +557,28 @@ def recover_jobs() -> dict[str, int]:
 
     # A pending job's message counts as lost only while no messages wait in the queue: under a
     # backlog the job is simply waiting its turn, and sending it again would only pile up duplicates.
-    if queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
-        lost = GenerationJob.objects.filter(status=Status.PENDING, enqueued_at__lt=now - LOST_MESSAGE_AFTER)
-        for job_id in lost.values_list("pk", flat=True):
+    # A job whose message was never sent (the broker was down) is sent as soon as it can be.
+    waiting = queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
+    lost = Q(enqueued_at__isnull=True)
+    if waiting == 0:
+        lost |= Q(enqueued_at__lt=now - LOST_MESSAGE_AFTER)
+    if waiting is not None:
+        for job_id in GenerationJob.objects.filter(lost, status=Status.PENDING).values_list("pk", flat=True):
             # Sending twice is harmless: only one worker can claim a pending job.
-            GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
-            queue.enqueue(tasks.run_generation, job_id=job_id)
-            counts["resent"] += 1
+            if queue.enqueue(tasks.run_generation, job_id=job_id):
+                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+                counts["resent"] += 1
 
-    dead = GenerationJob.objects.filter(status=Status.RUNNING, started_at__lt=now - _lease())
-    for job_id, attempts in dead.values_list("pk", "attempts"):
-        if attempts < MAX_ATTEMPTS:
-            queue.enqueue(tasks.run_generation, job_id=job_id)
-            counts["retried"] += 1
+    # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
+    # its message lost. It runs again from its last finished step, unless workers died on it too often.
+    # Sent at most once a heartbeat timeout, so a backlog does not fill with copies of its message.
+    dead = GenerationJob.objects.filter(_unheld(now))
+    for job_id, attempts, handbacks, enqueued_at in dead.values_list("pk", "attempts", "handbacks", "enqueued_at"):
+        if attempts - handbacks < MAX_ATTEMPTS:
+            if enqueued_at is None or enqueued_at < now - _heartbeat_timeout():
+                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
+                queue.enqueue(tasks.run_generation, job_id=job_id)
+                counts["retried"] += 1
         else:
             counts["failed"] += fail_job(
                 job_id=job_id, attempt=attempts, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE

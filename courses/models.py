@@ -89,8 +89,15 @@ class GenerationJob(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error_code = models.CharField(max_length=50, blank=True)
     error_message = models.TextField(blank=True)
-    # How many times a worker has started this job; recovery retries a dead one once, then fails it.
+    # How many times a worker has started this job: the attempt number, which fences off the writes
+    # of any earlier attempt. A job whose workers died on it too often is failed (courses.jobs).
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Attempts given back by a worker told to stop (a deploy): they do not count as deaths.
+    handbacks = models.PositiveSmallIntegerField(default=0)
+    # The running attempt's worker (Celery node name), and when it last showed it was alive; none
+    # while nobody holds the job (a handed-back job is free to take at once).
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The billing period whose credit this job consumed, so a refund goes back to the right month.
     charged_period_date = models.DateField(null=True, blank=True)
 
@@ -302,3 +309,16 @@ class RemovedLink(models.Model):
 
     def __str__(self):
         return self.public_id
+
+
+class GenerationCheckpoint(models.Model):
+    """One finished step of a running generation (courses.checkpoints); gone when the job ends."""
+
+    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="checkpoints")
+    # "plan", "chapter:0", "wrapup", "assessment", "agreement", "part" (a regeneration's part).
+    step = models.CharField(max_length=40)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "step"], name="checkpoint_step_per_job")]

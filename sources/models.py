@@ -34,8 +34,12 @@ class Source(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     error_code = models.CharField(max_length=50, blank=True)
     error_message = models.TextField(blank=True)
-    # How many times a worker started reading it; a worker that died is replaced once.
+    # How many times a worker started reading it (the attempt number, fencing off earlier attempts),
+    # how many of those a stopping worker handed back, and the running attempt's worker and heartbeat.
     attempts = models.PositiveSmallIntegerField(default=0)
+    handbacks = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     title = models.CharField(max_length=300, blank=True)
     pages = models.PositiveIntegerField(null=True, blank=True)

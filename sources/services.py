@@ -14,7 +14,7 @@ from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from accounts.models import Account, ApiKey
-from config import errors, queue
+from config import errors, heartbeats, queue
 from sources import language, queries, tasks
 from sources.extraction import document as extraction, passages, sandbox, sniff
 from sources.models import Passage, Source
@@ -29,8 +29,9 @@ Status = Source.Status
 # A document holding more text than this fails with SOURCE_TOO_LARGE (a 500-page book holds about
 # 1.5 million characters).
 MAX_CHARACTERS = 5_000_000
-# A source is read at most this many times: once, and once more if its worker died.
-MAX_ATTEMPTS = 2
+# A source is read at most this many times: once, and twice more if its worker died (a web source's
+# fetched file is kept, so a new attempt reads it without fetching again). Hand-backs do not count.
+MAX_ATTEMPTS = 3
 # How long after its message was sent a pending source is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 USER_AGENT = "CourseGenerationService-Sources/1.0"
@@ -173,15 +174,23 @@ def _name_from_file_name(file_name: str | None) -> str:
 # Reading sources ------------------------------------------------------------------------------
 
 
-def read_source(*, source_id: int) -> None:
+def read_source(*, source_id: int, worker: str = "") -> None:
     """
     Fetch (web sources) and read the source if this worker can claim it, then record the outcome:
     ready with its passages, or failed with a code. A source already finished, deleted or being
     read by a live worker is left alone.
     """
-    attempt = _claim(source_id=source_id)
+    attempt = _claim(source_id=source_id, worker=worker)
     if attempt is None:
         return
+    with heartbeats.beating(
+        lambda: _record_heartbeat(source_id=source_id, attempt=attempt),
+        interval_s=settings.GENERATION_HEARTBEAT_S,
+    ):
+        _read(source_id=source_id, attempt=attempt)
+
+
+def _read(*, source_id: int, attempt: int) -> None:
     try:
         source = Source.objects.select_related("api_key__account__plan").get(pk=source_id)
         if source.url and not source.file:
@@ -211,25 +220,56 @@ def read_source(*, source_id: int) -> None:
 
 _TOOK_TOO_LONG = "Reading the document took too long."
 _UNREADABLE = "The document could not be read."
-_INTERRUPTED = "Reading the document was interrupted twice. Please try again."
+_INTERRUPTED = "Reading the document was interrupted too often. Please try again."
 
 
-def _lease() -> datetime.timedelta:
-    # A source being read whose worker shows no result by then is taken for dead.
-    return datetime.timedelta(
-        seconds=settings.SOURCE_FETCH_TIMEOUT_S + settings.SOURCE_EXTRACTION_TIMEOUT_S + 120
+def _heartbeat_timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
+
+
+def _unheld(now) -> Q:
+    # Started, but nobody holds it: its worker stopped beating (died), or handed it back.
+    return Q(status=Status.PENDING, started_at__isnull=False) & (
+        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - _heartbeat_timeout())
     )
 
 
-def _claim(*, source_id: int) -> int | None:
+def _claim(*, source_id: int, worker: str = "") -> int | None:
     now = timezone.now()
-    claimable = Q(started_at__isnull=True) | Q(started_at__lt=now - _lease())
-    claimed = Source.objects.filter(claimable, pk=source_id, status=Status.PENDING, attempts__lt=MAX_ATTEMPTS).update(
-        attempts=F("attempts") + 1, started_at=now
+    claimable = Q(status=Status.PENDING, started_at__isnull=True) | _unheld(now)
+    claimed = (
+        Source.objects.filter(claimable, pk=source_id)
+        .filter(attempts__lt=F("handbacks") + MAX_ATTEMPTS)
+        .update(attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker)
     )
     if not claimed:
         return None
     return Source.objects.values_list("attempts", flat=True).get(pk=source_id)
+
+
+def _record_heartbeat(*, source_id: int, attempt: int) -> bool:
+    return bool(
+        Source.objects.filter(pk=source_id, status=Status.PENDING, attempts=attempt).update(
+            heartbeat_at=timezone.now()
+        )
+    )
+
+
+@heartbeats.on_worker_stop
+def hand_back_sources(worker: str) -> int:
+    """Give back the sources this stopping worker reads, to be read again at once. Return how many."""
+    if not worker:
+        return 0
+    handed_back = 0
+    held = Source.objects.filter(status=Status.PENDING, started_at__isnull=False, worker=worker)
+    for source_id in held.values_list("pk", flat=True):
+        released = Source.objects.filter(pk=source_id, status=Status.PENDING, worker=worker).update(
+            heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
+        )
+        if released:
+            queue.enqueue(tasks.extract_source, source_id=source_id)
+            handed_back += 1
+    return handed_back
 
 
 def _fetch(source: Source) -> None:
@@ -397,7 +437,8 @@ def _mark_courses_built_from(source: Source) -> None:
 def recover_sources() -> dict[str, int]:
     """
     Set going again the sources nobody is reading: a pending one whose message was lost is sent
-    again; one whose worker died is read once more, then failed. Return counts for the log.
+    again; one whose worker died (no heartbeat for GENERATION_HEARTBEAT_TIMEOUT_S) is read again,
+    until MAX_ATTEMPTS workers died on it, then failed. Return counts for the log.
     """
     now = timezone.now()
     counts = {"resent": 0, "retried": 0, "failed": 0}
@@ -409,11 +450,14 @@ def recover_sources() -> dict[str, int]:
             Source.objects.filter(pk=source_id).update(enqueued_at=now)
             queue.enqueue(tasks.extract_source, source_id=source_id)
             counts["resent"] += 1
-    dead = Source.objects.filter(status=Status.PENDING, started_at__lt=now - _lease())
-    for source_id, attempts in dead.values_list("pk", "attempts"):
-        if attempts < MAX_ATTEMPTS:
-            queue.enqueue(tasks.extract_source, source_id=source_id)
-            counts["retried"] += 1
+    # Sent at most once a heartbeat timeout, so a backlog does not fill with copies of its message.
+    dead = Source.objects.filter(_unheld(now))
+    for source_id, attempts, handbacks, enqueued_at in dead.values_list("pk", "attempts", "handbacks", "enqueued_at"):
+        if attempts - handbacks < MAX_ATTEMPTS:
+            if enqueued_at is None or enqueued_at < now - _heartbeat_timeout():
+                Source.objects.filter(pk=source_id).update(enqueued_at=now)
+                queue.enqueue(tasks.extract_source, source_id=source_id)
+                counts["retried"] += 1
         else:
             counts["failed"] += _fail(
                 source_id=source_id, attempt=attempts, code=extraction.UNREADABLE, message=_INTERRUPTED

@@ -5,14 +5,15 @@ from sources import services
 
 
 @shared_task(
+    bind=True,
     acks_late=True,
     # Backstops for a read that overruns its own limits (the fetch's and the child process's): the
-    # soft limit fails the source; the hard limit kills the worker process, and recovery takes over.
+    # soft limit fails the source; the hard limit kills the worker process, and recovery resumes it once its heartbeat stops.
     soft_time_limit=settings.SOURCE_FETCH_TIMEOUT_S + settings.SOURCE_EXTRACTION_TIMEOUT_S + 60,
     time_limit=settings.SOURCE_FETCH_TIMEOUT_S + settings.SOURCE_EXTRACTION_TIMEOUT_S + 90,
 )
-def extract_source(*, source_id: int, **_newer_kwargs) -> None:
-    services.read_source(source_id=source_id)
+def extract_source(self, *, source_id: int, **_newer_kwargs) -> None:
+    services.read_source(source_id=source_id, worker=self.request.hostname or "")
 
 
 @shared_task

@@ -17,6 +17,7 @@ import standardwebhooks
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Account, new_webhook_secret
@@ -29,6 +30,8 @@ logger = logging.getLogger("cgs.webhooks")
 USER_AGENT_PRODUCT = "CourseGenerationService-Webhooks/1.0"
 JITTER = 0.2
 SWEEP_BATCH = 1000
+# An event due this long ago whose attempt never started lost its queued message.
+OVERDUE_AFTER = datetime.timedelta(seconds=60)
 # The one answer that ends delivery early: the receiver says the endpoint is gone for good. Every
 # other answer that is not 2xx is tried again, as Stripe and Svix do: a receiver answering 404 or 401
 # for a minute during its own deploy must not lose the events sent in that minute.
@@ -85,14 +88,21 @@ def deliver(*, event_id: int) -> WebhookAttempt | None:
 
 def enqueue_due_events() -> int:
     """
-    Queue a delivery for every pending event that is overdue, as happens when Redis or a worker
-    lost the queued one; return how many were queued. Duplicates are harmless: an attempt starts
-    only for an event that is due and not taken.
+    Queue a delivery for every pending event whose delivery was lost, and return how many were
+    queued: one whose attempt was interrupted (its worker died: the attempt never finished and its
+    lease is over), and one overdue by a minute, as happens when Redis lost the queued message.
+    Duplicates are harmless: an attempt starts only for an event that is due and not taken.
     """
-    # Only events overdue by a sweep interval: a delivery queued on time is normally running.
-    overdue = timezone.now() - datetime.timedelta(seconds=settings.WEBHOOK_SWEEP_INTERVAL_SECONDS)
+    now = timezone.now()
+    interrupted = Exists(
+        WebhookAttempt.objects.filter(
+            event=OuterRef("pk"), number=OuterRef("attempt_count"), finished_at__isnull=True
+        )
+    )
+    # A delivery queued on time is normally running within the minute; an interrupted one is not.
+    lost = Q(next_attempt_at__lte=now - OVERDUE_AFTER) | (Q(next_attempt_at__lte=now) & Q(interrupted))
     event_ids = list(
-        WebhookEvent.objects.filter(status=WebhookEvent.Status.PENDING, next_attempt_at__lte=overdue)
+        WebhookEvent.objects.filter(lost, status=WebhookEvent.Status.PENDING)
         .order_by("next_attempt_at")
         .values_list("id", flat=True)[:SWEEP_BATCH]
     )
@@ -172,10 +182,20 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
         )
         if event is None:
             return None
-        event.attempt_count += 1
         event.next_attempt_at = now + _lease()
-        event.save(update_fields=["attempt_count", "next_attempt_at"])
-        attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
+        # An attempt whose worker died before it ended is made again under its own number: it shows
+        # once in the list of attempts, and does not use up one of the event's attempts.
+        attempt = WebhookAttempt.objects.filter(
+            event=event, number=event.attempt_count, finished_at__isnull=True
+        ).first()
+        if attempt is not None:
+            attempt.started_at = now
+            attempt.save(update_fields=["started_at"])
+            event.save(update_fields=["next_attempt_at"])
+        else:
+            event.attempt_count += 1
+            event.save(update_fields=["attempt_count", "next_attempt_at"])
+            attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
     attempt.event = WebhookEvent.objects.select_related("account").get(pk=event_id)
     return attempt
 

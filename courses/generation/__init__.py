@@ -53,13 +53,14 @@ class CourseRequest:
 
 
 def generate_course(
-    *, request: CourseRequest, on_progress: Callable[[int], None], deadline: float
+    *, request: CourseRequest, on_progress: Callable[[int], None], deadline: float, checkpoints=None
 ) -> CourseContent:
     """
     Build the whole course document with the generator chosen by settings.COURSE_GENERATOR.
 
     Calls on_progress(percent) with rising values in 1..99 as steps finish. `deadline` is a
-    time.monotonic() value; past it, generation stops.
+    time.monotonic() value; past it, generation stops. `checkpoints` (courses.checkpoints) keeps
+    each finished step, and steps an earlier attempt kept are not generated again.
     :raises GenerationFailed: the generator produced nothing usable (code GENERATION_FAILED)
     :raises GenerationTimeout: the deadline passed (code GENERATION_TIMEOUT)
     :raises ProviderUnavailable: the model server is unreachable or keeps failing (code PROVIDER_UNAVAILABLE)
@@ -70,6 +71,7 @@ def generate_course(
         generator_name=settings.COURSE_GENERATOR,
         on_progress=on_progress,
         deadline=deadline,
+        checkpoints=checkpoints,
     )
 
 
@@ -81,6 +83,7 @@ def regenerate_part(
     chapter: int | None,
     on_progress: Callable[[int], None],
     deadline: float,
+    checkpoints=None,
 ) -> CourseContent:
     """
     The course document with one part written again (`part` one of PARTS; `chapter` 1-based for a
@@ -95,4 +98,5 @@ def regenerate_part(
         generator_name=settings.COURSE_GENERATOR,
         on_progress=on_progress,
         deadline=deadline,
+        checkpoints=checkpoints,
     )

@@ -40,7 +40,7 @@ FAILURE_CODES = [
     (
         GenerationFailed.code,
         "The course could not be generated: the generator's output stayed unusable after retries, or the "
-        "job's worker stopped on both of its attempts. Try again, or rephrase the subject.",
+        "job's workers died on every one of its attempts. Try again, or rephrase the subject.",
     ),
     (
         GenerationTimeout.code,

@@ -43,8 +43,15 @@ COURSE_LEVEL_ADD_ONS = ("wrapup", "assessment", "agreement")
 REGENERABLE_PARTS = ("chapter", "introduction", *COURSE_LEVEL_ADD_ONS)
 
 
-def run(*, request, generator_name: str, on_progress: Callable[[int], None], deadline: float):
-    """Generate a course document with the named generator. See courses.generation.generate_course."""
+def run(
+    *, request, generator_name: str, on_progress: Callable[[int], None], deadline: float, checkpoints=None
+):
+    """
+    Generate a course document with the named generator. See courses.generation.generate_course.
+    Steps kept in `checkpoints` (courses.checkpoints) by an earlier attempt are not generated again;
+    each step is saved there as it finishes.
+    """
+    checkpoints = checkpoints or NoCheckpoints()
     request = normalized(request)
     if request.source_ids:
         request = replace(request, grounding=Grounding.load(request.source_ids))
@@ -54,12 +61,20 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
     video_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="course-videos")
     try:
         with Runner(workers=generator.concurrency, deadline=deadline) as runner:
-            plan = plan_course(generator=generator, request=request, runner=runner)
-            if request.grounding is not None:
-                plan = ground_chapters(plan=plan, request=request)
+            plan = kept_step(checkpoints, "plan", request)
+            if plan is None:
+                # Steps kept from another plan belong to other chapters: they are written again.
+                checkpoints.forget()
+                plan = plan_course(generator=generator, request=request, runner=runner)
+                if request.grounding is not None:
+                    plan = ground_chapters(plan=plan, request=request)
+                checkpoints.save("plan", plan)
+            elif request.grounding is not None:
+                plan = ground_chapters(plan=plan, request=request)  # reads the texts of its passages
             progress.report(PROGRESS_PLANNED)
             drafts = write_chapters(
-                generator=generator, request=request, plan=plan, runner=runner, progress=progress
+                generator=generator, request=request, plan=plan, runner=runner, progress=progress,
+                checkpoints=checkpoints,
             )
             found_videos = video_executor.submit(
                 find_videos, request=request, drafts=drafts, deadline=deadline
@@ -71,6 +86,7 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
                 chapters=[draft.chapter for draft in drafts],
                 runner=runner,
                 progress=progress,
+                checkpoints=checkpoints,
             )
         try:
             lesson_videos = found_videos.result(timeout=max(0.0, deadline - time.monotonic()))
@@ -88,9 +104,10 @@ def run(*, request, generator_name: str, on_progress: Callable[[int], None], dea
 
 def regenerate(
     *, request, document: content.CourseContent, part: str, chapter: int | None, generator_name: str,
-    on_progress: Callable[[int], None], deadline: float,
+    on_progress: Callable[[int], None], deadline: float, checkpoints=None,
 ) -> content.CourseContent:
     """One part of a finished course written again. See courses.generation.regenerate_part."""
+    checkpoints = checkpoints or NoCheckpoints()
     request = replace(normalized(request), add_ons=list(document.add_ons))
     if request.source_ids:
         request = replace(request, grounding=Grounding.load(request.source_ids))
@@ -111,12 +128,21 @@ def regenerate(
     changed = document.model_dump(mode="json", exclude_none=True)
     try:
         with Runner(workers=generator.concurrency, deadline=deadline) as runner:
+
+            def written(write):
+                # The part the model wrote, kept until the job ends: a new attempt does not ask again.
+                kept = kept_step(checkpoints, "part", request)
+                if kept is None:
+                    (kept,) = runner.run_all([write])
+                    checkpoints.save("part", kept)
+                return kept
+
             if part == "chapter":
-                (draft,) = runner.run_all([lambda: generator.chapter(request=request, plan=plan, index=chapter - 1)])
+                draft = written(lambda: generator.chapter(request=request, plan=plan, index=chapter - 1))
                 lesson_videos = find_videos(request=request, drafts=[draft], deadline=deadline)
                 changed["chapters"][chapter - 1] = _chapter_document(draft, None if lesson_videos is None else lesson_videos[0])
             elif part == "introduction":
-                (changed["introduction"],) = runner.run_all([lambda: generator.introduction(request=request, plan=plan)])
+                changed["introduction"] = written(lambda: generator.introduction(request=request, plan=plan))
             else:
                 chapters = list(document.chapters)
                 writers = {
@@ -124,8 +150,7 @@ def regenerate(
                     "assessment": lambda: generator.assessment(request=request, plan=plan, chapters=chapters),
                     "agreement": lambda: generator.agreement(request=request, plan=plan),
                 }
-                (written,) = runner.run_all([writers[part]])
-                changed[part] = written.model_dump(mode="json", exclude_none=True)
+                changed[part] = written(writers[part]).model_dump(mode="json", exclude_none=True)
     finally:
         generator.close()
     if part == "chapter" and changed.get("assessment"):
@@ -274,22 +299,37 @@ def plan_course(*, generator: Generator, request, runner: "Runner") -> CoursePla
 
 
 def write_chapters(
-    *, generator: Generator, request, plan: CoursePlan, runner: "Runner", progress: "Progress"
+    *, generator: Generator, request, plan: CoursePlan, runner: "Runner", progress: "Progress", checkpoints=None
 ) -> list[ChapterDraft]:
-    """Write every chapter (lessons, and exercises and article when asked), concurrently."""
+    """
+    Write every chapter (lessons, and exercises and article when asked), concurrently; those kept
+    in `checkpoints` are not written again, and each is saved there as it is written.
+    """
+    checkpoints = checkpoints or NoCheckpoints()
     count = len(plan.chapters)
-    done = 0
+    drafts = [kept_step(checkpoints, f"chapter:{index}", request) for index in range(count)]
+    missing = [index for index, draft in enumerate(drafts) if draft is None]
+    done = count - len(missing)
 
-    def chapter_done(_index: int) -> None:
+    def chapter_done(position: int) -> None:
         nonlocal done
         done += 1
+        index = missing[position]
+        checkpoints.save(f"chapter:{index}", written[position])
         progress.report(PROGRESS_PLANNED + (PROGRESS_CHAPTERS_DONE - PROGRESS_PLANNED) * done // count)
 
-    calls = [
-        (lambda index=index: generator.chapter(request=request, plan=plan, index=index))
-        for index in range(count)
-    ]
-    return runner.run_all(calls, on_done=chapter_done)
+    written: dict[int, ChapterDraft] = {}
+
+    def write(position: int) -> ChapterDraft:
+        written[position] = generator.chapter(request=request, plan=plan, index=missing[position])
+        return written[position]
+
+    results = runner.run_all(
+        [functools.partial(write, position) for position in range(len(missing))], on_done=chapter_done
+    )
+    for position, index in enumerate(missing):
+        drafts[index] = results[position]
+    return drafts
 
 
 def write_add_ons(
@@ -300,12 +340,15 @@ def write_add_ons(
     chapters: list[content.Chapter],
     runner: "Runner",
     progress: "Progress",
+    checkpoints=None,
 ) -> dict:
     """
     Write the course-level add-ons asked for (wrap-up, assessment, agreement), concurrently. An
     add-on the generator cannot write usably (GenerationFailed) does not fail the course: the
-    offline generator's version, in the course's language, takes its place.
+    offline generator's version, in the course's language, takes its place. Those kept in
+    `checkpoints` are not written again; each is saved there as it is written.
     """
+    checkpoints = checkpoints or NoCheckpoints()
 
     def written_by(writer: Generator, add_on: str):
         if add_on == "wrapup":
@@ -325,17 +368,26 @@ def write_add_ons(
             return written_by(offline, add_on)
 
     wanted = [add_on for add_on in COURSE_LEVEL_ADD_ONS if add_on in request.add_ons]
-    done = 0
+    kept = {add_on: kept_step(checkpoints, add_on, request) for add_on in wanted}
+    missing = [add_on for add_on in wanted if kept[add_on] is None]
+    done = len(wanted) - len(missing)
+    written: dict[str, object] = {}
 
-    def add_on_done(_index: int) -> None:
+    def write(add_on: str):
+        written[add_on] = step(add_on)
+        return written[add_on]
+
+    def add_on_done(position: int) -> None:
         nonlocal done
         done += 1
+        checkpoints.save(missing[position], written[missing[position]])
         progress.report(
             PROGRESS_CHAPTERS_DONE + (PROGRESS_ADD_ONS_DONE - PROGRESS_CHAPTERS_DONE) * done // len(wanted)
         )
 
-    results = runner.run_all([functools.partial(step, add_on) for add_on in wanted], on_done=add_on_done)
-    return dict(zip(wanted, results, strict=True))
+    results = runner.run_all([functools.partial(write, add_on) for add_on in missing], on_done=add_on_done)
+    kept.update(zip(missing, results, strict=True))
+    return {add_on: kept[add_on] for add_on in wanted}
 
 
 def find_videos(*, request, drafts: list[ChapterDraft], deadline: float) -> list[list[content.Video]] | None:
@@ -391,6 +443,59 @@ def assemble(
     if request.grounding is not None:
         check_citations(course, grounding=request.grounding)
     return course
+
+
+class NoCheckpoints:
+    """Nothing kept (generation outside a job): every step is generated."""
+
+    def load(self, step: str):
+        return None
+
+    def save(self, step: str, value) -> None:
+        pass
+
+    def forget(self) -> None:
+        pass
+
+
+def kept_step(checkpoints, step: str, request):
+    """
+    The result of `step` an earlier attempt kept, or None when it is to be generated. In a course
+    built from sources, a kept step that names a passage of a source deleted since is generated again
+    from the sources left (as a new attempt would be without checkpoints).
+    """
+    kept = checkpoints.load(step)
+    if kept is None or request.grounding is None:
+        return kept
+    gone = [public_id for public_id in _passages_named(kept) if public_id not in request.grounding.passage]
+    if gone:
+        log.info("generation.checkpoint_outdated", extra={"step": step, "passages_gone": len(gone)})
+        return None
+    return kept
+
+
+def _passages_named(value) -> list[str]:
+    """The passages a step's result draws on or cites (public ids)."""
+    if isinstance(value, CoursePlan):
+        return [public_id for planned in value.chapters for public_id in planned.passages]
+    if isinstance(value, ChapterDraft):
+        value = value.chapter
+    if not isinstance(value, pydantic.BaseModel):
+        return []
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("passage_id"), str):
+                found.append(node["passage_id"])
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(value.model_dump(mode="json"))
+    return found
 
 
 class Progress:

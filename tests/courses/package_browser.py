@@ -12,11 +12,21 @@ import zipfile
 from courses.content import CourseContent
 
 
+# A 1x1 transparent icon (ICO holding a 32-bit BMP).
+FAVICON = bytes.fromhex(
+    "000001000100010100000100200030000000160000002800000001000000020000000100200000000000"
+    "0800000000000000000000000000000000000000000000000000000000000000"
+)
+
+
 class Site:
     """A loopback HTTP server over a temporary directory: the LMS's pages and unpacked packages."""
 
     def __init__(self, root):
         self.root = root
+        # A browser asks every site it shows a page of for /favicon.ico, whatever the page links:
+        # served here, that request never turns up as a page problem.
+        (root / "favicon.ico").write_bytes(FAVICON)
         handler = functools.partial(_QuietHandler, directory=str(root))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"

@@ -14,7 +14,16 @@ from django.test import Client
 
 from accounts import services as account_services
 from config import redis_client
-from courses.models import Course, CourseVersion, Export, GenerationJob, RemovedLink, Signoff
+from courses import jobs
+from courses.models import (
+    Course,
+    CourseVersion,
+    Export,
+    GenerationCheckpoint,
+    GenerationJob,
+    RemovedLink,
+    Signoff,
+)
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from webhooks.models import WebhookEvent
@@ -210,6 +219,20 @@ def test_a_course_being_generated_again_is_not_deleted(api_client, course, statu
     assert response.status_code == 409
     assert response.json()["code"] == "COURSE_BUSY"
     assert Course.objects.filter(pk=course.pk).exists()
+
+
+def test_no_kept_step_of_a_regeneration_outlives_the_course(api_client, course, django_capture_on_commit_callbacks):
+    # A regeneration keeps its finished steps only while it runs, and the course cannot be deleted
+    # until it has ended, which takes its steps with it: deleting leaves none behind.
+    job = GenerationJobFactory(api_key=course.api_key, regenerated_course=course, part="wrapup", status="running")
+    GenerationCheckpoint.objects.create(job=job, step="part", data={"kind": "text", "text": "kept"})
+
+    refused = delete(api_client, course, django_capture_on_commit_callbacks)
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="Failed.")
+    deleted = delete(api_client, course, django_capture_on_commit_callbacks)
+
+    assert (refused.status_code, deleted.status_code) == (409, 204)
+    assert not GenerationCheckpoint.objects.exists()
 
 
 def test_deleting_gives_no_credit_back(api_client, account, course, django_capture_on_commit_callbacks):

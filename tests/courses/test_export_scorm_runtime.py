@@ -33,7 +33,7 @@ HOST_PAGE = """<!DOCTYPE html>
 
 # The LMS's own frame around the content, as many LMSs have: it holds no API itself.
 PLAYER_PAGE = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>Player</title></head>
+<html><head><meta charset="utf-8"><title>Player</title><link rel="icon" href="data:,"></head>
 <body style="margin:0"><iframe id="sco" title="Course" style="width:990px;height:740px;border:0"></iframe></body></html>
 """
 

@@ -61,15 +61,19 @@ def test_recovery_resends_a_job_whose_message_was_lost(api_key, time_machine, em
     assert job.status == Status.COMPLETED and job.course
 
 
-def test_recovery_runs_a_dead_workers_job_once_more(api_key, settings, time_machine):
-    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    job = jobs.create_job(
+def create(api_key):
+    return jobs.create_job(
         api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
     )
-    assert jobs._claim_job(job_id=job.pk) == 1  # a worker took it, then died
 
-    lease = settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S
-    time_machine.move_to(timezone.now() + datetime.timedelta(seconds=lease - 1), tick=False)
+
+def test_recovery_runs_again_a_job_whose_heartbeat_stopped(api_key, settings, time_machine, empty_task_queue):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = create(api_key)
+    assert jobs._claim_job(job_id=job.pk, worker="celery@a") == 1  # a worker took it, then died
+
+    timeout = settings.GENERATION_HEARTBEAT_TIMEOUT_S
+    time_machine.move_to(timezone.now() + datetime.timedelta(seconds=timeout - 1), tick=False)
     alive = jobs.recover_jobs()
     time_machine.move_to(timezone.now() + datetime.timedelta(seconds=2), tick=False)
     counts = jobs.recover_jobs()
@@ -81,16 +85,47 @@ def test_recovery_runs_a_dead_workers_job_once_more(api_key, settings, time_mach
     assert Course.objects.filter(job=job).count() == 1
 
 
-def test_a_job_whose_second_worker_dies_too_is_failed_and_refunded(api_key, settings, time_machine):
+def test_a_job_whose_worker_keeps_beating_is_never_taken_for_dead(api_key, settings, time_machine):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
-    job = jobs.create_job(
-        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    job = create(api_key)
+    jobs._claim_job(job_id=job.pk, worker="celery@a")
+    beat = datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_S)
+
+    retried = 0
+    for _ in range(60):  # ten minutes of a slow generation
+        time_machine.move_to(timezone.now() + beat, tick=False)
+        assert jobs._record_heartbeat(job_id=job.pk, attempt=1)
+        retried += jobs.recover_jobs()["retried"]
+
+    job.refresh_from_db()
+    assert retried == 0
+    assert (job.status, job.attempts) == (Status.RUNNING, 1)
+
+
+def test_a_slow_worker_cannot_overwrite_the_attempt_that_replaced_it(api_key, settings, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = create(api_key)
+    jobs._claim_job(job_id=job.pk, worker="celery@slow")
+    time_machine.move_to(
+        timezone.now() + datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S + 1), tick=False
     )
-    lease = datetime.timedelta(seconds=settings.GENERATION_TIMEOUT_S + settings.GENERATION_LEASE_GRACE_S + 1)
-    jobs._claim_job(job_id=job.pk)
-    time_machine.move_to(timezone.now() + lease, tick=False)
-    jobs._claim_job(job_id=job.pk)  # the retry's worker dies as well
-    time_machine.move_to(timezone.now() + lease, tick=False)
+    jobs.run_job(job_id=job.pk, worker="celery@b")  # the second attempt completes the course
+
+    beating = jobs._record_heartbeat(job_id=job.pk, attempt=1)
+    failed = jobs.fail_job(job_id=job.pk, attempt=1, code="GENERATION_FAILED", message="late")
+
+    job.refresh_from_db()
+    assert (beating, failed) == (False, False)
+    assert (job.status, job.attempts) == (Status.COMPLETED, 2)
+
+
+def test_a_job_whose_workers_die_on_every_attempt_is_failed_and_refunded(api_key, settings, time_machine):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = create(api_key)
+    timeout = datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S + 1)
+    for attempt in range(1, jobs.MAX_ATTEMPTS + 1):
+        assert jobs._claim_job(job_id=job.pk, worker="celery@a") == attempt  # and its worker dies
+        time_machine.move_to(timezone.now() + timeout, tick=False)
 
     counts = jobs.recover_jobs()
 
@@ -98,6 +133,34 @@ def test_a_job_whose_second_worker_dies_too_is_failed_and_refunded(api_key, sett
     assert counts["failed"] == 1
     assert (job.status, job.error_code) == (Status.FAILED, "GENERATION_FAILED")
     assert account_services.usage_for(account=api_key.account).used == 0
+
+
+def test_a_stopping_worker_hands_its_jobs_back_to_be_taken_at_once(api_key):
+    mine, theirs = create(api_key), create(api_key)
+    jobs._claim_job(job_id=mine.pk, worker="celery@stopping")
+    jobs._claim_job(job_id=theirs.pk, worker="celery@other")
+
+    # Sent again at once; tasks run in this process here, so the next attempt runs now.
+    handed_back = jobs.hand_back_jobs("celery@stopping")
+
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert handed_back == 1
+    assert (mine.status, mine.attempts, mine.handbacks) == (Status.COMPLETED, 2, 1)
+    assert (theirs.status, theirs.worker) == (Status.RUNNING, "celery@other")
+
+
+def test_hand_backs_do_not_count_as_deaths(api_key, settings, time_machine, empty_task_queue):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = create(api_key)
+    for _ in range(jobs.MAX_ATTEMPTS + 2):  # deploy after deploy
+        jobs._claim_job(job_id=job.pk, worker="celery@a")
+        jobs.hand_back_jobs("celery@a")
+
+    jobs.run_job(job_id=job.pk, worker="celery@b")
+
+    job.refresh_from_db()
+    assert job.status == Status.COMPLETED
 
 
 def test_a_job_no_worker_ever_takes_is_failed_in_the_end(api_key, settings, time_machine):

@@ -30,16 +30,55 @@ def test_a_recent_source_is_left_to_its_worker(api_client, empty_task_queue):
     assert services.recover_sources() == {"resent": 0, "retried": 0, "failed": 0}
 
 
-def test_a_source_whose_worker_died_twice_fails(api_client, empty_task_queue):
+def test_a_source_whose_worker_died_is_read_again(api_client, empty_task_queue, settings, httpserver):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    httpserver.expect_request("/a").respond_with_data(documents.MARKDOWN, content_type="text/markdown")
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
+    source = Source.objects.get(public_id=source_id)
+    services._claim(source_id=source.pk, worker="celery@dead")
+    beat = timezone.now() - datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S - 5)
+    Source.objects.filter(pk=source.pk).update(heartbeat_at=beat, enqueued_at=beat)
+    alive = services.recover_sources()
+    dead = beat - datetime.timedelta(seconds=10)
+    Source.objects.filter(pk=source.pk).update(heartbeat_at=dead, enqueued_at=dead)
+
+    counts = services.recover_sources()
+
+    source.refresh_from_db()
+    assert alive == {"resent": 0, "retried": 0, "failed": 0}
+    assert counts == {"resent": 0, "retried": 1, "failed": 0}
+    assert (source.status, source.attempts) == ("ready", 2)
+
+
+def test_a_stopping_worker_hands_its_sources_back(api_client, settings, httpserver):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    httpserver.expect_request("/a").respond_with_data(documents.MARKDOWN, content_type="text/markdown")
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
+    source = Source.objects.get(public_id=source_id)
+    services._claim(source_id=source.pk, worker="celery@stopping")
+
+    # Sent again at once; tasks run in this process here, so the next attempt runs now.
+    handed_back = services.hand_back_sources("celery@stopping")
+
+    source.refresh_from_db()
+    assert handed_back == 1
+    assert (source.status, source.attempts, source.handbacks) == ("ready", 2, 1)
+
+
+def test_a_source_whose_workers_died_on_every_attempt_fails(api_client, empty_task_queue):
     with TestCase.captureOnCommitCallbacks(execute=False):
         source_id = api_client.post("/api/v1/sources", {"url": "https://docs.example.com/a"}, format="json").json()["id"]
     long_ago = timezone.now() - datetime.timedelta(hours=1)
-    Source.objects.filter(public_id=source_id).update(attempts=2, started_at=long_ago, enqueued_at=long_ago)
+    Source.objects.filter(public_id=source_id).update(
+        attempts=services.MAX_ATTEMPTS, started_at=long_ago, heartbeat_at=long_ago, enqueued_at=long_ago
+    )
 
     counts = services.recover_sources()
 
     source = Source.objects.get(public_id=source_id)
     assert counts == {"resent": 0, "retried": 0, "failed": 1}
     assert (source.status, source.error_code, source.error_message) == (
-        "failed", "SOURCE_UNREADABLE", "Reading the document was interrupted twice. Please try again.",
+        "failed", "SOURCE_UNREADABLE", "Reading the document was interrupted too often. Please try again.",
     )

@@ -57,7 +57,7 @@ def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, accoun
     tasks.sweep_events.delay()
     assert receiver.requests == []  # not overdue yet: its queued delivery may still be on the way
 
-    overdue = event.next_attempt_at + datetime.timedelta(seconds=settings.WEBHOOK_SWEEP_INTERVAL_SECONDS + 1)
+    overdue = event.next_attempt_at + services.OVERDUE_AFTER + datetime.timedelta(seconds=1)
     with time_machine.travel(overdue, tick=True):
         tasks.sweep_events.delay()
 

@@ -248,7 +248,9 @@ class FakeOpenAI:
         # group (a step, or "add_ons") → barrier its requests wait at while counted in flight.
         self.barriers: dict[str, threading.Barrier] = {}
         self.max_in_flight: collections.Counter = collections.Counter()
-        self.release = threading.Event()  # ends "stall" behaviours
+        self.release = threading.Event()  # ends "stall" and "hold" behaviours
+        self.holding = 0  # requests held so far
+        self.answered: list[str] = []  # the step of every request answered 200, in order
         self._in_flight: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
@@ -297,7 +299,16 @@ class FakeOpenAI:
                     barrier.wait()
                 except threading.BrokenBarrierError:
                     pass  # the test's in-flight assertion reports it
-            return self._respond(behaviour, body)
+            if behaviour == "hold":  # answered well, once the test lets it go
+                with self._lock:
+                    self.holding += 1
+                self.release.wait(timeout=120)
+                behaviour = "ok"
+            status, headers, payload = self._respond(behaviour, body)
+            if status == 200:
+                with self._lock:
+                    self.answered.append(step)
+            return status, headers, payload
         finally:
             with self._lock:
                 self._in_flight[group] -= 1

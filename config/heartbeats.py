@@ -1,0 +1,105 @@
+"""
+Heartbeats of running background work, and handing work back when a worker stops.
+
+A job (a generation, a source's reading) records a heartbeat while it runs: a thread beside the
+work touches the job's row every GENERATION_HEARTBEAT_S, also while the work waits on a model or a
+child process. Recovery takes a job whose heartbeat is older than GENERATION_HEARTBEAT_TIMEOUT_S
+for dead and runs it again. The row's attempt number fences off a worker that was only slow: its
+heartbeats and results no longer match the row, and are ignored.
+"""
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterator
+
+from celery import signals
+from django.db import close_old_connections, connection
+
+logger = logging.getLogger(__name__)
+
+# How long a stopping worker waits for its hand-backs to be written before it goes on stopping.
+HAND_BACK_WAIT_S = 5.0
+
+
+class Heartbeat:
+    """A running heartbeat. `lost` is set once the row is no longer this attempt's."""
+
+    def __init__(self, beat: Callable[[], bool], interval_s: float):
+        self._beat = beat
+        self._interval_s = interval_s
+        self._stopped = threading.Event()
+        self.lost = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            while not self._stopped.wait(self._interval_s):
+                try:
+                    if not self._beat():
+                        self.lost.set()
+                        return
+                except Exception:
+                    # A database that is briefly away: the next beat tries again (the timeout is
+                    # several beats long).
+                    logger.warning("heartbeat not recorded", exc_info=True)
+                    close_old_connections()
+        finally:
+            connection.close()  # this thread's own connection
+
+    def start(self) -> "Heartbeat":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def beating(beat: Callable[[], bool], *, interval_s: float) -> Iterator[Heartbeat]:
+    """
+    Call `beat()` every `interval_s` seconds on a thread of its own while the block runs. `beat`
+    records the heartbeat (one UPDATE) and returns whether the row was still this attempt's.
+    """
+    heartbeat = Heartbeat(beat, interval_s).start()
+    try:
+        yield heartbeat
+    finally:
+        heartbeat.stop()
+
+
+_hand_backs: list[Callable[[str], int]] = []
+
+
+def on_worker_stop(hand_back: Callable[[str], int]) -> Callable[[str], int]:
+    """
+    Register `hand_back(worker_name)`, called when a Celery worker is told to stop (SIGTERM on a
+    deploy): it gives back the jobs that worker runs, so that another worker resumes them at once
+    rather than after the heartbeat timeout. It returns how many it gave back.
+    """
+    _hand_backs.append(hand_back)
+    return hand_back
+
+
+@signals.worker_shutting_down.connect
+def _hand_back_on_stop(sender=None, **_):
+    # This runs in the worker's main process, inside its signal handler: the database work runs on
+    # a thread of its own (its own connection), and a stop never waits on it for long.
+    worker_name = str(sender or "")
+
+    def hand_back_all():
+        try:
+            for hand_back in _hand_backs:
+                try:
+                    count = hand_back(worker_name)
+                    if count:
+                        logger.warning("jobs handed back", extra={"worker": worker_name, "count": count})
+                except Exception:
+                    logger.exception("handing jobs back failed", extra={"worker": worker_name})
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=hand_back_all, name="hand-back", daemon=True)
+    thread.start()
+    thread.join(HAND_BACK_WAIT_S)

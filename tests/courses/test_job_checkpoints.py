@@ -1,0 +1,204 @@
+"""A generation keeps each finished step; a new attempt asks the model only for what is missing."""
+
+import time
+
+import pytest
+
+from accounts import services as account_services
+from courses import checkpoints, generation, jobs
+from courses.content import CourseContent
+from courses.models import Course, GenerationCheckpoint, GenerationJob
+from sources import services as source_services
+from sources.models import Passage
+from tests.courses import grounded_documents as documents
+from tests.courses.generation.fake_openai import FakeOpenAI, passages_in
+from tests.courses.grounded import add_source, assert_cited
+
+Status = GenerationJob.Status
+
+
+@pytest.fixture
+def model_server(settings):
+    server = FakeOpenAI().start()
+    settings.COURSE_GENERATOR = "openai"
+    settings.OPENAI_BASE_URL = server.base_url
+    settings.OPENAI_API_KEY = "sk-test"
+    settings.OPENAI_MAX_RETRIES = 0
+    settings.YOUTUBE_API_KEY = ""
+    yield server
+    server.stop()
+
+
+def create(api_key):
+    return jobs.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[],
+        add_ons=["wrapup", "assessment"],
+    )
+
+
+def interrupted_attempt(job, model_server):
+    """A first attempt that finishes every step but the wrap-up, then stops (as its worker died)."""
+    attempt = jobs._claim_job(job_id=job.pk, worker="celery@dead")
+    model_server.script["course_wrapup"] = ["error401"]
+    with pytest.raises(generation.GenerationError):
+        generation.generate_course(
+            request=jobs._course_request(job),
+            on_progress=lambda percent: None,
+            deadline=time.monotonic() + 60,
+            checkpoints=checkpoints.Checkpoints(job_id=job.pk),
+        )
+    # Its worker is gone: nobody holds the job (what recovery finds once the heartbeat is too old).
+    GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None, worker="")
+    return attempt
+
+
+def test_a_new_attempt_asks_the_model_only_for_the_steps_no_attempt_finished(api_key, model_server):
+    job = create(api_key)
+    interrupted_attempt(job, model_server)
+    kept = set(GenerationCheckpoint.objects.filter(job=job).values_list("step", flat=True))
+    asked_before = len(model_server.requests)
+
+    jobs.run_job(job_id=job.pk, worker="celery@next")
+
+    job.refresh_from_db()
+    # The assessment, written beside the wrap-up, is kept if it finished before the attempt ended.
+    assert {"plan", "chapter:0", "chapter:1", "chapter:2", "chapter:3"} <= kept <= {
+        "plan", "chapter:0", "chapter:1", "chapter:2", "chapter:3", "assessment"
+    }
+    missing = {"course_wrapup"} | ({"course_assessment"} - {f"course_{step}" for step in kept})
+    assert sorted(model_server.steps()[asked_before:]) == sorted(missing)
+    assert job.status == Status.COMPLETED
+    assert len(job.course.content["chapters"]) == 4 and job.course.content["wrapup"]
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()  # gone with the job's end
+    assert account_services.usage_for(account=api_key.account).used == 1
+
+
+def test_a_failed_job_leaves_no_checkpoints(api_key, model_server):
+    job = create(api_key)
+    attempt = interrupted_attempt(job, model_server)
+
+    jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="Failed.")
+
+    assert attempt == 1
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
+
+
+def test_a_step_finished_after_the_job_ended_is_not_kept(api_key):
+    job = create(api_key)
+    jobs.run_job(job_id=job.pk)  # completed
+    plan = generation.pipeline.make_generator("offline", deadline=time.monotonic() + 5).plan(
+        request=jobs._course_request(job)
+    )
+
+    checkpoints.Checkpoints(job_id=job.pk).save("plan", plan)
+
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
+
+
+# Courses built from the client's sources ----------------------------------------------------------
+
+
+@pytest.fixture
+def handbook(api_client) -> str:
+    return add_source(api_client, documents.handbook_pdf(), "handbook.pdf")
+
+
+def create_grounded(api_key, sources: list[str]):
+    return jobs.create_job(
+        api_key=api_key, subject="Security basics", format="onepage", language_id="en-US",
+        outline=["Incident response", "Physical security"], add_ons=["wrapup", "assessment"], sources=sources,
+    )
+
+
+def kept_plan(job) -> dict:
+    return GenerationCheckpoint.objects.get(job=job, step="plan").data
+
+
+def test_a_course_built_from_sources_resumes_from_its_kept_plan_with_the_passages_chosen_for_each_chapter(
+    api_key, model_server, handbook
+):
+    job = create_grounded(api_key, [handbook])
+    interrupted_attempt(job, model_server)
+    planned = [chapter["passages"] for chapter in kept_plan(job)["chapters"]]
+    kept = set(GenerationCheckpoint.objects.filter(job=job).values_list("step", flat=True))
+    asked_before = len(model_server.requests)
+
+    jobs.run_job(job_id=job.pk, worker="celery@next")
+
+    job.refresh_from_db()
+    assert len(planned) == 2 and all(planned)
+    assert {"plan", "chapter:0", "chapter:1"} <= kept
+    missing = {"course_wrapup"} | ({"course_assessment"} - {f"course_{step}" for step in kept})
+    asked_again = model_server.requests[asked_before:]
+    # (A quiz whose questions the review finds flawed is asked for again: the count varies.)
+    assert set(model_server.steps()[asked_before:]) == missing
+    # The wrap-up is written from the passages the kept chapters cite, read again by this attempt.
+    (wrapup,) = [body for body in asked_again if body["response_format"]["json_schema"]["name"] == "course_wrapup"]
+    cited = {
+        citation["passage_id"]
+        for chapter in job.course.content["chapters"]
+        for lesson in chapter["lessons"]
+        for citation in lesson["citations"]
+    }
+    shown = [passage["id"] for passage in passages_in(wrapup)]
+    assert shown and set(shown) <= cited <= {passage for passages in planned for passage in passages}
+    assert job.status == Status.COMPLETED
+    assert_cited(job.course.content, source_ids=[handbook])
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
+    assert account_services.usage_for(account=api_key.account).used == 1
+
+
+def test_steps_kept_from_a_source_deleted_since_are_written_again_from_the_sources_left(
+    api_key, api_client, model_server, handbook
+):
+    policy = add_source(api_client, documents.policy_docx(), "policy.docx")
+    job = create_grounded(api_key, [handbook, policy])
+    interrupted_attempt(job, model_server)
+    first_passage = kept_plan(job)["chapters"][0]["passages"][0]
+    gone = Passage.objects.select_related("source").get(public_id=first_passage).source.public_id
+    (left,) = {handbook, policy} - {gone}
+    source_services.delete_source(api_key=api_key, public_id=gone)
+    asked_before = len(model_server.requests)
+
+    jobs.run_job(job_id=job.pk, worker="celery@next")
+
+    job.refresh_from_db()
+    assert job.status == Status.COMPLETED, job.error_code
+    asked_again = model_server.steps()[asked_before:]
+    assert set(asked_again) == {"course_plan", "course_chapter", "course_wrapup", "course_assessment"}
+    assert asked_again.count("course_plan") == 1 and asked_again.count("course_chapter") == 2
+    assert_cited(job.course.content, source_ids=[left])
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
+
+
+def test_a_regenerated_part_written_before_the_worker_died_is_not_asked_for_again(api_key, model_server, handbook):
+    course_job = create_grounded(api_key, [handbook])
+    jobs.run_job(job_id=course_job.pk)
+    course_job.refresh_from_db()
+    job = jobs.create_regeneration_job(
+        api_key=api_key, course_public_id=course_job.course.public_id, part="chapter", chapter=2
+    )
+    # The first attempt writes the chapter, then its worker dies before the course is stored.
+    jobs._claim_job(job_id=job.pk, worker="celery@dead")
+    written = generation.regenerate_part(
+        request=jobs._course_request(job, variant=jobs._next_variant(job)),
+        document=CourseContent.model_validate(course_job.course.content),
+        part="chapter",
+        chapter=2,
+        on_progress=lambda percent: None,
+        deadline=time.monotonic() + 60,
+        checkpoints=checkpoints.Checkpoints(job_id=job.pk),
+    )
+    GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None, worker="")
+    asked_before = len(model_server.requests)
+
+    jobs.run_job(job_id=job.pk, worker="celery@next")
+
+    job.refresh_from_db()
+    assert model_server.steps()[asked_before:] == []
+    assert job.status == Status.COMPLETED and job.attempts == 2
+    stored = Course.objects.get(pk=course_job.course.pk)
+    assert stored.version == 2
+    assert stored.content["chapters"][1] == written.model_dump(mode="json")["chapters"][1]
+    assert_cited(stored.content, source_ids=[handbook])
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
