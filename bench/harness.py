@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -173,17 +174,12 @@ _UNEXPECTED = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 
 
 def _wrk(url: str, *, seconds: float, method: str = "GET", headers: dict | None = None,
-         body: str | None = None, expect: int = 200, script: list[str] | None = None,
-         connections: int = CONNECTIONS) -> Result:
-    """
-    Drive `url` with wrk for `seconds`: the same request again and again, or what `script` (Lua
-    lines defining wrk's `request` and `delay`) makes of it. Every answer must be `expect`.
-    """
+         body: str | None = None, expect: int = 200) -> Result:
+    """Drive `url` with wrk for `seconds`: the same request again and again. Every answer must be `expect`."""
     script = [
         f"wrk.method = {json.dumps(method)}",
         *(f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}" for name, value in (headers or {}).items()),
         *([f"wrk.body = {json.dumps(body)}"] if body is not None else []),
-        *(script or []),
     ]
     # Every answer must be the expected one, or the rate measures errors. Each wrk thread counts in
     # its own Lua state; `done` runs in the main one and sums the threads' counts.
@@ -191,7 +187,6 @@ def _wrk(url: str, *, seconds: float, method: str = "GET", headers: dict | None 
         "local threads = {}\n"
         "function setup(thread)\n"
         "  table.insert(threads, thread)\n"
-        "  if thread_setup then thread_setup(thread) end\n"
         "end\n"
         "unexpected = 0\n"
         f"function response(status) if status ~= {expect} then unexpected = unexpected + 1 end end\n"
@@ -205,7 +200,7 @@ def _wrk(url: str, *, seconds: float, method: str = "GET", headers: dict | None 
         lua.write("\n".join(script))
     try:
         run = subprocess.run(
-            ["wrk", "-t2", f"-c{connections}", f"-d{max(seconds, 1):g}s", "--latency", "-s", lua.name, url],
+            ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{max(seconds, 1):g}s", "--latency", "-s", lua.name, url],
             capture_output=True, text=True, check=True,
         )
     finally:
@@ -230,49 +225,36 @@ def _milliseconds(value: float, unit: str) -> float:
 PROGRESS_LEARNERS = 1000
 PROGRESS_EVERY_SECONDS = 15
 PROGRESS_TARGET_P99_MS = 50
-PROGRESS_CONNECTIONS = 50
 # Long enough for every learner to send about twice; the smoke run sends for a second.
 PROGRESS_SECONDS = 30
 
 
 def _learners_sending_progress(base_url: str, world, *, seconds: float) -> Result:
     """
-    1000 learners on the preview page, each sending a batch of progress every 15 seconds (about 67
-    requests a second), spread over 50 connections: each connection waits 750 ms on average (0.5 to
-    1.5 times, at random, so requests arrive spread out rather than in waves) before each request,
-    and every request is the next learner's, with that learner's cookie and a CSRF token. wrk times
-    each request from when it is sent, so the wait is not counted. p99 against the target.
+    1000 learners on the preview page, each sending a batch of progress every 15 seconds: about 67
+    requests a second, arriving as independent browsers' do (bench/arrivals.py), each with its
+    learner's cookie and a CSRF token. p99 against the target.
     """
-    from bench import scenario
+    from bench import arrivals, scenario
 
     rate = PROGRESS_LEARNERS / PROGRESS_EVERY_SECONDS
-    mean_wait_ms = PROGRESS_CONNECTIONS / rate * 1000
-    requests = scenario.progress_requests(world, learners=PROGRESS_LEARNERS)
-    entries = ",\n".join(
-        "{" + json.dumps(request["cookie"]) + ", " + json.dumps(request["body"]) + "}" for request in requests
-    )
-    script = [
-        f"local learners = {{\n{entries}\n}}",
-        f"local headers = {{[\"Content-Type\"] = \"application/x-www-form-urlencoded\", "
-        f"[\"User-Agent\"] = {json.dumps(scenario.BROWSER)}}}",
-        "local next_learner = 0",
-        "function thread_setup(thread) thread:set('first', math.random(1, #learners)) end",
-        "function init(args) next_learner = first or 1; math.randomseed(next_learner) end",
-        "function request()\n"
-        "  next_learner = next_learner % #learners + 1\n"
-        "  local learner = learners[next_learner]\n"
-        "  headers[\"Cookie\"] = learner[1]\n"
-        f"  return wrk.format(\"POST\", {json.dumps(scenario.progress_path(world))}, headers, learner[2])\n"
-        "end",
-        f"function delay() return math.floor({mean_wait_ms:.0f} * (0.5 + math.random())) end",
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "User-Agent": scenario.BROWSER}
+    requests = [
+        arrivals.Request(path=scenario.progress_path(world), headers={**headers, "Cookie": learner["cookie"]},
+                         body=learner["body"])
+        for learner in scenario.progress_requests(world, learners=PROGRESS_LEARNERS)
     ]
-    result = _wrk(
-        base_url + scenario.progress_path(world), seconds=seconds if seconds < 5 else max(seconds, PROGRESS_SECONDS),
-        method="POST", script=script, connections=PROGRESS_CONNECTIONS, expect=204,
+    host, port = urllib.parse.urlsplit(base_url).hostname, urllib.parse.urlsplit(base_url).port
+    measured = arrivals.drive(
+        host, port, requests, rate=rate, seconds=seconds if seconds < 5 else max(seconds, PROGRESS_SECONDS),
+        expect=204,
     )
-    result.name = (
-        f"learners sending progress: {PROGRESS_LEARNERS} every {PROGRESS_EVERY_SECONDS} s "
-        f"(~{rate:.0f} req/s), 2 web workers"
+    result = Result(
+        name=(f"learners sending progress: {PROGRESS_LEARNERS} every {PROGRESS_EVERY_SECONDS} s "
+              f"(~{rate:.0f} req/s), 2 web workers"),
+        requests_per_second=measured.requests_per_second,
+        p50_ms=measured.p50_ms,
+        p99_ms=measured.p99_ms,
     )
     result.sql = scenario.progress_queries(world)
     result.target = f"p99 <= {PROGRESS_TARGET_P99_MS} ms at >= {0.9 * rate:.0f} req/s, <= 2 SQL"
