@@ -2,11 +2,18 @@
 The one Redis client of the request path (rate limits, stored renderings), pooled for the process,
 and the store of renderings: what is expensive to render and the same for every reader (a
 course's pages, its JSON) is kept under a key that changes whenever the rendering would.
+
+Since what is under a key never changes, each process also keeps the renderings it served last
+in its own memory (RENDERINGS_IN_PROCESS_MB, each for at most RENDERING_IN_PROCESS_SECONDS): a
+copy there can never be stale, and a class opening the same page costs no Redis round trip. Only
+a request that found the course reaches a key, so a deleted course's copies are unreachable.
 """
 
 import functools
 import logging
+import threading
 
+import cachetools
 import redis
 from django.conf import settings
 from redis.backoff import NoBackoff
@@ -40,19 +47,52 @@ def _client(url: str, timeout: float) -> redis.Redis:
 
 def stored(key: str) -> bytes | None:
     """What `store` kept under `key`, or None: also when Redis is unreachable (the caller computes it)."""
+    with _in_process_lock:
+        value = _in_process().get(key)
+    if value is not None:
+        return value
     try:
-        return client().get(key)
+        value = client().get(key)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
         return None
+    if value is not None:
+        _keep_in_process(key, value)
+    return value
 
 
 def store(key: str, value: bytes, *, seconds: int) -> None:
-    """Keep `value` under `key` for `seconds`; nothing happens when Redis is unreachable."""
+    """Keep `value` under `key` for `seconds`; with Redis unreachable, only in this process."""
+    _keep_in_process(key, value)
     try:
         client().set(key, value, ex=seconds)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
+
+
+_in_process_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _in_process() -> cachetools.TTLCache:
+    return cachetools.TTLCache(
+        maxsize=settings.RENDERINGS_IN_PROCESS_MB * 1024 * 1024,
+        ttl=settings.RENDERING_IN_PROCESS_SECONDS,
+        getsizeof=len,
+    )
+
+
+def _keep_in_process(key: str, value: bytes) -> None:
+    renderings = _in_process()
+    if len(value) <= renderings.maxsize:  # else the cache would refuse it
+        with _in_process_lock:
+            renderings[key] = value
+
+
+def forget_in_process() -> None:
+    """Drop this process's own copies (a benchmark's first render, a test of what Redis holds)."""
+    with _in_process_lock:
+        _in_process().clear()
 
 
 # The renderings stored of a course (courses.pages, courses.views): each key starts with its kind
@@ -61,7 +101,14 @@ _COURSE_RENDERINGS = ("coursepage", "coursejson")
 
 
 def forget_course(public_id: str) -> None:
-    """Drop every rendering stored of a course; with Redis unreachable, they expire on their own."""
+    """
+    Drop every rendering stored of a course; with Redis unreachable, they expire on their own. The
+    copies other processes keep are unreachable (no request finds the course) and expire too.
+    """
+    with _in_process_lock:
+        renderings = _in_process()
+        for key in [key for key in renderings if key.split(":", 2)[1:2] == [public_id]]:
+            del renderings[key]
     try:
         connection = client()
         for kind in _COURSE_RENDERINGS:

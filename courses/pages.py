@@ -107,15 +107,15 @@ def _last_modified(request, course_id: str, **_kwargs):
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def course_page(request, course_id: str):
     course = _course(request, course_id)
-    html = _stored_page(request, course, number=0)
-    if html is None:
+    page = _stored_page(request, course, number=0)
+    if page is None:
         content = CourseContent.model_validate(course.content)
         if course.format == Format.CLASSIC:
             html = _render_classic(course, content, number=0)
         else:
             html = _render_onepage(course, content)
-        _store_page(request, course, number=0, html=html)
-    return _respond(request, html)
+        page = _store_page(request, course, number=0, html=html)
+    return _respond(request, page)
 
 
 @gone_when_deleted
@@ -124,8 +124,8 @@ def course_page(request, course_id: str):
 @condition(etag_func=_etag, last_modified_func=_last_modified)
 def chapter_page(request, course_id: str, number: int):
     course = _course(request, course_id)
-    html = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
-    if html is None:
+    page = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
+    if page is None:
         content = CourseContent.model_validate(course.content)
         if course.format == Format.ONEPAGE:
             if not 1 <= number <= len(content.chapters):
@@ -134,8 +134,8 @@ def chapter_page(request, course_id: str, number: int):
         if not 1 <= number < len(_classic_pages(course, content)):
             raise Http404("No such chapter.")
         html = _render_classic(course, content, number=number)
-        _store_page(request, course, number=number, html=html)
-    return _respond(request, html)
+        page = _store_page(request, course, number=number, html=html)
+    return _respond(request, page)
 
 
 @gone_when_deleted
@@ -216,13 +216,14 @@ _CSRF_PLACEHOLDER = "<!--csrf-token-->"
 _CSRF_VALUE_PLACEHOLDER = "<!--csrf-value-->"
 
 
-def _stored_page(request, course: Course, *, number: int) -> str | None:
-    html = redis_client.stored(_stored_page_key(request, course, number))
-    return None if html is None else html.decode()
+def _stored_page(request, course: Course, *, number: int) -> bytes | None:
+    return redis_client.stored(_stored_page_key(request, course, number))
 
 
-def _store_page(request, course: Course, *, number: int, html: str) -> None:
-    redis_client.store(_stored_page_key(request, course, number), html.encode(), seconds=STORED_PAGE_SECONDS)
+def _store_page(request, course: Course, *, number: int, html: str) -> bytes:
+    page = html.encode()
+    redis_client.store(_stored_page_key(request, course, number), page, seconds=STORED_PAGE_SECONDS)
+    return page
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
@@ -253,13 +254,15 @@ def _render(course: Course, template: str, context: dict) -> str:
         )
 
 
-def _respond(request, html: str, status: int = 200) -> HttpResponse:
-    if _CSRF_PLACEHOLDER in html or _CSRF_VALUE_PLACEHOLDER in html:
+def _respond(request, page: str | bytes, status: int = 200) -> HttpResponse:
+    # Bytes throughout: a stored page is served without decoding and encoding it again.
+    page = page.encode() if isinstance(page, str) else page
+    if _CSRF_PLACEHOLDER.encode() in page or _CSRF_VALUE_PLACEHOLDER.encode() in page:
         token = escape(get_token(request))  # also has the CSRF middleware set the cookie
-        html = html.replace(
-            _CSRF_PLACEHOLDER, f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
-        ).replace(_CSRF_VALUE_PLACEHOLDER, token)
-    response = HttpResponse(html, status=status)
+        page = page.replace(
+            _CSRF_PLACEHOLDER.encode(), f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'.encode()
+        ).replace(_CSRF_VALUE_PLACEHOLDER.encode(), token.encode())
+    response = HttpResponse(page, status=status)
     if not settings.PREVIEW_ALLOW_INDEXING:
         response["X-Robots-Tag"] = "noindex, nofollow"
     # Private: a course page carries the reader's CSRF token. no-cache: browsers check back on every

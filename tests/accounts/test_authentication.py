@@ -1,5 +1,6 @@
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from accounts import services
 from accounts.models import ApiKey
@@ -161,3 +162,18 @@ def test_no_raw_key_is_stored_anywhere(db, django_db_blocker):
 
     assert hits == []
     assert ApiKey.objects.get(account=account).key_hash == services.hash_key(plain_key)
+
+
+def test_the_key_and_the_job_are_prepared_statements_planned_once_per_connection(api_client, api_key):
+    job = api_client.post("/api/v1/courses", {"subject": "Knots"}, format="json").json()["jobId"]
+    for _ in range(3):
+        assert api_client.get(f"/api/v1/courses/jobs/{job}").status_code == 200
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+
+    # Each once, however often it ran; with its parameters bound by the server.
+    assert sum('FROM "accounts_apikey" k' in statement for statement in prepared) == 1
+    assert sum('FROM "courses_generationjob" j' in statement for statement in prepared) == 1
+    assert all("$1" in statement for statement in prepared)

@@ -125,11 +125,13 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     Client().get(f"/go/{course.public_id}")
     Client().get(f"/go/{course.public_id}/1")
     stored = redis_client.client()
-    assert len(list(stored.scan_iter(match=f"course*:{course.public_id}:*"))) == 3
+    keys = [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}:*")]
+    assert len(keys) == 3
 
     delete(api_client, course, django_capture_on_commit_callbacks)
 
     assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
+    assert [redis_client.stored(key) for key in keys] == [None, None, None]  # this process's copies too
 
 
 def test_its_page_answers_410_in_the_course_language_with_nothing_of_the_course(

@@ -400,6 +400,19 @@ def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_
     assert again.headers["ETag"] == first.headers["ETag"]
 
 
+def test_a_process_serves_a_page_it_served_before_without_asking_redis(client, settings, caplog, django_assert_num_queries):
+    course = CourseFactory()
+    first = client.get(f"/go/{course.public_id}")
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens here: asking Redis would be logged
+
+    with django_assert_num_queries(1):  # the course, without its content: nothing is rendered again
+        again = client.get(f"/go/{course.public_id}")
+
+    assert again.status_code == 200
+    assert without_csrf_tokens(again.content) == without_csrf_tokens(first.content)
+    assert "stored renderings unavailable" not in caplog.text
+
+
 def without_csrf_tokens(html: bytes) -> bytes:
     """A page as every reader gets it: the CSRF token is each response's own (masked anew each time)."""
     return re.sub(rb'(data-csrf="|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+"', rb'\1"', html)
