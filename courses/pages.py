@@ -13,6 +13,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlencode
 
 from django import forms
@@ -168,6 +169,8 @@ def sign_agreement(request, course_id: str):
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
+        except signoffs.CourseDeleted:
+            _gone(course.public_id)
     if signoff is None:
         context = {"agreement": _agreement(course, content, form=form)}
         return _respond(request, _render(course, "courses/agreement.html", context), status=400)
@@ -473,12 +476,17 @@ def _course(request, course_id: str) -> Course:
         found = _COURSE_WITHOUT_CONTENT.one(course_id)
         course = None if found is None else found[0]
     if course is None:
-        removed = deletion.is_removed(course_id) if looks_like_public_id(course_id, "cou_") else None
-        if removed is not None:
-            raise CourseGone(removed)
-        raise Http404("No such course.")
+        _gone(course_id)
     request._preview_course = course
     return course
+
+
+def _gone(course_id: str) -> NoReturn:
+    """:raises CourseGone: for a deleted course (410), or Http404 for one that never was"""
+    removed = deletion.is_removed(course_id) if looks_like_public_id(course_id, "cou_") else None
+    if removed is not None:
+        raise CourseGone(removed)
+    raise Http404("No such course.")
 
 
 # Every view of a page: the course without its content, which is read only when a page is rendered

@@ -1,5 +1,7 @@
 """Sign-offs of the agreement add-on, recorded from the preview page."""
 
+import psycopg
+from django.db import IntegrityError
 from django.utils.crypto import salted_hmac
 
 from config import errors
@@ -17,6 +19,10 @@ class CourseHasNoAgreement(errors.NotFound):
     message = "This course has no agreement."
 
 
+class CourseDeleted(Exception):
+    """The course was deleted between reading it and recording its sign-off."""
+
+
 def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -> Signoff:
     """
     Record that a learner confirmed the course's agreement, under the name they typed. The IP is
@@ -25,6 +31,7 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     is theirs: their result shows their first sign-off (one write for both, see learners.progress).
     :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
+    :raises CourseDeleted: if the course was deleted meanwhile
     """
     if not course.content.get("agreement"):
         raise CourseHasNoAgreement()
@@ -35,12 +42,20 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
         raise InvalidSignoffName()
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
     if learner is None:
-        return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+        try:
+            return course.signoffs.create(name=tidy, ip_hash=ip_hash)
+        except IntegrityError as exc:
+            if isinstance(exc.__cause__, psycopg.errors.ForeignKeyViolation):
+                raise CourseDeleted() from None
+            raise
     public_id = new_signoff_id()
-    signoff_id, learner_id = progress.record_signoff(
-        course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
-        learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash, public_id=public_id,
-    )
+    try:
+        signoff_id, learner_id = progress.record_signoff(
+            course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
+            learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash, public_id=public_id,
+        )
+    except progress.CourseNotFound:
+        raise CourseDeleted() from None
     return Signoff(
         pk=signoff_id, public_id=public_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash
     )

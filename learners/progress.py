@@ -226,18 +226,18 @@ def record_signoff(
     sign-off and what it completes on their row). Return the sign-off's id and the learner's, or
     None when the learner is not recorded (the page's script never ran for them, or they were
     erased): the sign-off is then kept on its own.
+    :raises CourseNotFound: if the course was deleted meanwhile
     """
     now = timezone.now()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _SIGN,
-            {
-                "now": now, "course": course_id, "version": course_version, "pages": pages,
-                "last_page_bit": 1 << (pages - 1), "learner": learner_public_id, "name": name, "ip_hash": ip_hash,
-                "public_id": public_id,
-            },
-        )
-        signoff_id, learner_id = cursor.fetchone()
+    signoff_id, learner_id = _execute(
+        _SIGN,
+        {
+            "now": now, "course": course_id, "version": course_version, "pages": pages,
+            "last_page_bit": 1 << (pages - 1), "learner": learner_public_id, "name": name, "ip_hash": ip_hash,
+            "public_id": public_id,
+        },
+        durable=True,
+    )
     if learner_id is not None:
         _tell(learner_id)
     return signoff_id, learner_id

@@ -4,17 +4,18 @@ import json
 import logging
 import re
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 
 from accounts import services as account_services
 from config import redis_client
-from courses import jobs
+from courses import deletion, jobs
 from courses.models import (
     Course,
     CourseVersion,
@@ -399,3 +400,47 @@ def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course,
     assert Client().get(path_of(link["downloadUrl"])).status_code == 410
     assert Course.objects.filter(pk=course.pk).exists()
     assert [record.deleted_by for record in caplog.records if record.getMessage() == "export revoked"] == ["staff staff"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("recorded_learner", [False, True], ids=["a reader", "a recorded learner"])
+def test_a_sign_off_sent_as_the_course_is_deleted_finds_it_gone(api_key, recorded_learner):
+    # The page read the course; its deletion commits while the sign-off's write waits on the row.
+    course = CourseFactory(api_key=api_key, format="classic")
+    browser = Client()
+    if recorded_learner:
+        browser.get(f"/go/{course.public_id}")
+        token = browser.cookies["csrftoken"].value
+        assert browser.post(f"/go/{course.public_id}/progress",
+                            {"csrfmiddlewaretoken": token, "batch": json.dumps({"version": 1, "page": 1})}).status_code == 204
+    deleting, waiting = threading.Event(), threading.Event()
+
+    def delete_once_the_sign_off_waits():
+        try:
+            with transaction.atomic():
+                deletion.delete_course(course=Course.objects.get(pk=course.pk), by="test")
+                deleting.set()
+                deadline = time.monotonic() + 30
+                with connection.cursor() as cursor:
+                    # Until the sign-off's write waits on the deleted row.
+                    while not waiting.is_set() and time.monotonic() < deadline:
+                        cursor.execute("SELECT pg_stat_clear_snapshot()")  # else a transaction sees one snapshot
+                        cursor.execute(
+                            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND wait_event_type = 'Lock' AND query LIKE %s", ["%courses_%signoff%"],
+                        )
+                        if cursor.fetchone()[0]:
+                            waiting.set()
+        finally:
+            connection.close()
+
+    deleter = threading.Thread(target=delete_once_the_sign_off_waits)
+    deleter.start()
+    assert deleting.wait(timeout=30)
+    response = browser.post(f"/go/{course.public_id}/agreement", {"name": "Ada Lovelace", "confirm": "on"})
+    deleter.join(timeout=30)
+
+    assert waiting.is_set()
+    assert response.status_code == 410
+    assert "Ada Lovelace" not in response.content.decode()
+    assert not Signoff.objects.exists()
