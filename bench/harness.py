@@ -65,6 +65,11 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
     with _gunicorn(port) as base_url:
         bare = _wrk(f"{base_url}/bench/bare", seconds=seconds)
         results = [dataclasses.replace(bare, name="bare Django view", ratio=1.0)]
+        for name, path, with_key in _REFERENCES:
+            headers = {"Authorization": f"Bearer {world.plain_key}"} if with_key else {}
+            reference = _wrk(base_url + path, seconds=seconds, headers=headers)
+            ratio = reference.requests_per_second / bare.requests_per_second
+            results.append(dataclasses.replace(reference, name=name, ratio=ratio))
         for measure in scenario.measures(world):
             result = _wrk(base_url + measure.path, seconds=seconds, method=measure.method,
                           headers=measure.headers, body=measure.body, expect=measure.expect)
@@ -79,6 +84,14 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
         results.append(_cold_render(world))
     results.append(_pipeline(jobs=pipeline_jobs))
     return results
+
+
+# Where the endpoints' floors are on the machine at hand (no targets): what one round trip to
+# PostgreSQL costs, and what every API request pays before its endpoint does anything.
+_REFERENCES = [  # (row, path, with the API key)
+    ("reference: the bare view plus one SQL round trip (`SELECT 1`)", "/bench/one-query", False),
+    ("reference: an API request that does nothing (key lookup, rate limiter)", "/bench/nothing", True),
+]
 
 
 def table(results: list[Result]) -> str:

@@ -1,6 +1,9 @@
+from django.db import connection
 from django.http import JsonResponse
 from django.urls import path
+from rest_framework.response import Response
 
+from config.api import ApiView
 from config.urls import urlpatterns as service_urlpatterns
 
 
@@ -9,4 +12,26 @@ def bare(request):
     return JsonResponse({"status": "ok"})
 
 
-urlpatterns = [path("bench/bare", bare), *service_urlpatterns]
+def one_query(request):
+    """The bare view plus one round trip to PostgreSQL: what a round trip costs on this machine."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return JsonResponse({"status": "ok"})
+
+
+class NothingView(ApiView):
+    """An API request that does nothing: its key is looked up and the limiter counts it, as for every endpoint."""
+
+    rate_limit_scope = "poll"
+
+    def get(self, request):
+        return Response({"status": "ok"})
+
+
+urlpatterns = [
+    path("bench/bare", bare),
+    path("bench/one-query", one_query),
+    path("bench/nothing", NothingView.as_view()),
+    *service_urlpatterns,
+]

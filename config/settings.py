@@ -82,7 +82,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 # first request on its lost connection is answered 503 (retry), and the next one connects afresh.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=False)
 # The hottest lookups (config/sql.py) are prepared statements, planned once per connection: 0 prepares
-# them on first use. Only they bind on the server; the ORM's queries never are prepared. Behind a
+# them on first use. Only they bind on the server: the ORM's queries are never prepared. Behind a
 # pooler in transaction mode (PgBouncer before 1.21), which hands a session's statements to another
 # server connection, set DB_PREPARED_STATEMENTS=false.
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
