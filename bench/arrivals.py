@@ -20,6 +20,8 @@ TIMEOUT_SECONDS = 30
 
 @dataclasses.dataclass(frozen=True)
 class Request:
+    """A POST: its path, its headers and its (already encoded) body."""
+
     path: str
     headers: dict[str, str]
     body: str

@@ -45,7 +45,7 @@ class Result:
 
     @property
     def verdict(self) -> str:
-        return f"{'missed' if self.missed else 'met'} {self.target}".strip()
+        return f"{'missed' if self.missed else 'met'} {self.target}" if self.target else ""
 
 
 def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
