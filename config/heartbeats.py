@@ -9,17 +9,48 @@ heartbeats and results no longer match the row, and are ignored.
 """
 
 import contextlib
+import datetime
 import logging
 import threading
 from collections.abc import Callable, Iterator
 
 from celery import signals
+from django.conf import settings
 from django.db import close_old_connections, connection
+from django.db.models import Q, QuerySet
 
 logger = logging.getLogger(__name__)
 
 # How long a stopping worker waits for its hand-backs to be written before it goes on stopping.
 HAND_BACK_WAIT_S = 5.0
+
+
+def timeout() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
+
+
+def silent(now: datetime.datetime) -> Q:
+    """Rows whose worker records no heartbeat: none yet (handed back), or none for the timeout (dead)."""
+    return Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - timeout())
+
+
+def run_again_or_fail(
+    unheld: QuerySet, *, now: datetime.datetime, max_attempts: int, send: Callable[[int], object],
+    fail: Callable[[int, int], bool], counts: dict[str, int],
+) -> None:
+    """
+    Send each unheld row (running, nobody holds it) to a worker again, at most once a heartbeat
+    timeout so a backlog does not fill with copies of its message; fail it (`fail(pk, attempt)`) once
+    workers died on it `max_attempts` times (hand-backs do not count). Counts go in `counts`.
+    """
+    rows = unheld.values_list("pk", "attempts", "handbacks", "enqueued_at")
+    for pk, attempts, handbacks, enqueued_at in rows:
+        if attempts - handbacks >= max_attempts:
+            counts["failed"] += fail(pk, attempts)
+        elif enqueued_at is None or enqueued_at < now - timeout():
+            unheld.model.objects.filter(pk=pk).update(enqueued_at=now)
+            send(pk)
+            counts["retried"] += 1
 
 
 class Heartbeat:

@@ -330,13 +330,9 @@ def _next_variant(job: GenerationJob) -> int:
     return done.count() + 1
 
 
-def _heartbeat_timeout() -> datetime.timedelta:
-    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
-
-
 def _unheld(now: datetime.datetime) -> Q:
     # Running, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.RUNNING) & (Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - _heartbeat_timeout()))
+    return Q(status=Status.RUNNING) & heartbeats.silent(now)
 
 
 def _claim_job(*, job_id: int, worker: str = "") -> int | None:
@@ -571,18 +567,13 @@ def recover_jobs() -> dict[str, int]:
 
     # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
     # its message lost. It runs again from its last finished step, unless workers died on it too often.
-    # Sent at most once a heartbeat timeout, so a backlog does not fill with copies of its message.
-    dead = GenerationJob.objects.filter(_unheld(now))
-    for job_id, attempts, handbacks, enqueued_at in dead.values_list("pk", "attempts", "handbacks", "enqueued_at"):
-        if attempts - handbacks < MAX_ATTEMPTS:
-            if enqueued_at is None or enqueued_at < now - _heartbeat_timeout():
-                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
-                queue.enqueue(tasks.run_generation, job_id=job_id)
-                counts["retried"] += 1
-        else:
-            counts["failed"] += fail_job(
-                job_id=job_id, attempt=attempts, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE
-            )
+    heartbeats.run_again_or_fail(
+        GenerationJob.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
+        send=lambda job_id: queue.enqueue(tasks.run_generation, job_id=job_id),
+        fail=lambda job_id, attempt: fail_job(
+            job_id=job_id, attempt=attempt, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE
+        ),
+    )
     return counts
 
 

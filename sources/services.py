@@ -223,15 +223,9 @@ _UNREADABLE = "The document could not be read."
 _INTERRUPTED = "Reading the document was interrupted too often. Please try again."
 
 
-def _heartbeat_timeout() -> datetime.timedelta:
-    return datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S)
-
-
 def _unheld(now) -> Q:
     # Started, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.PENDING, started_at__isnull=False) & (
-        Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - _heartbeat_timeout())
-    )
+    return Q(status=Status.PENDING, started_at__isnull=False) & heartbeats.silent(now)
 
 
 def _claim(*, source_id: int, worker: str = "") -> int | None:
@@ -450,16 +444,11 @@ def recover_sources() -> dict[str, int]:
             Source.objects.filter(pk=source_id).update(enqueued_at=now)
             queue.enqueue(tasks.extract_source, source_id=source_id)
             counts["resent"] += 1
-    # Sent at most once a heartbeat timeout, so a backlog does not fill with copies of its message.
-    dead = Source.objects.filter(_unheld(now))
-    for source_id, attempts, handbacks, enqueued_at in dead.values_list("pk", "attempts", "handbacks", "enqueued_at"):
-        if attempts - handbacks < MAX_ATTEMPTS:
-            if enqueued_at is None or enqueued_at < now - _heartbeat_timeout():
-                Source.objects.filter(pk=source_id).update(enqueued_at=now)
-                queue.enqueue(tasks.extract_source, source_id=source_id)
-                counts["retried"] += 1
-        else:
-            counts["failed"] += _fail(
-                source_id=source_id, attempt=attempts, code=extraction.UNREADABLE, message=_INTERRUPTED
-            )
+    heartbeats.run_again_or_fail(
+        Source.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
+        send=lambda source_id: queue.enqueue(tasks.extract_source, source_id=source_id),
+        fail=lambda source_id, attempt: _fail(
+            source_id=source_id, attempt=attempt, code=extraction.UNREADABLE, message=_INTERRUPTED
+        ),
+    )
     return counts
