@@ -2,6 +2,7 @@
 
 import datetime
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
@@ -141,12 +142,13 @@ def revoke_key(*, key_or_prefix: str) -> ApiKey:
     return key
 
 
-def authenticate_key(*, plain_key: str) -> ApiKey:
+def authenticate_key(*, plain_key: str, find_key: Callable[..., ApiKey | None] = queries.live_key) -> ApiKey:
     """
     Return the live key with this plain value, its account and plan loaded, and note its use.
+    `find_key(key_hash=...)` looks the key up (a view may read a row of its own in the same query).
     :raises InvalidApiKey: if no live key has this value
     """
-    key = queries.live_key(key_hash=hash_key(plain_key))
+    key = find_key(key_hash=hash_key(plain_key))
     if key is None:
         raise InvalidApiKey()
     _note_key_use(key)

@@ -16,7 +16,7 @@ import dataclasses
 import functools
 
 import psycopg
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends import utils
 
 
@@ -38,14 +38,30 @@ class Table:
         fields = self.model._meta.concrete_fields
         return [field for field in fields if self.only is None or field.name in self.only or field.primary_key]
 
+    @functools.cached_property
+    def attnames(self) -> list[str]:
+        return [field.attname for field in self.fields]
+
+    @functools.cached_property
+    def converters(self) -> list:
+        """Per column, what the ORM does with its value (a JSON field's text becomes its value), or None."""
+        return [getattr(field, "from_db_value", None) for field in self.fields]
+
+    @functools.cached_property
+    def pk_index(self) -> int:
+        return next(index for index, field in enumerate(self.fields) if field.primary_key)
+
 
 class Lookup:
     """
     `SELECT <every field of every table> FROM ... WHERE ...`, compiled once. `joins` is the SQL
-    after the first table (JOIN clauses and WHERE with %s placeholders).
+    after the first table (JOIN clauses and WHERE, with %s placeholders or %(name)s ones).
     """
 
     def __init__(self, *tables: Table, joins: str):
+        for index, table in enumerate(tables):
+            if table.parent is not None and table.parent not in {earlier.alias for earlier in tables[:index]}:
+                raise ValueError(f"Table {table.alias!r} must come after its parent {table.parent!r}")
         self._tables = tables
         columns = ", ".join(
             f'{table.alias}."{field.column}"' for table in tables for field in table.fields
@@ -53,49 +69,48 @@ class Lookup:
         first = tables[0]
         self.sql = f'SELECT {columns} FROM "{first.model._meta.db_table}" {first.alias} {joins}'
 
-    def one(self, *params) -> list[models.Model | None] | None:
-        """The instances of the first row (None for a table a LEFT JOIN found nothing in), or None."""
-        with _preparing_cursor() as cursor:
-            cursor.execute(self.sql, params)
+    def one(self, *params, **named_params) -> dict[str, models.Model | None] | None:
+        """
+        The instances of the first row by table alias (None for a table a LEFT JOIN found nothing
+        in), or None for no row.
+        """
+        db = connections[DEFAULT_DB_ALIAS]  # resolved once: each use of the `connection` proxy looks it up
+        with _preparing_cursor(db) as cursor:
+            cursor.execute(self.sql, named_params or params)
             row = cursor.fetchone()
         if row is None:
             return None
-        instances: list[models.Model | None] = []
+        by_alias: dict[str, models.Model | None] = {}
         start = 0
         for table in self._tables:
-            values = [
-                # What the ORM does with a column's value (a JSON field's text becomes its value).
-                field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
-                for field, value in zip(table.fields, row[start : start + len(table.fields)], strict=True)
-            ]
+            values = row[start : start + len(table.fields)]
             start += len(table.fields)
-            pk_index = next(index for index, field in enumerate(table.fields) if field.primary_key)
             instance = None
-            if values[pk_index] is not None:
-                instance = table.model.from_db(
-                    connection.alias, [field.attname for field in table.fields], values
-                )
-            instances.append(instance)
-        by_alias = {table.alias: instance for table, instance in zip(self._tables, instances, strict=True)}
-        for table, instance in zip(self._tables, instances, strict=True):
+            if values[table.pk_index] is not None:
+                values = [
+                    value if convert is None else convert(value, None, db)
+                    for convert, value in zip(table.converters, values, strict=True)
+                ]
+                instance = table.model.from_db(db.alias, table.attnames, values)
+            by_alias[table.alias] = instance
             owner = by_alias.get(table.parent)
             if owner is not None:
                 # What `select_related` does: the related object, or None, cached on the owner.
                 owner._meta.get_field(table.relation).set_cached_value(owner, instance)
-        return instances
+        return by_alias
 
 
-def _preparing_cursor():
+def _preparing_cursor(db):
     """
     What `connection.cursor()` gives (Django's wrapper: its errors, its query log and counts), over
     a cursor that binds parameters on the server, which psycopg prepares once the connection
     allows it (`prepare_threshold`).
     """
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    cursor = psycopg.Cursor(connection.connection)
-    return _LoggedPreparedCursor(cursor, connection) if connection.queries_logged else connection.make_cursor(cursor)
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    cursor = psycopg.Cursor(db.connection)
+    return _LoggedPreparedCursor(cursor, db) if db.queries_logged else db.make_cursor(cursor)
 
 
 class _LoggedPreparedCursor(utils.CursorDebugWrapper):

@@ -474,7 +474,7 @@ def _course(request, course_id: str) -> Course:
     course = None
     if looks_like_public_id(course_id, "cou_"):
         found = _COURSE_WITHOUT_CONTENT.one(course_id)
-        course = None if found is None else found[0]
+        course = None if found is None else found["c"]
     if course is None:
         _gone(course_id)
     request._preview_course = course

@@ -1,28 +1,32 @@
 from accounts.models import ApiKey
+from accounts.queries import key_lookup, live_key
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
 from courses.models import Course, GenerationJob
 
 
-# Every poll: the job with what the answer shows of its course (not the course's content), one
-# query compiled once (config/sql.py).
+# Every poll: the key (accounts.queries.key_lookup) with its job and what the answer shows of the
+# job's course (not the course's content), one query compiled once (config/sql.py).
 _SHOWN = ("public_id", "name", "headline", "format", "language_id", "created_at", "version")
-_JOB_WITH_COURSE = Lookup(
+_KEY_WITH_JOB = key_lookup(
     Table(GenerationJob, "j"),
     Table(Course, "c", only=_SHOWN, parent="j", relation="course"),  # the course a job made
     Table(Course, "r", only=_SHOWN, parent="j", relation="regenerated_course"),  # or generates again
-    joins='LEFT JOIN "courses_course" c ON c."job_id" = j."id" '
-    'LEFT JOIN "courses_course" r ON r."id" = j."regenerated_course_id" '
-    'WHERE j."public_id" = %s AND j."api_key_id" = %s',
+    joins='LEFT JOIN "courses_generationjob" j ON j."public_id" = %(job_id)s AND j."api_key_id" = k."id" '
+    'LEFT JOIN "courses_course" c ON c."job_id" = j."id" '
+    'LEFT JOIN "courses_course" r ON r."id" = j."regenerated_course_id" ',
 )
 
 
-def job_visible_to(*, api_key: ApiKey, public_id: str) -> GenerationJob | None:
-    """The job with this id if this key created it, with its course's public fields: one query."""
-    if not looks_like_public_id(public_id, "job_"):
-        return None
-    found = _JOB_WITH_COURSE.one(public_id, api_key.pk)
-    return None if found is None else found[0]
+def key_with_job(*, key_hash: str, job_public_id: str) -> tuple[ApiKey | None, GenerationJob | None]:
+    """
+    The live key with this SHA-256 (as accounts.queries.live_key) and, if that key created it, the
+    job with this id with its course's public fields: one query.
+    """
+    if not looks_like_public_id(job_public_id, "job_"):
+        return live_key(key_hash=key_hash), None
+    found = _KEY_WITH_JOB.one(key_hash=key_hash, job_id=job_public_id)
+    return (None, None) if found is None else (found["k"], found["j"])
 
 
 def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
@@ -33,9 +37,10 @@ def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
 
 
 # Reading a course: everything but its document, which is read only when its JSON is not stored.
-_COURSE = Lookup(
-    Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content")),
-    joins='WHERE c."public_id" = %s AND c."api_key_id" = %s',
+_SUMMARY = Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content"))
+_COURSE = Lookup(_SUMMARY, joins='WHERE c."public_id" = %s AND c."api_key_id" = %s')
+_KEY_WITH_COURSE = key_lookup(
+    _SUMMARY, joins='LEFT JOIN "courses_course" c ON c."public_id" = %(course_id)s AND c."api_key_id" = k."id" '
 )
 
 
@@ -44,4 +49,15 @@ def course_summary_visible_to(*, api_key: ApiKey, public_id: str) -> Course | No
     if not looks_like_public_id(public_id, "cou_"):
         return None
     found = _COURSE.one(public_id, api_key.pk)
-    return None if found is None else found[0]
+    return None if found is None else found["c"]
+
+
+def key_with_course_summary(*, key_hash: str, course_public_id: str) -> tuple[ApiKey | None, Course | None]:
+    """
+    The live key with this SHA-256 (as accounts.queries.live_key) and, if that key created it, the
+    course with this id as `course_summary_visible_to` has it: one query.
+    """
+    if not looks_like_public_id(course_public_id, "cou_"):
+        return live_key(key_hash=key_hash), None
+    found = _KEY_WITH_COURSE.one(key_hash=key_hash, course_id=course_public_id)
+    return (None, None) if found is None else (found["k"], found["c"])

@@ -84,17 +84,21 @@ def test_odd_job_ids_are_404(api_client, job_id):
     assert response.status_code == 404
 
 
-def test_a_poll_costs_at_most_two_queries(
-    api_client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+def test_a_poll_is_one_query_the_key_with_its_job(
+    api_client, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         job_id = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json").json()["jobId"]
     poll(api_client, job_id)  # the key's last use was just written: no write on the next poll
 
-    with django_assert_max_num_queries(2):
+    with django_assert_num_queries(1) as captured:
         response = poll(api_client, job_id)
+    with django_assert_num_queries(1):  # as is a poll of no job of the key's
+        unknown = poll(api_client, "job_0000000000000000000000")
 
     assert response.json()["status"] == "completed"
+    assert unknown.status_code == 404
+    assert job_id in captured.captured_queries[0]["sql"]
 
 
 @pytest.mark.parametrize("value", ["AAA", "csv", "api", "json"])
