@@ -6,7 +6,13 @@ BASE62 = string.ascii_letters + string.digits
 
 
 def random_base62(length: int) -> str:
-    return "".join(secrets.choice(BASE62) for _ in range(length))
+    """`length` characters of BASE62, each equally likely, from one read of the system's randomness."""
+    chars: list[str] = []
+    while len(chars) < length:
+        # A byte under 248 (4 x 62) maps evenly onto the 62 characters; the rest (3%) are dropped.
+        # Twice the bytes needed almost always suffice: one system call, not one per character.
+        chars += [BASE62[byte % 62] for byte in secrets.token_bytes(2 * length) if byte < 248]
+    return "".join(chars[:length])
 
 
 def new_public_id(prefix: str, length: int = 22) -> str:
