@@ -8,8 +8,8 @@ It uses a database of its own (`cgs_bench`, made afresh each run) and Redis data
 project-local servers (BENCH_DATABASE_NAME, BENCH_REDIS_URL), starts gunicorn with the web flags of `make run` (Procfile.dev) serving the
 service plus a bare JSON view, and drives each endpoint with wrk (16 connections); learners'
 progress arrives on its own clock instead (bench/arrivals.py). Rate limits are raised out of the
-way; the limiter still runs. Ratios compare each endpoint with the bare view measured in the same
-run, so they hold on any machine; absolute numbers do not.
+way; the limiter still runs. Ratios compare each endpoint with the bare view measured right before
+it in the same run, so they hold on any machine; absolute numbers do not.
 """
 
 import argparse

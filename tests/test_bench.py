@@ -47,5 +47,5 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "reading a 100-page PDF (child process, passages, index)",
         "full-text query over 10,000 passages (rank and headlines, top 10)",
     ]
-    # SQL per request: poll 2, a stored page 1, a learner's batch of progress 2
-    assert "| 2 |" in rows[3] and "| 1 |" in rows[5] and "| 2 |" in rows[8]
+    # SQL per request: poll 1, a stored page 1, a learner's batch of progress 2
+    assert "| 1 |" in rows[3] and "| 1 |" in rows[5] and "| 2 |" in rows[8]
