@@ -1,6 +1,9 @@
+from collections.abc import Callable
+
 from rest_framework.authentication import BaseAuthentication
 
-from accounts import queries, services
+from accounts import services
+from accounts.models import ApiKey
 
 
 class ApiKeyAuthentication(BaseAuthentication):
@@ -10,7 +13,7 @@ class ApiKeyAuthentication(BaseAuthentication):
     `find_key(key_hash=...)` looks the key up: by default the key alone, or with a view's own row.
     """
 
-    def __init__(self, find_key=queries.live_key):
+    def __init__(self, find_key: Callable[..., ApiKey | None]):
         self.find_key = find_key
 
     def authenticate(self, request):

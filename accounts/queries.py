@@ -1,3 +1,5 @@
+from django.db import models
+
 from accounts.models import Account, ApiKey, Plan
 from config.sql import Lookup, Table
 
@@ -21,6 +23,12 @@ def key_lookup(*tables: Table, joins: str = "") -> Lookup:
     the key) that may use `k."id"` and their own %(name)s parameters.
     """
     return Lookup(*_KEY_TABLES, *tables, joins=_KEY_JOINS + joins + _LIVE_KEY_WHERE)
+
+
+def key_and_row(lookup: Lookup, alias: str, *, key_hash: str, **params) -> tuple[ApiKey | None, models.Model | None]:
+    """Run a `key_lookup`: the live key and its row under `alias` (None for none), or (None, None)."""
+    found = lookup.one(key_hash=key_hash, **params)
+    return (None, None) if found is None else (found["k"], found[alias])
 
 
 _LIVE_KEY = key_lookup()

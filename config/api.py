@@ -26,7 +26,6 @@ class ApiView(APIView):
     headers, like any other refusal of the request itself; neither body is read.
     """
 
-    authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasPaidPlan]
     rate_limit_scope: str | None = None  # one of ratelimit.SCOPES
     # Where methods of one view count in different buckets: {"GET": "poll", "POST": "sources"}.
@@ -60,6 +59,7 @@ class ApiView(APIView):
             raise middleware.PayloadTooLarge(limit.message)
 
     def get_authenticators(self):
+        # The key, looked up as the view says (find_key); in place of DRF's authentication_classes.
         return [ApiKeyAuthentication(find_key=self.find_key)]
 
     def find_key(self, *, key_hash: str) -> ApiKey | None:

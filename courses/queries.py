@@ -1,5 +1,5 @@
 from accounts.models import ApiKey
-from accounts.queries import key_lookup, live_key
+from accounts.queries import key_and_row, key_lookup
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
 from courses.models import Course, GenerationJob
@@ -23,10 +23,8 @@ def key_with_job(*, key_hash: str, job_public_id: str) -> tuple[ApiKey | None, G
     The live key with this SHA-256 (as accounts.queries.live_key) and, if that key created it, the
     job with this id with its course's public fields: one query.
     """
-    if not looks_like_public_id(job_public_id, "job_"):
-        return live_key(key_hash=key_hash), None
-    found = _KEY_WITH_JOB.one(key_hash=key_hash, job_id=job_public_id)
-    return (None, None) if found is None else (found["k"], found["j"])
+    job_id = job_public_id if looks_like_public_id(job_public_id, "job_") else None  # another shape: no job
+    return key_and_row(_KEY_WITH_JOB, "j", key_hash=key_hash, job_id=job_id)
 
 
 def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
@@ -57,7 +55,5 @@ def key_with_course_summary(*, key_hash: str, course_public_id: str) -> tuple[Ap
     The live key with this SHA-256 (as accounts.queries.live_key) and, if that key created it, the
     course with this id as `course_summary_visible_to` has it: one query.
     """
-    if not looks_like_public_id(course_public_id, "cou_"):
-        return live_key(key_hash=key_hash), None
-    found = _KEY_WITH_COURSE.one(key_hash=key_hash, course_id=course_public_id)
-    return (None, None) if found is None else (found["k"], found["c"])
+    course_id = course_public_id if looks_like_public_id(course_public_id, "cou_") else None  # no course
+    return key_and_row(_KEY_WITH_COURSE, "c", key_hash=key_hash, course_id=course_id)

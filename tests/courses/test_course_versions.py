@@ -77,6 +77,14 @@ def test_reading_a_course_costs_at_most_two_queries_whatever_its_size(
     assert again.json()["content"]["introduction"] == "x " * 9000
 
 
+@pytest.mark.parametrize("course_id", ["cou_x", "x" * 300, "cou_%00", "..", "cou_' OR 1=1 --"])
+def test_odd_course_ids_are_404(api_client, course_id):
+    response = api_client.get(f"/api/v1/courses/{course_id}")
+
+    assert response.status_code == 404
+    assert response.json() == NOT_FOUND
+
+
 @pytest.mark.parametrize("tail", ["", "/versions", "/versions/1"])
 def test_another_key_sees_no_course_and_no_version(account, course, stranger_client, tail):
     other_key_of_the_same_account = client_for(__import__("accounts.services", fromlist=["issue_key"]).issue_key(account=account))
