@@ -80,10 +80,8 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
         for measure in scenario.measures(world):
             result = beside_bare(measure.name, base_url + measure.path, method=measure.method,
                                  headers=measure.headers, body=measure.body, expect=measure.expect)
-            result.sql = scenario.queries_for(measure)
-            result.target = f">= {measure.target_ratio}x, <= {measure.sql_budget} SQL"
-            result.missed = result.ratio < measure.target_ratio or result.sql > measure.sql_budget
-            results.append(result)
+            results.append(judged(result, sql=scenario.queries_for(measure), target_ratio=measure.target_ratio,
+                                  sql_budget=measure.sql_budget))
         median_bare = sorted(bare_runs, key=lambda run: run.requests_per_second)[len(bare_runs) // 2]
         results.insert(0, dataclasses.replace(median_bare, name="bare Django view", ratio=1.0))
         results.append(_learners_sending_progress(base_url, world, seconds=seconds))
@@ -91,6 +89,24 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
         results.append(_cold_render(world))
     results.append(_pipeline(jobs=pipeline_jobs))
     return results
+
+
+def judged(result: Result, *, sql: int, target_ratio: float, sql_budget: int) -> Result:
+    """A request rate with its SQL per request, against its targets: missed if either is."""
+    return dataclasses.replace(
+        result,
+        sql=sql,
+        target=f">= {target_ratio}x, <= {sql_budget} SQL",
+        missed=result.ratio < target_ratio or sql > sql_budget,
+    )
+
+
+def exit_status(results: list[Result]) -> int:
+    """`make bench`'s exit status: 1 when any measure missed its target, each named on stderr; else 0."""
+    missed = [result for result in results if result.missed]
+    for result in missed:
+        print(f"MISSED: {result.name}: {result.verdict}", file=sys.stderr)
+    return 1 if missed else 0
 
 
 # Where the endpoints' floors are on the machine at hand (no targets): what one round trip to

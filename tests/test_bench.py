@@ -1,5 +1,6 @@
 """`make bench` runs: every measure once, briefly (its numbers mean nothing here; see README: Performance)."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from bench import harness
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,3 +52,30 @@ def test_make_bench_measures_every_row_of_its_table(db):
     ]
     # SQL per request: poll 1, a stored page 1, a learner's batch of progress 2
     assert "| 1 |" in rows[3] and "| 1 |" in rows[5] and "| 2 |" in rows[8]
+    # Every row but the bare view, the references and the first render has a target and shows its
+    # verdict (a smoke run's numbers are too short to enforce).
+    for row in rows[3:10] + rows[11:]:
+        assert " | met " in row or " | missed " in row, row
+
+
+def test_a_ratio_or_an_sql_budget_missed_is_a_miss():
+    measured = harness.Result(name="poll", requests_per_second=1000, p50_ms=1, p99_ms=2, ratio=0.5)
+
+    met = harness.judged(measured, sql=2, target_ratio=0.5, sql_budget=2)
+    slow = harness.judged(dataclasses.replace(measured, ratio=0.49), sql=2, target_ratio=0.5, sql_budget=2)
+    chatty = harness.judged(measured, sql=3, target_ratio=0.5, sql_budget=2)
+
+    assert (met.missed, slow.missed, chatty.missed) == (False, True, True)
+    assert met.verdict == "met >= 0.5x, <= 2 SQL" and slow.verdict == "missed >= 0.5x, <= 2 SQL"
+    assert chatty.sql == 3
+
+
+def test_make_bench_exits_non_zero_naming_each_measure_missed(capsys):
+    met = harness.Result(name="poll", value="", target=">= 0.5x", missed=False)
+    missed = harness.Result(name="create", value="", target=">= 0.3x", missed=True)
+    untargeted = harness.Result(name="bare Django view", requests_per_second=2000, ratio=1.0)
+
+    assert harness.exit_status([untargeted, met]) == 0
+    assert capsys.readouterr().err == ""
+    assert harness.exit_status([untargeted, met, missed]) == 1
+    assert capsys.readouterr().err == "MISSED: create: missed >= 0.3x\n"
