@@ -61,11 +61,20 @@ def stored(key: str) -> bytes | None:
     return value
 
 
-def store(key: str, value: bytes, *, seconds: int) -> None:
-    """Keep `value` under `key` for `seconds`; with Redis unreachable, only in this process."""
+def store(key: str, value: bytes, *, seconds: int, course: str | None = None) -> None:
+    """
+    Keep `value` under `key` for `seconds`; with Redis unreachable, only in this process. A
+    rendering of a course names it (its public id), which lists the key among the course's own for
+    `forget_course`.
+    """
     _keep_in_process(key, value)
     try:
-        client().set(key, value, ex=seconds)
+        with client().pipeline() as pipeline:  # one round trip, all or nothing
+            pipeline.set(key, value, ex=seconds)
+            if course is not None:
+                pipeline.sadd(_renderings_of(course), key)
+                pipeline.expire(_renderings_of(course), seconds)  # outlives every key it lists
+            pipeline.execute()
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
 
@@ -95,11 +104,6 @@ def forget_in_process() -> None:
         _in_process().clear()
 
 
-# The renderings stored of a course (courses.pages, courses.views): each key starts with its kind
-# and the course's id.
-_COURSE_RENDERINGS = ("coursepage", "coursejson")
-
-
 def forget_course(public_id: str) -> None:
     """
     Drop every rendering stored of a course; with Redis unreachable, they expire on their own. The
@@ -111,10 +115,12 @@ def forget_course(public_id: str) -> None:
             del renderings[key]
     try:
         connection = client()
-        for kind in _COURSE_RENDERINGS:
-            keys = list(connection.scan_iter(match=f"{kind}:{public_id}:*", count=1000))
-            if keys:
-                connection.unlink(*keys)
+        keys = connection.smembers(_renderings_of(public_id))
+        connection.unlink(_renderings_of(public_id), *keys)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": "forget"}, exc_info=True)
 
+
+def _renderings_of(public_id: str) -> str:
+    # The keys stored of a course, so forgetting them takes two round trips, not a scan of every key.
+    return f"renderings:{public_id}"

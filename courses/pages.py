@@ -225,12 +225,13 @@ def _stored_page(request, course: Course, *, number: int) -> bytes | None:
 
 def _store_page(request, course: Course, *, number: int, html: str) -> bytes:
     page = html.encode()
-    redis_client.store(_stored_page_key(request, course, number), page, seconds=STORED_PAGE_SECONDS)
+    redis_client.store(
+        _stored_page_key(request, course, number), page, seconds=STORED_PAGE_SECONDS, course=course.public_id
+    )
     return page
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
-    # Under the course's id, so deleting the course forgets them all (redis_client.forget_course).
     return f"coursepage:{course.public_id}:{_etag(request, course.public_id)}:{number}"
 
 

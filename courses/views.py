@@ -239,7 +239,7 @@ class CourseView(ApiView):
         body = redis_client.stored(key)
         if body is None:
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
-            redis_client.store(key, body, seconds=STORED_JSON_SECONDS)
+            redis_client.store(key, body, seconds=STORED_JSON_SECONDS, course=course.public_id)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
 
     @extend_schema(

@@ -128,10 +128,13 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     stored = redis_client.client()
     keys = [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}:*")]
     assert len(keys) == 3
+    # Listed under the course, so forgetting them needs no scan of every key.
+    assert {key.decode() for key in stored.smembers(f"renderings:{course.public_id}")} == set(keys)
 
     delete(api_client, course, django_capture_on_commit_callbacks)
 
     assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
+    assert not stored.exists(f"renderings:{course.public_id}")  # nor the list of them
     assert [redis_client.stored(key) for key in keys] == [None, None, None]  # this process's copies too
 
 
