@@ -110,7 +110,7 @@ def forget_course(public_id: str) -> None:
     copies other processes keep are unreachable (no request finds the course) and expire too.
     """
     with _in_process_lock:
-        renderings = _in_process()
+        renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (courses.pages, courses.views)
         for key in [key for key in renderings if key.split(":", 2)[1:2] == [public_id]]:
             del renderings[key]
     try:
