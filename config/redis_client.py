@@ -61,19 +61,18 @@ def stored(key: str) -> bytes | None:
     return value
 
 
-def store(key: str, value: bytes, *, seconds: int, course: str | None = None) -> None:
+def store(key: str, value: bytes, *, seconds: int, course: str) -> None:
     """
-    Keep `value` under `key` for `seconds`; with Redis unreachable, only in this process. A
-    rendering of a course names it (its public id), which lists the key among the course's own for
-    `forget_course`.
+    Keep `value`, a rendering of the course with public id `course`, under `key` for `seconds`,
+    listed among the course's renderings for `forget_course`; with Redis unreachable, only in
+    this process.
     """
     _keep_in_process(key, value)
     try:
         with client().pipeline() as pipeline:  # one round trip, all or nothing
             pipeline.set(key, value, ex=seconds)
-            if course is not None:
-                pipeline.sadd(_renderings_of(course), key)
-                pipeline.expire(_renderings_of(course), seconds)  # outlives every key it lists
+            pipeline.sadd(_renderings_of(course), key)
+            pipeline.expire(_renderings_of(course), seconds)  # outlives every key it lists
             pipeline.execute()
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
