@@ -21,9 +21,8 @@ class ResultsPage:
 
 
 def results_of(
+    course: Course | None,
     *,
-    api_key: ApiKey,
-    course_public_id: str,
     completed: bool | None = None,
     passed: bool | None = None,
     since: datetime.datetime | None = None,
@@ -31,13 +30,15 @@ def results_of(
     limit: int = 100,
 ) -> ResultsPage:
     """
-    The course's learners, newest first, `limit` at a time (config/cursors.py): two queries.
+    The course's learners, newest first, `limit` at a time (config/cursors.py): one query.
+    `course` is the key's course as the view found it with the key (None: none of this key's).
     `completed`: only those who completed (True) or not (False); `passed`: only those who passed
     (True) or who tried and have not passed (False); `since`: only those whose record changed at
     or after that moment.
-    :raises CourseNotFound: unless this key created the course
+    :raises CourseNotFound: for no course
     """
-    course = course_of(api_key=api_key, public_id=course_public_id)
+    if course is None:
+        raise versions.CourseNotFound()
     page = cursors.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
                                 cursor=cursor, limit=limit)
     for learner in page.rows:

@@ -7,8 +7,10 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from accounts.models import ApiKey
 from config import cursors, openapi, ratelimit
 from config.api import ApiView
+from courses import queries as course_queries
 from learners import identity, progress, queries, results_csv, serializers, services
 
 _COURSE = openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")
@@ -89,6 +91,13 @@ class ResultsView(ApiView):
     rate_limit_scope = "results"
     renderer_classes = [JSONRenderer, ResultsCsvRenderer]
 
+    def find_key(self, *, key_hash: str) -> ApiKey | None:
+        # The key and its course in one query, as a course's read has them.
+        api_key, self.course = course_queries.key_with_course_summary(
+            key_hash=key_hash, course_public_id=self.kwargs["course_id"]
+        )
+        return api_key
+
     @extend_schema(
         operation_id="listCourseResults",
         summary="Learner results of a course: who started, finished, passed and signed",
@@ -137,7 +146,7 @@ class ResultsView(ApiView):
         # A plain dict: an empty value is then refused, not taken for an absent one.
         data = serializers.ResultsInput(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
-        page = queries.results_of(api_key=request.auth, course_public_id=course_id, **data.validated_data)
+        page = queries.results_of(self.course, **data.validated_data)
         body = {
             "courseId": page.course.public_id,
             "results": [serializers.result_output(learner) for learner in page.learners],
