@@ -12,13 +12,13 @@ a request that found the course reaches a key, so a deleted course's copies are 
 import functools
 import logging
 import threading
+import time
 
 import cachetools
 import redis
 from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +68,19 @@ def store(key: str, value: bytes, *, seconds: int, course: str) -> None:
     this process.
     """
     _keep_in_process(key, value)
+    listed = _renderings_of(course)
+    now = time.time()
     try:
         with client().pipeline() as pipeline:  # one round trip, all or nothing
             pipeline.set(key, value, ex=seconds)
-            pipeline.sadd(_renderings_of(course), key)
-            pipeline.expire(_renderings_of(course), seconds)  # outlives every key it lists
+            pipeline.zadd(listed, {key: now + seconds})  # each name with the time its key expires
+            # The names of keys gone are dropped, so a course given new versions for years lists
+            # only what is stored; a minute late, so a process whose clock runs a little ahead of
+            # another's drops no name of a key still there.
+            pipeline.zremrangebyscore(listed, "-inf", now - _CLOCK_MARGIN_SECONDS)
+            # The list outlives every key it lists: its expiry set if it had none, else moved later.
+            pipeline.expire(listed, seconds, nx=True)
+            pipeline.expire(listed, seconds, gt=True)
             pipeline.execute()
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
@@ -114,12 +122,16 @@ def forget_course(public_id: str) -> None:
             del renderings[key]
     try:
         connection = client()
-        keys = connection.smembers(_renderings_of(public_id))
+        keys = connection.zrange(_renderings_of(public_id), 0, -1)
         connection.unlink(_renderings_of(public_id), *keys)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": "forget"}, exc_info=True)
 
 
+_CLOCK_MARGIN_SECONDS = 60
+
+
 def _renderings_of(public_id: str) -> str:
-    # The keys stored of a course, so forgetting them takes two round trips, not a scan of every key.
-    return f"renderings:{public_id}"
+    # The keys stored of a course (a sorted set, by when each expires), so forgetting them takes
+    # two round trips, not a scan of every key.
+    return f"course-renderings:{public_id}"

@@ -6,9 +6,11 @@ import re
 import threading
 import time
 import urllib.parse
+import uuid
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
@@ -117,6 +119,25 @@ def test_the_course_is_gone_from_every_endpoint_of_the_api(api_client, course, d
     assert delete(api_client, course, django_capture_on_commit_callbacks).json() == NOT_FOUND
 
 
+def test_the_list_of_a_courses_renderings_names_only_what_is_still_stored():
+    stored, listed = redis_client.client(), f"course-renderings:{uuid.uuid4().hex}"
+    course = listed.removeprefix("course-renderings:")
+    with time_machine.travel(time.time() - 200, tick=False):
+        redis_client.store(f"coursejson:{course}:1:0", b"old", seconds=100, course=course)
+    with time_machine.travel(time.time() - 150, tick=False):  # 50 s ago: expired, not yet a minute
+        redis_client.store(f"coursejson:{course}:2:0", b"recent", seconds=100, course=course)
+
+    redis_client.store(f"coursejson:{course}:3:0", b"new", seconds=30, course=course)
+
+    # Version 1's name went; version 2's stays for its minute of grace, and the list lives on at
+    # least as long as the longest-lived key it names, whatever order they came in.
+    assert [key.decode() for key in stored.zrange(listed, 0, -1)] == [f"coursejson:{course}:2:0", f"coursejson:{course}:3:0"]
+    assert 90 <= stored.ttl(listed) <= 100
+
+    redis_client.forget_course(course)
+    assert not stored.exists(listed, f"coursejson:{course}:2:0", f"coursejson:{course}:3:0")
+
+
 def export_status(client, course) -> int:
     return client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json").status_code
 
@@ -129,12 +150,12 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     keys = [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}:*")]
     assert len(keys) == 3
     # Listed under the course, so forgetting them needs no scan of every key.
-    assert {key.decode() for key in stored.smembers(f"renderings:{course.public_id}")} == set(keys)
+    assert {key.decode() for key in stored.zrange(f"course-renderings:{course.public_id}", 0, -1)} == set(keys)
 
     delete(api_client, course, django_capture_on_commit_callbacks)
 
     assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
-    assert not stored.exists(f"renderings:{course.public_id}")  # nor the list of them
+    assert not stored.exists(f"course-renderings:{course.public_id}")  # nor the list of them
     assert [redis_client.stored(key) for key in keys] == [None, None, None]  # this process's copies too
 
 
