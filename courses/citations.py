@@ -271,9 +271,9 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
     deleted = set(deleted_ids or ())
     passages = {
         passage.public_id: PassageText.of(passage)
-        for passage in Passage.objects.select_related("source").filter(
-            public_id__in={citation["passage_id"] for _, _, citation in fresh}
-        )
+        for passage in Passage.objects.select_related("source")
+        .filter(public_id__in={citation["passage_id"] for _, _, citation in fresh})
+        .only("public_id", "text", "page", "page_breaks", "source", "source__public_id")
     }
     for where, cited in _cited_in(document):
         for index, citation in enumerate(cited):
