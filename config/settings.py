@@ -259,6 +259,9 @@ GENERATION_CONCURRENCY = env.int("GENERATION_CONCURRENCY", default=4)
 OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="https://api.openai.com/v1")
 OPENAI_API_KEY = env.str("OPENAI_API_KEY", default="")
 OPENAI_MODEL = env.str("OPENAI_MODEL", default="gpt-4o-mini")
+# Courses from sources: with a model named (text-embedding-3-small, nomic-embed-text, ...), the
+# `openai` generator retrieves passages by meaning too, from the same server (sources/embeddings.py).
+OPENAI_EMBEDDINGS_MODEL = env.str("OPENAI_EMBEDDINGS_MODEL", default="")
 # Per attempt; the SDK retries 408/409/429/5xx, timeouts and connection errors with backoff.
 OPENAI_TIMEOUT_S = env.float("OPENAI_TIMEOUT_S", default=120.0)
 OPENAI_MAX_RETRIES = env.int("OPENAI_MAX_RETRIES", default=3)

@@ -13,7 +13,7 @@ class PassageInline(admin.TabularInline):
     max_num = 0
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("search_vector")
+        return super().get_queryset(request).defer("search_vector", "embedding")
 
 
 @admin.register(Source)

@@ -83,6 +83,9 @@ class Passage(models.Model):
     words = models.PositiveIntegerField()
     # Headings (weight A) and text (weight B), in the source's text search configuration.
     search_vector = SearchVectorField(null=True)
+    # By meaning (sources/embeddings.py): a unit float32 vector, and the model that made it.
+    embedding = models.BinaryField(null=True, editable=False)
+    embedding_model = models.CharField(max_length=200, blank=True, editable=False)
 
     class Meta:
         ordering = ["source", "ordinal"]

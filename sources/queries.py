@@ -72,6 +72,7 @@ def search_passages(*, sources: list[Source], query: str, limit: int = 10) -> li
         search = SearchQuery(query, search_type="websearch", config=config)
         found.extend(
             Passage.objects.filter(source_id__in=source_ids, search_vector=search)
+            .defer("search_vector", "embedding")
             .annotate(rank=SearchRank(F("search_vector"), search))
             .order_by("-rank", "source_id", "ordinal")[:limit]
         )

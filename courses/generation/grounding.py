@@ -8,14 +8,23 @@ generators' worker threads only read it.
 """
 
 import dataclasses
+import logging
 
 from courses import citations, content
 from courses.generation.errors import GenerationFailed
+from sources import embeddings
 from sources import queries as source_queries
 from sources.models import Passage, Source
 
+logger = logging.getLogger(__name__)
+
 # Passages a chapter is written from: enough for its lessons, few enough for one model request.
 PASSAGES_PER_CHAPTER = 8
+# With embeddings: how many of each ranking are fused, and reciprocal rank fusion's constant (the
+# usual 60: a passage ranked first by one ranking and absent from the other still ranks high, but
+# below one both rankings put near the top).
+FUSED_CANDIDATES = 50
+RRF_K = 60
 
 
 class SourcesGone(GenerationFailed):
@@ -59,18 +68,30 @@ class PassageInfo:
 
 
 class Grounding:
-    def __init__(self, sources: list[SourceInfo], passages: list[PassageInfo]):
+    def __init__(
+        self,
+        sources: list[SourceInfo],
+        passages: list[PassageInfo],
+        *,
+        embedder: embeddings.Embedder | None = None,
+    ):
         self.sources = tuple(sources)
         self.passages = tuple(passages)
         self.source = {source.public_id: source for source in sources}
         self.passage = {passage.public_id: passage for passage in passages}
         self._texts: dict[str, citations.PassageText] = {}
+        self._embedder = embedder
+        self._vectors = None  # passage pk → unit vector, once embedded (see use_embeddings)
+        self._query_vectors = {}
 
     @classmethod
-    def load(cls, source_pks: list[int] | tuple[int, ...]) -> "Grounding":
+    def load(
+        cls, source_pks: list[int] | tuple[int, ...], *, embedder: embeddings.Embedder | None = None
+    ) -> "Grounding":
         """
         The ready sources among `source_pks` (in that order) and where their passages are. Sources
-        deleted meanwhile are left out.
+        deleted meanwhile are left out. With an `embedder`, retrieval goes by meaning too: the
+        passages are embedded now (those not embedded by its model before).
         :raises SourcesGone: when no source with passages is left
         """
         found = {
@@ -127,7 +148,23 @@ class Grounding:
         )
         if not passages:
             raise SourcesGone()
-        return cls(sources, passages)
+        grounding = cls(sources, passages, embedder=embedder)
+        if embedder is not None:
+            grounding._embed_passages()
+        return grounding
+
+    def _embed_passages(self) -> None:
+        try:
+            self._vectors = embeddings.passage_vectors(
+                [passage.pk for passage in self.passages], embedder=self._embedder
+            )
+        except embeddings.EmbeddingsUnavailable as exc:
+            self._without_embeddings(exc)
+
+    def _without_embeddings(self, exc: Exception) -> None:
+        # Full-text rank alone still finds passages: the course goes on, as it would without the setting.
+        logger.warning("embeddings unavailable, retrieval by full-text rank only", extra={"error": str(exc)})
+        self._embedder, self._vectors = None, None
 
     # --- what a step works from ---------------------------------------------------------------
 
@@ -159,12 +196,37 @@ class Grounding:
         return {public_id: self._texts[public_id] for public_id in public_ids if public_id in self._texts}
 
     def retrieve(self, text: str, *, limit: int = PASSAGES_PER_CHAPTER, exclude=()) -> list[str]:
-        """The passages that best match `text` (full-text rank), best first, as public ids."""
+        """
+        The passages that best match `text`, best first, as public ids: by full-text rank, and with
+        embeddings by meaning too, the two rankings fused (reciprocal rank fusion).
+        """
         excluded = tuple(self.passage[public_id].pk for public_id in exclude if public_id in self.passage)
         sources = [Source(pk=source.pk, search_config=source.search_config) for source in self.sources]
-        pks = source_queries.rank_passages(sources=sources, text=text, limit=limit, exclude=excluded)
+        candidates = FUSED_CANDIDATES if self._vectors is not None else limit
+        pks = source_queries.rank_passages(sources=sources, text=text, limit=candidates, exclude=excluded)
+        by_meaning = self._rank_by_meaning(text, exclude=set(excluded))
+        if by_meaning:
+            pks = fused([pks, by_meaning])
         by_pk = {passage.pk: passage.public_id for passage in self.passages}
-        return [by_pk[pk] for pk in pks if pk in by_pk]
+        return [by_pk[pk] for pk in pks if pk in by_pk][:limit]
+
+    def _rank_by_meaning(self, text: str, *, exclude: set[int]) -> list[int]:
+        """Passage pks by similarity to `text`, best first (FUSED_CANDIDATES); [] without embeddings."""
+        if self._vectors is None:
+            return []
+        if text not in self._query_vectors:
+            try:
+                (self._query_vectors[text],) = self._embedder.embed([text])
+            except embeddings.EmbeddingsUnavailable as exc:
+                self._without_embeddings(exc)
+                return []
+        query = self._query_vectors[text]
+        scored = [
+            (-embeddings.similarity(query, vector), pk)
+            for pk, vector in self._vectors.items()
+            if pk not in exclude
+        ]
+        return [pk for _, pk in sorted(scored)[:FUSED_CANDIDATES]]
 
     def passages_for(
         self, text: str, *, fallback: str = "", used=(), limit: int = PASSAGES_PER_CHAPTER
@@ -201,3 +263,15 @@ class Grounding:
             passages=self.texts(given),
             source_ids=set(self.source),
         )
+
+
+def fused(rankings: list[list[int]]) -> list[int]:
+    """
+    Reciprocal rank fusion: each item scores 1 / (RRF_K + its rank) in each ranking it is in (rank
+    from 1), and the items come best score first; ties keep the first ranking's order.
+    """
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores, key=lambda item: -scores[item])

@@ -26,6 +26,7 @@ from courses.generation.errors import GenerationFailed, GenerationTimeout
 from courses.generation.extractive import ExtractiveGenerator
 from courses.generation.grounding import Grounding
 from courses.generation.offline import OfflineGenerator
+from sources import embeddings
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,8 @@ def run(
     checkpoints = checkpoints or NoCheckpoints()
     request = normalized(request)
     if request.source_ids:
-        request = replace(request, grounding=Grounding.load(request.source_ids))
+        grounding = load_grounding(request, generator_name=generator_name, deadline=deadline)
+        request = replace(request, grounding=grounding)
     progress = Progress(on_progress)
     generator = make_generator(generator_name, deadline=deadline, grounded=request.grounding is not None)
     # Videos only need lesson titles: they are looked up while the add-ons are written.
@@ -110,7 +112,8 @@ def regenerate(
     checkpoints = checkpoints or NoCheckpoints()
     request = replace(normalized(request), add_ons=list(document.add_ons))
     if request.source_ids:
-        request = replace(request, grounding=Grounding.load(request.source_ids))
+        grounding = load_grounding(request, generator_name=generator_name, deadline=deadline)
+        request = replace(request, grounding=grounding)
     progress = Progress(on_progress)
     generator = make_generator(generator_name, deadline=deadline, grounded=request.grounding is not None)
     plan = CoursePlan(
@@ -271,6 +274,16 @@ def check_citations(course: content.CourseContent, *, grounding: Grounding, part
         if problems:
             log.error("generation.uncited_part", extra={"where": where, "problems": problems[:3]})
             raise GenerationFailed()
+
+
+def load_grounding(request, *, generator_name: str, deadline: float) -> Grounding:
+    """
+    The request's sources. The `openai` generator retrieves their passages by meaning too, when
+    OPENAI_EMBEDDINGS_MODEL is set.
+    """
+    semantic = generator_name == "openai" and embeddings.enabled()
+    embedder = embeddings.Embedder(deadline=deadline) if semantic else None
+    return Grounding.load(request.source_ids, embedder=embedder)
 
 
 def make_generator(name: str, *, deadline: float, grounded: bool = False) -> Generator:

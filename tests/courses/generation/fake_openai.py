@@ -1,7 +1,8 @@
 """
 An OpenAI-compatible chat completions server on loopback for tests.
 
-It answers POST /v1/chat/completions with JSON that fits the request's JSON schema, written in
+It answers POST /v1/embeddings with vectors of the words of each text (`embedding_of`), and
+POST /v1/chat/completions with JSON that fits the request's JSON schema, written in
 the language the request's system prompt names, so any request the generator makes gets a
 plausible answer: quizzes are well written (QUIZ: no item-writing rule trips, though the correct
 option always comes first, as models tend to put it), and every question names an objective. Tests script failures per step (the schema name: course_plan, course_chapter,
@@ -13,9 +14,11 @@ copied from them (`cite_passages`), and writes quiz questions whose answers its 
 import collections
 import itertools
 import json
+import math
 import re
 import socket
 import threading
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PHRASES = {
@@ -234,6 +237,21 @@ def write_grounded_questions(document: dict, schema: dict, passages: list[dict])
             question["objective_id"] = objectives[number % len(objectives)]
 
 
+# Words the fake's embeddings take for one meaning, as a real model would: a chapter about
+# automobiles is near a passage about cars, with no word in common.
+SAME_MEANING = {"automobile": "car", "automobiles": "car", "cars": "car", "vehicle": "car", "vehicles": "car"}
+EMBEDDING_SIZE = 64
+
+
+def embedding_of(text: str) -> list[float]:
+    """A bag of the text's words (of three letters or more, synonyms as one), hashed into 64 numbers."""
+    vector = [0.0] * EMBEDDING_SIZE
+    for word in re.findall(r"[a-z]{3,}", text.casefold()):
+        vector[zlib.crc32(SAME_MEANING.get(word, word).encode()) % EMBEDDING_SIZE] += 1.0
+    norm = math.sqrt(sum(value * value for value in vector)) or 1.0
+    return [value / norm for value in vector] if any(vector) else [1.0] + [0.0] * (EMBEDDING_SIZE - 1)
+
+
 def group_of(step: str) -> str:
     return "add_ons" if step in ADD_ON_STEPS else step
 
@@ -251,6 +269,8 @@ class FakeOpenAI:
         self.release = threading.Event()  # ends "stall" and "hold" behaviours
         self.holding = 0  # requests held so far
         self.answered: list[str] = []  # the step of every request answered 200, in order
+        self.embedding_requests: list[dict] = []
+        self.embeddings_script: list[str] = []  # behaviours of the next embeddings requests, then "ok"
         self._in_flight: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
@@ -312,6 +332,25 @@ class FakeOpenAI:
         finally:
             with self._lock:
                 self._in_flight[group] -= 1
+
+    def embed(self, body: dict) -> tuple[int, dict, bytes]:
+        with self._lock:
+            self.embedding_requests.append(body)
+            behaviour = self.embeddings_script.pop(0) if self.embeddings_script else "ok"
+        if behaviour != "ok":
+            return self._respond(behaviour, body)
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = [
+            {"object": "embedding", "index": index, "embedding": embedding_of(text)}
+            for index, text in enumerate(texts)
+        ]
+        answer = {"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1}}
+        return 200, {}, json.dumps(answer).encode()
+
+    def embedded_texts(self) -> list[str]:
+        """Every text sent for embedding, in order."""
+        with self._lock:
+            return [text for body in self.embedding_requests for text in body["input"]]
 
     def _respond(self, behaviour: str, body: dict) -> tuple[int, dict, bytes]:
         fast_retry = {"retry-after-ms": "1"}
@@ -408,10 +447,13 @@ class FakeOpenAI:
 def _handler_for(fake: FakeOpenAI):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
-            if self.path != "/v1/chat/completions":
+            if self.path not in ("/v1/chat/completions", "/v1/embeddings"):
                 self._send(404, {}, b'{"error": {"message": "not found"}}')
                 return
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if self.path == "/v1/embeddings":
+                self._send(*fake.embed(body))
+                return
             self._send(*fake.answer(body, authorization=self.headers.get("Authorization")))
 
         def _send(self, status: int, headers: dict, payload: bytes):

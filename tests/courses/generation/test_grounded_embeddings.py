@@ -1,0 +1,135 @@
+"""
+With OPENAI_EMBEDDINGS_MODEL, the openai generator retrieves a chapter's passages by meaning too:
+the passages are embedded once by the model server and kept, the chapter's text is embedded, and
+the similarity ranking is fused with the full-text rank. Without the server, full text goes on alone.
+"""
+
+import logging
+import time
+
+import pytest
+
+from courses import generation
+from courses.generation import grounding
+from sources.models import Passage, Source
+from tests.courses.generation.fake_openai import passages_in
+from tests.courses.grounded import add_source, assert_cited
+
+# Ten sections the chapter "Automobiles" shares no word with, the one it is about coming last: the
+# full-text rank finds nothing for it, and the passages taken then are the first ones no chapter uses.
+TOPICS = [
+    ("Kitchen", "The kitchen closes at three in the afternoon. Wash your cup and plate after each use."),
+    ("Printers", "Printers on each floor need a badge to release a job. Paper is in the cupboard."),
+    ("Holidays", "Holidays are booked in the staff portal at least two weeks ahead of the first day."),
+    ("Expenses", "Expenses are claimed with a photo of the receipt within thirty days of paying."),
+    ("Badges", "Badges open the doors you need. Report a lost badge to reception at once."),
+    ("Meetings", "Meetings start on the hour and end five minutes early so people can move rooms."),
+    ("Plants", "Plants are watered by the facilities team on Mondays. Please do not move them."),
+    ("Lockers", "Lockers are free to use during the day and must be emptied every Friday evening."),
+    ("Mail", "Mail arrives at noon and is sorted into trays by team name at the front desk."),
+    ("Fleet", "Every car in the fleet has its tyres checked each month. A car with a warning light "
+              "goes to the garage the same day, and the car keys hang at reception."),
+]
+MODEL = "embed-small-1"
+
+
+@pytest.fixture
+def office_guide(api_client) -> Source:
+    text = "# Office guide\n\n" + "".join(f"## {title}\n\n{body}\n\n" for title, body in TOPICS)
+    return Source.objects.get(public_id=add_source(api_client, text.encode(), "office.md"))
+
+
+@pytest.fixture
+def embeddings_on(settings, openai_generator):
+    settings.OPENAI_EMBEDDINGS_MODEL = MODEL
+    return openai_generator
+
+
+def generate(source: Source, *, outline=("Automobiles",)):
+    request = generation.CourseRequest(
+        subject="Working at the office",
+        format="onepage",
+        language_id="en-US",
+        outline=list(outline),
+        add_ons=[],
+        source_ids=(source.pk,),
+    )
+    return generation.generate_course(
+        request=request, on_progress=lambda percent: None, deadline=time.monotonic() + 60
+    )
+
+
+def sections_shown_to_chapter(fake) -> list[str]:
+    (request,) = [
+        body for body in fake.requests if body["response_format"]["json_schema"]["name"] == "course_chapter"
+    ]
+    return [passage["section"] for passage in passages_in(request)]
+
+
+def test_a_chapter_finds_the_passage_it_is_about_by_meaning_where_no_word_matches(embeddings_on, office_guide):
+    course = generate(office_guide)
+
+    assert any("Fleet" in section for section in sections_shown_to_chapter(embeddings_on))
+    assert_cited(course.model_dump(mode="json"), source_ids=[office_guide.public_id])
+    # The chapter's text was embedded to find them; the model named is the one configured.
+    assert any("Automobiles" in text for text in embeddings_on.embedded_texts())
+    assert {body["model"] for body in embeddings_on.embedding_requests} == {MODEL}
+
+
+def test_without_the_setting_only_words_match_and_the_chapter_misses_it(openai_generator, office_guide):
+    generate(office_guide)
+
+    assert not any("Fleet" in section for section in sections_shown_to_chapter(openai_generator))
+    assert openai_generator.embedding_requests == []
+
+
+def test_passages_are_embedded_once_and_kept_for_the_next_course(embeddings_on, office_guide):
+    generate(office_guide)
+    passages = Passage.objects.filter(source=office_guide)
+    assert {passage.embedding_model for passage in passages} == {MODEL}
+    first = len(embeddings_on.embedded_texts())
+    assert first == passages.count() + 1  # every passage, and the chapter
+
+    generate(office_guide, outline=["Vehicles"])
+
+    # Only the new chapter's text: the passages' vectors were kept.
+    assert embeddings_on.embedded_texts()[first:] == ["Vehicles"]
+
+
+def test_another_embeddings_model_embeds_the_passages_again(embeddings_on, office_guide, settings):
+    generate(office_guide)
+    settings.OPENAI_EMBEDDINGS_MODEL = "embed-large-2"
+    before = len(embeddings_on.embedded_texts())
+
+    generate(office_guide)
+
+    assert len(embeddings_on.embedded_texts()) - before == Passage.objects.filter(source=office_guide).count() + 1
+    assert {passage.embedding_model for passage in Passage.objects.filter(source=office_guide)} == {"embed-large-2"}
+
+
+def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(embeddings_on, office_guide, caplog):
+    embeddings_on.embeddings_script.extend(["error500"] * 10)
+
+    with caplog.at_level(logging.WARNING, logger="courses.generation.grounding"):
+        course = generate(office_guide, outline=["Fleet cars"])
+
+    assert_cited(course.model_dump(mode="json"), source_ids=[office_guide.public_id])
+    assert any("Fleet" in section for section in sections_shown_to_chapter(embeddings_on))
+    assert "embeddings unavailable, retrieval by full-text rank only" in caplog.messages
+    assert len(embeddings_on.embedding_requests) == 3  # one request and the SDK's two retries, then no more
+    assert not Passage.objects.filter(source=office_guide).exclude(embedding_model="").exists()
+
+
+def test_the_offline_generator_never_asks_for_embeddings(embeddings_on, office_guide, settings):
+    settings.COURSE_GENERATOR = "offline"
+
+    course = generate(office_guide)
+
+    assert_cited(course.model_dump(mode="json"), source_ids=[office_guide.public_id])
+    assert embeddings_on.embedding_requests == []
+
+
+def test_fusion_puts_what_both_rankings_rank_high_first_and_keeps_the_first_rankings_order_on_ties():
+    assert grounding.fused([[1, 2, 3], [3, 4]]) == [3, 1, 2, 4]
+    assert grounding.fused([[], [7, 8]]) == [7, 8]
+    assert grounding.fused([[5, 6], []]) == [5, 6]
