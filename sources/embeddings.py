@@ -2,9 +2,9 @@
 Embeddings of passages, for retrieval by meaning beside the full-text rank (OPENAI_EMBEDDINGS_MODEL,
 from the same OpenAI-compatible server as the course writer, OPENAI_BASE_URL).
 
-A passage is embedded the first time a course draws on it with the setting on, and its vector is
-kept with the name of the model that made it: later courses reuse it, and a change of model embeds
-it again. Vectors are kept at unit length as float32 bytes, so similarity is a dot product. They are
+A passage is embedded the first time a course retrieves from its source with the setting on, and
+its vector is kept with the name of the model that made it: later courses reuse it, and a change
+of model embeds it again. Vectors are kept at unit length as float32 bytes, so similarity is a dot product. They are
 compared in the worker, not in the database: a course has at most ten sources, a few thousand
 passages at most, and PostgreSQL here has no vector extension.
 """

@@ -80,8 +80,8 @@ class Grounding:
         self.source = {source.public_id: source for source in sources}
         self.passage = {passage.public_id: passage for passage in passages}
         self._texts: dict[str, citations.PassageText] = {}
-        self._embedder = embedder
-        self._vectors = None  # passage pk → unit vector, once embedded (see use_embeddings)
+        self._embedder = embedder  # None: retrieval by full-text rank only
+        self._vectors = None  # passage pk → unit vector, read (or embedded) at the first retrieval
         self._query_vectors = {}
 
     @classmethod
@@ -90,8 +90,7 @@ class Grounding:
     ) -> "Grounding":
         """
         The ready sources among `source_pks` (in that order) and where their passages are. Sources
-        deleted meanwhile are left out. With an `embedder`, retrieval goes by meaning too: the
-        passages are embedded now (those not embedded by its model before).
+        deleted meanwhile are left out. With an `embedder`, retrieval goes by meaning too.
         :raises SourcesGone: when no source with passages is left
         """
         found = {
@@ -148,18 +147,19 @@ class Grounding:
         )
         if not passages:
             raise SourcesGone()
-        grounding = cls(sources, passages, embedder=embedder)
-        if embedder is not None:
-            grounding._embed_passages()
-        return grounding
+        return cls(sources, passages, embedder=embedder)
 
-    def _embed_passages(self) -> None:
-        try:
-            self._vectors = embeddings.passage_vectors(
-                [passage.pk for passage in self.passages], embedder=self._embedder
-            )
-        except embeddings.EmbeddingsUnavailable as exc:
-            self._without_embeddings(exc)
+    def _passage_vectors(self) -> dict | None:
+        # Read when first needed, so a step that retrieves nothing (a wrap-up written again, a plan
+        # kept from an earlier attempt) embeds nothing; those not embedded by this model yet are now.
+        if self._vectors is None and self._embedder is not None:
+            try:
+                self._vectors = embeddings.passage_vectors(
+                    [passage.pk for passage in self.passages], embedder=self._embedder
+                )
+            except embeddings.EmbeddingsUnavailable as exc:
+                self._without_embeddings(exc)
+        return self._vectors
 
     def _without_embeddings(self, exc: Exception) -> None:
         # Full-text rank alone still finds passages: the course goes on, as it would without the setting.
@@ -202,7 +202,7 @@ class Grounding:
         """
         excluded = tuple(self.passage[public_id].pk for public_id in exclude if public_id in self.passage)
         sources = [Source(pk=source.pk, search_config=source.search_config) for source in self.sources]
-        candidates = FUSED_CANDIDATES if self._vectors is not None else limit
+        candidates = FUSED_CANDIDATES if self._passage_vectors() is not None else limit
         pks = source_queries.rank_passages(sources=sources, text=text, limit=candidates, exclude=excluded)
         by_meaning = self._rank_by_meaning(text, exclude=set(excluded))
         if by_meaning:

@@ -45,8 +45,8 @@ def embeddings_on(settings, openai_generator):
     return openai_generator
 
 
-def generate(source: Source, *, outline=("Automobiles",)):
-    request = generation.CourseRequest(
+def request_for(source: Source, *, outline=("Automobiles",)) -> generation.CourseRequest:
+    return generation.CourseRequest(
         subject="Working at the office",
         format="onepage",
         language_id="en-US",
@@ -54,8 +54,12 @@ def generate(source: Source, *, outline=("Automobiles",)):
         add_ons=[],
         source_ids=(source.pk,),
     )
+
+
+def generate(source: Source, *, outline=("Automobiles",)):
     return generation.generate_course(
-        request=request, on_progress=lambda percent: None, deadline=time.monotonic() + 60
+        request=request_for(source, outline=outline), on_progress=lambda percent: None,
+        deadline=time.monotonic() + 60,
     )
 
 
@@ -66,7 +70,9 @@ def sections_shown_to_chapter(fake) -> list[str]:
     return [passage["section"] for passage in passages_in(request)]
 
 
-def test_a_chapter_finds_the_passage_it_is_about_by_meaning_where_no_word_matches(embeddings_on, office_guide):
+def test_a_chapter_finds_the_passage_it_is_about_by_meaning_where_no_word_matches(
+    embeddings_on, office_guide
+):
     course = generate(office_guide)
 
     assert any("Fleet" in section for section in sections_shown_to_chapter(embeddings_on))
@@ -103,11 +109,39 @@ def test_another_embeddings_model_embeds_the_passages_again(embeddings_on, offic
 
     generate(office_guide)
 
-    assert len(embeddings_on.embedded_texts()) - before == Passage.objects.filter(source=office_guide).count() + 1
-    assert {passage.embedding_model for passage in Passage.objects.filter(source=office_guide)} == {"embed-large-2"}
+    passages = Passage.objects.filter(source=office_guide)
+    assert len(embeddings_on.embedded_texts()) - before == passages.count() + 1
+    assert {passage.embedding_model for passage in passages} == {"embed-large-2"}
 
 
-def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(embeddings_on, office_guide, caplog):
+def test_a_step_that_retrieves_nothing_embeds_nothing(embeddings_on, office_guide, settings):
+    settings.OPENAI_EMBEDDINGS_MODEL = ""
+    course = generate(office_guide, outline=["Fleet cars", "Kitchen and mail"])
+    settings.OPENAI_EMBEDDINGS_MODEL = MODEL
+    first_chapter_cites = {
+        citation.passage_id
+        for where, cited in course.cited_parts()
+        if where.startswith("/chapters/0/")
+        for citation in cited
+    }
+    assert len(first_chapter_cites) >= 2
+
+    # A chapter written again draws on the passages it cites (two or more): no retrieval.
+    generation.regenerate_part(
+        request=request_for(office_guide, outline=["Fleet cars", "Kitchen and mail"]),
+        document=course,
+        part="chapter",
+        chapter=1,
+        on_progress=lambda percent: None,
+        deadline=time.monotonic() + 60,
+    )
+
+    assert embeddings_on.embedding_requests == []
+
+
+def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(
+    embeddings_on, office_guide, caplog
+):
     embeddings_on.embeddings_script.extend(["error500"] * 10)
 
     with caplog.at_level(logging.WARNING, logger="courses.generation.grounding"):
