@@ -23,6 +23,9 @@ from redis.retry import Retry
 logger = logging.getLogger(__name__)
 
 CLIENT_NAME = "cgs-web"  # as `CLIENT LIST` shows its connections
+# How long a rendering is kept in Redis: every rendering the same time, so the list of a course's
+# renderings, kept as long as the newest, outlives each of them.
+STORED_SECONDS = 24 * 60 * 60
 
 
 def client() -> redis.Redis:
@@ -61,26 +64,24 @@ def stored(key: str) -> bytes | None:
     return value
 
 
-def store(key: str, value: bytes, *, seconds: int, course: str) -> None:
+def store(key: str, value: bytes, *, course: str) -> None:
     """
-    Keep `value`, a rendering of the course with public id `course`, under `key` for `seconds`,
-    listed among the course's renderings for `forget_course`; with Redis unreachable, only in
-    this process.
+    Keep `value`, a rendering of the course with public id `course`, under `key` for a day
+    (STORED_SECONDS), listed among the course's renderings for `forget_course`; with Redis
+    unreachable, only in this process.
     """
     _keep_in_process(key, value)
     listed = _renderings_of(course)
     now = time.time()
     try:
         with client().pipeline() as pipeline:  # one round trip, all or nothing
-            pipeline.set(key, value, ex=seconds)
-            pipeline.zadd(listed, {key: now + seconds})  # each name with the time its key expires
+            pipeline.set(key, value, ex=STORED_SECONDS)
+            pipeline.zadd(listed, {key: now + STORED_SECONDS})  # each name with when its key expires
             # The names of keys gone are dropped, so a course given new versions for years lists
             # only what is stored; a minute late, so a process whose clock runs a little ahead of
             # another's drops no name of a key still there.
             pipeline.zremrangebyscore(listed, "-inf", now - _CLOCK_MARGIN_SECONDS)
-            # The list outlives every key it lists: its expiry set if it had none, else moved later.
-            pipeline.expire(listed, seconds, nx=True)
-            pipeline.expire(listed, seconds, gt=True)
+            pipeline.expire(listed, STORED_SECONDS)  # as long as its newest key: so it outlives them all
             pipeline.execute()
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)

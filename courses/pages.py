@@ -213,7 +213,6 @@ class SignoffForm(forms.Form):
 # placeholders that each response fills in (the agreement form's hidden field, and the token the
 # page's script sends its progress with). Nothing else of the reader ever goes into a page.
 
-STORED_PAGE_SECONDS = 24 * 60 * 60
 # Content is escaped, so only our templates can write these.
 _CSRF_PLACEHOLDER = "<!--csrf-token-->"
 _CSRF_VALUE_PLACEHOLDER = "<!--csrf-value-->"
@@ -225,9 +224,7 @@ def _stored_page(request, course: Course, *, number: int) -> bytes | None:
 
 def _store_page(request, course: Course, *, number: int, html: str) -> bytes:
     page = html.encode()
-    redis_client.store(
-        _stored_page_key(request, course, number), page, seconds=STORED_PAGE_SECONDS, course=course.public_id
-    )
+    redis_client.store(_stored_page_key(request, course, number), page, course=course.public_id)
     return page
 
 

@@ -239,7 +239,7 @@ class CourseView(ApiView):
         body = redis_client.stored(key)
         if body is None:
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
-            redis_client.store(key, body, seconds=STORED_JSON_SECONDS, course=course.public_id)
+            redis_client.store(key, body, course=course.public_id)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
 
     @extend_schema(
@@ -302,9 +302,6 @@ class CourseView(ApiView):
     def delete(self, request, course_id: str):
         deletion.delete_course_of(api_key=request.auth, course_public_id=course_id)
         return Response(status=204)
-
-
-STORED_JSON_SECONDS = 24 * 60 * 60
 
 
 class ListVersionsView(ApiView):
