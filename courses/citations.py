@@ -274,6 +274,7 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
         for passage in Passage.objects.select_related("source")
         .filter(public_id__in={citation["passage_id"] for _, _, citation in fresh})
         .only("public_id", "text", "page", "page_breaks", "source", "source__public_id")
+        .order_by()
     }
     for where, cited in _cited_in(document):
         for index, citation in enumerate(cited):

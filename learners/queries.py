@@ -21,7 +21,7 @@ class ResultsPage:
 
 
 def results_of(
-    course: Course | None,
+    course: Course,
     *,
     completed: bool | None = None,
     passed: bool | None = None,
@@ -31,14 +31,10 @@ def results_of(
 ) -> ResultsPage:
     """
     The course's learners, newest first, `limit` at a time (config/cursors.py): one query.
-    `course` is the key's course as the view found it with the key (None: none of this key's).
     `completed`: only those who completed (True) or not (False); `passed`: only those who passed
     (True) or who tried and have not passed (False); `since`: only those whose record changed at
     or after that moment.
-    :raises CourseNotFound: for no course
     """
-    if course is None:
-        raise versions.CourseNotFound()
     page = cursors.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
                                 cursor=cursor, limit=limit)
     for learner in page.rows:

@@ -11,6 +11,7 @@ from accounts.models import ApiKey
 from config import cursors, openapi, ratelimit
 from config.api import ApiView
 from courses import queries as course_queries
+from courses import versions
 from learners import identity, progress, queries, results_csv, serializers, services
 
 _COURSE = openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")
@@ -146,6 +147,8 @@ class ResultsView(ApiView):
         # A plain dict: an empty value is then refused, not taken for an absent one.
         data = serializers.ResultsInput(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
+        if self.course is None:  # none of this key's
+            raise versions.CourseNotFound()
         page = queries.results_of(self.course, **data.validated_data)
         body = {
             "courseId": page.course.public_id,
