@@ -4,9 +4,9 @@ from the same OpenAI-compatible server as the course writer, OPENAI_BASE_URL).
 
 A passage is embedded the first time a course retrieves from its source with the setting on, and
 its vector is kept with the name of the model that made it: later courses reuse it, and a change
-of model embeds it again. Vectors are kept at unit length as float32 bytes, so similarity is a dot product. They are
-compared in the worker, not in the database: a course has at most ten sources, a few thousand
-passages at most, and PostgreSQL here has no vector extension.
+of model embeds it again. Vectors are kept at unit length as float32 bytes, so similarity is a dot
+product. They are compared in the worker, not in the database: a course has at most ten sources,
+a few thousand passages at most, and PostgreSQL here has no vector extension.
 """
 
 import array
@@ -39,29 +39,30 @@ class Embedder:
     def __init__(self, *, deadline: float):
         self.model = settings.OPENAI_EMBEDDINGS_MODEL
         self._deadline = deadline
-        self._client = openai.OpenAI(
-            base_url=settings.OPENAI_BASE_URL,
-            api_key=settings.OPENAI_API_KEY or "unused",  # local servers need none; the SDK wants one
-            max_retries=settings.OPENAI_MAX_RETRIES,
-            timeout=settings.OPENAI_TIMEOUT_S,
-        )
 
     def embed(self, texts: list[str]) -> list[array.array]:
         """
         One unit vector per text, in order.
         :raises EmbeddingsUnavailable: the server failed, ran past the deadline, or answered badly
         """
-        vectors: list[array.array] = []
-        for start in range(0, len(texts), BATCH):
-            vectors.extend(self._embed_batch(texts[start : start + BATCH]))
-        return vectors
+        # A client (and its connections) per call, closed after it: a job embeds a few times at most.
+        with openai.OpenAI(
+            base_url=settings.OPENAI_BASE_URL,
+            api_key=settings.OPENAI_API_KEY or "unused",  # local servers need none; the SDK wants one
+            max_retries=settings.OPENAI_MAX_RETRIES,
+            timeout=settings.OPENAI_TIMEOUT_S,
+        ) as client:
+            vectors: list[array.array] = []
+            for start in range(0, len(texts), BATCH):
+                vectors.extend(self._embed_batch(client, texts[start : start + BATCH]))
+            return vectors
 
-    def _embed_batch(self, texts: list[str]) -> list[array.array]:
+    def _embed_batch(self, client: openai.OpenAI, texts: list[str]) -> list[array.array]:
         remaining = self._deadline - time.monotonic()
         if remaining <= 0:
             raise EmbeddingsUnavailable("the job's time is up")
         try:
-            answer = self._client.embeddings.create(
+            answer = client.embeddings.create(
                 model=self.model,
                 input=texts,
                 encoding_format="float",  # what every compatible server speaks; base64 not all

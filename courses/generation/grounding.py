@@ -4,11 +4,13 @@ passages in their structure, the texts of the passages a step works from, and re
 passages that match a chapter.
 
 A Grounding is loaded and filled in the thread that runs the job (it reads the database); the
-generators' worker threads only read it.
+generators' worker threads only read it. Retrieval fills it too (the passages' vectors, embedded
+at the first retrieval): it runs in the job's thread only.
 """
 
 import dataclasses
 import logging
+import statistics
 
 from courses import citations, content
 from courses.generation.errors import GenerationFailed
@@ -20,9 +22,9 @@ logger = logging.getLogger(__name__)
 
 # Passages a chapter is written from: enough for its lessons, few enough for one model request.
 PASSAGES_PER_CHAPTER = 8
-# With embeddings: how many of each ranking are fused, and reciprocal rank fusion's constant (the
-# usual 60: a passage ranked first by one ranking and absent from the other still ranks high, but
-# below one both rankings put near the top).
+# With embeddings: how many of each ranking are fused at most, and reciprocal rank fusion's constant
+# (the usual 60: a passage ranked first by one ranking and absent from the other still ranks high,
+# but below one both rankings put near the top).
 FUSED_CANDIDATES = 50
 RRF_K = 60
 
@@ -202,16 +204,22 @@ class Grounding:
         """
         excluded = tuple(self.passage[public_id].pk for public_id in exclude if public_id in self.passage)
         sources = [Source(pk=source.pk, search_config=source.search_config) for source in self.sources]
-        candidates = FUSED_CANDIDATES if self._passage_vectors() is not None else limit
-        pks = source_queries.rank_passages(sources=sources, text=text, limit=candidates, exclude=excluded)
-        by_meaning = self._rank_by_meaning(text, exclude=set(excluded))
+        depth = max(limit, FUSED_CANDIDATES) if self._passage_vectors() is not None else limit
+        pks = source_queries.rank_passages(sources=sources, text=text, limit=depth, exclude=excluded)
+        by_meaning = self._rank_by_meaning(text, exclude=set(excluded), depth=depth)
         if by_meaning:
             pks = fused([pks, by_meaning])
         by_pk = {passage.pk: passage.public_id for passage in self.passages}
         return [by_pk[pk] for pk in pks if pk in by_pk][:limit]
 
-    def _rank_by_meaning(self, text: str, *, exclude: set[int]) -> list[int]:
-        """Passage pks by similarity to `text`, best first (FUSED_CANDIDATES); [] without embeddings."""
+    def _rank_by_meaning(self, text: str, *, exclude: set[int], depth: int) -> list[int]:
+        """
+        The pks of the passages close to `text` in meaning, best first: those whose similarity stands
+        out, at least a standard deviation above the mean of all the passages'. Every passage has
+        some similarity; only those that stand out are a match, as only passages sharing a word are
+        for the full-text rank, so a chapter takes no passage of another's just to fill up.
+        [] without embeddings.
+        """
         if self._vectors is None:
             return []
         if text not in self._query_vectors:
@@ -221,12 +229,17 @@ class Grounding:
                 self._without_embeddings(exc)
                 return []
         query = self._query_vectors[text]
-        scored = [
-            (-embeddings.similarity(query, vector), pk)
-            for pk, vector in self._vectors.items()
-            if pk not in exclude
+        similarity = {pk: embeddings.similarity(query, vector) for pk, vector in self._vectors.items()}
+        if len(similarity) < 2:  # one passage: nothing to stand out from
+            return [pk for pk in similarity if pk not in exclude]
+        mean = statistics.fmean(similarity.values())
+        spread = statistics.pstdev(similarity.values(), mu=mean)
+        close = [
+            (-value, pk)
+            for pk, value in similarity.items()
+            if spread > 0 and value >= mean + spread and pk not in exclude
         ]
-        return [pk for _, pk in sorted(scored)[:FUSED_CANDIDATES]]
+        return [pk for _, pk in sorted(close)[:depth]]
 
     def passages_for(
         self, text: str, *, fallback: str = "", used=(), limit: int = PASSAGES_PER_CHAPTER

@@ -1,5 +1,5 @@
 """
-An OpenAI-compatible chat completions server on loopback for tests.
+An OpenAI-compatible model server (chat completions and embeddings) on loopback for tests.
 
 It answers POST /v1/embeddings with vectors of the words of each text (`embedding_of`), and
 POST /v1/chat/completions with JSON that fits the request's JSON schema, written in
@@ -18,7 +18,6 @@ import math
 import re
 import socket
 import threading
-import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PHRASES = {
@@ -240,16 +239,7 @@ def write_grounded_questions(document: dict, schema: dict, passages: list[dict])
 # Words the fake's embeddings take for one meaning, as a real model would: a chapter about
 # automobiles is near a passage about cars, with no word in common.
 SAME_MEANING = {"automobile": "car", "automobiles": "car", "cars": "car", "vehicle": "car", "vehicles": "car"}
-EMBEDDING_SIZE = 64
-
-
-def embedding_of(text: str) -> list[float]:
-    """A bag of the text's words (of three letters or more, synonyms as one), hashed into 64 numbers."""
-    vector = [0.0] * EMBEDDING_SIZE
-    for word in re.findall(r"[a-z]{3,}", text.casefold()):
-        vector[zlib.crc32(SAME_MEANING.get(word, word).encode()) % EMBEDDING_SIZE] += 1.0
-    norm = math.sqrt(sum(value * value for value in vector)) or 1.0
-    return [value / norm for value in vector] if any(vector) else [1.0] + [0.0] * (EMBEDDING_SIZE - 1)
+EMBEDDING_SIZE = 512
 
 
 def group_of(step: str) -> str:
@@ -271,6 +261,7 @@ class FakeOpenAI:
         self.answered: list[str] = []  # the step of every request answered 200, in order
         self.embedding_requests: list[dict] = []
         self.embeddings_script: list[str] = []  # behaviours of the next embeddings requests, then "ok"
+        self._words: dict[str, int] = {}  # each word's place in the fake's embeddings
         self._in_flight: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
@@ -341,11 +332,25 @@ class FakeOpenAI:
             return self._respond(behaviour, body)
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         data = [
-            {"object": "embedding", "index": index, "embedding": embedding_of(text)}
+            {"object": "embedding", "index": index, "embedding": self.embedding_of(text)}
             for index, text in enumerate(texts)
         ]
         answer = {"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1}}
         return 200, {}, json.dumps(answer).encode()
+
+    def embedding_of(self, text: str) -> list[float]:
+        """
+        A bag of the text's words (of three letters or more, those of the same meaning as one): each
+        word its own number, in the order the server first saw them, so no two words collide.
+        """
+        vector = [0.0] * EMBEDDING_SIZE
+        for word in re.findall(r"[a-z]{3,}", text.casefold()):
+            word = SAME_MEANING.get(word, word)
+            with self._lock:
+                number = self._words.setdefault(word, len(self._words))
+            vector[number % EMBEDDING_SIZE] += 1.0
+        norm = math.sqrt(sum(value * value for value in vector))
+        return [value / norm for value in vector] if norm else [1.0] + [0.0] * (EMBEDDING_SIZE - 1)
 
     def embedded_texts(self) -> list[str]:
         """Every text sent for embedding, in order."""

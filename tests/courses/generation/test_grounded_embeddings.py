@@ -11,12 +11,13 @@ import pytest
 
 from courses import generation
 from courses.generation import grounding
+from sources import embeddings
 from sources.models import Passage, Source
 from tests.courses.generation.fake_openai import passages_in
 from tests.courses.grounded import add_source, assert_cited
 
-# Ten sections the chapter "Automobiles" shares no word with, the one it is about coming last: the
-# full-text rank finds nothing for it, and the passages taken then are the first ones no chapter uses.
+# Ten sections of an office guide. The chapter "Automobiles" shares no word with any; the one it is
+# about comes last, after more than a chapter takes (8), where the full-text rank never reaches it.
 TOPICS = [
     ("Kitchen", "The kitchen closes at three in the afternoon. Wash your cup and plate after each use."),
     ("Printers", "Printers on each floor need a badge to release a job. Paper is in the cupboard."),
@@ -27,8 +28,10 @@ TOPICS = [
     ("Plants", "Plants are watered by the facilities team on Mondays. Please do not move them."),
     ("Lockers", "Lockers are free to use during the day and must be emptied every Friday evening."),
     ("Mail", "Mail arrives at noon and is sorted into trays by team name at the front desk."),
-    ("Fleet", "Every car in the fleet has its tyres checked each month. A car with a warning light "
-              "goes to the garage the same day, and the car keys hang at reception."),
+    ("Fleet", (
+        "Every car in the fleet has its tyres checked each month. A car with a warning light "
+        "goes to the garage the same day, and the car keys hang at reception."
+    )),
 ]
 MODEL = "embed-small-1"
 
@@ -63,11 +66,34 @@ def generate(source: Source, *, outline=("Automobiles",)):
     )
 
 
-def sections_shown_to_chapter(fake) -> list[str]:
+def sections_shown_to_chapter(fake, title: str = "Automobiles") -> list[str]:
     (request,) = [
-        body for body in fake.requests if body["response_format"]["json_schema"]["name"] == "course_chapter"
+        body
+        for body in fake.requests
+        if body["response_format"]["json_schema"]["name"] == "course_chapter"
+        and f"\nThis chapter: {title}:" in body["messages"][1]["content"]
     ]
     return [passage["section"] for passage in passages_in(request)]
+
+
+def test_retrieval_by_meaning_finds_only_the_passage_that_stands_out(embeddings_on, office_guide):
+    embedder = embeddings.Embedder(deadline=time.monotonic() + 30)
+    sources = grounding.Grounding.load([office_guide.pk], embedder=embedder)
+    fleet = Passage.objects.get(source=office_guide, text__contains="car in the fleet")
+
+    assert sources.retrieve("Automobiles") == [fleet.public_id]  # no word in common
+    assert sources.retrieve("Automobiles", exclude=[fleet.public_id]) == []
+    assert sources.retrieve("Printers")[0] != fleet.public_id
+
+
+def test_each_chapter_gets_the_section_it_is_about_and_takes_none_of_anothers_to_fill_up(
+    embeddings_on, office_guide
+):
+    generate(office_guide, outline=["Kitchen rules", "Printers and paper", "Automobiles"])
+
+    chapters = [("Kitchen rules", "Kitchen"), ("Printers and paper", "Printers"), ("Automobiles", "Fleet")]
+    for title, section in chapters:
+        assert any(section in shown for shown in sections_shown_to_chapter(embeddings_on, title)), title
 
 
 def test_a_chapter_finds_the_passage_it_is_about_by_meaning_where_no_word_matches(
@@ -89,17 +115,23 @@ def test_without_the_setting_only_words_match_and_the_chapter_misses_it(openai_g
     assert openai_generator.embedding_requests == []
 
 
+def passage_texts(texts: list[str]) -> list[str]:
+    """The texts sent for embedding that are passages (with their headings), not a chapter's text."""
+    return [text for text in texts if text.startswith("Office guide › ")]
+
+
 def test_passages_are_embedded_once_and_kept_for_the_next_course(embeddings_on, office_guide):
     generate(office_guide)
     passages = Passage.objects.filter(source=office_guide)
     assert {passage.embedding_model for passage in passages} == {MODEL}
-    first = len(embeddings_on.embedded_texts())
-    assert first == passages.count() + 1  # every passage, and the chapter
+    first = embeddings_on.embedded_texts()
+    assert len(passage_texts(first)) == len(set(passage_texts(first))) == passages.count()
 
     generate(office_guide, outline=["Vehicles"])
 
     # Only the new chapter's text: the passages' vectors were kept.
-    assert embeddings_on.embedded_texts()[first:] == ["Vehicles"]
+    assert embeddings_on.embedded_texts()[len(first) :][0] == "Vehicles"
+    assert passage_texts(embeddings_on.embedded_texts()[len(first) :]) == []
 
 
 def test_another_embeddings_model_embeds_the_passages_again(embeddings_on, office_guide, settings):
@@ -110,7 +142,7 @@ def test_another_embeddings_model_embeds_the_passages_again(embeddings_on, offic
     generate(office_guide)
 
     passages = Passage.objects.filter(source=office_guide)
-    assert len(embeddings_on.embedded_texts()) - before == passages.count() + 1
+    assert len(passage_texts(embeddings_on.embedded_texts()[before:])) == passages.count()
     assert {passage.embedding_model for passage in passages} == {"embed-large-2"}
 
 
@@ -148,7 +180,7 @@ def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(
         course = generate(office_guide, outline=["Fleet cars"])
 
     assert_cited(course.model_dump(mode="json"), source_ids=[office_guide.public_id])
-    assert any("Fleet" in section for section in sections_shown_to_chapter(embeddings_on))
+    assert any("Fleet" in section for section in sections_shown_to_chapter(embeddings_on, "Fleet cars"))
     assert "embeddings unavailable, retrieval by full-text rank only" in caplog.messages
     assert len(embeddings_on.embedding_requests) == 3  # one request and the SDK's two retries, then no more
     assert not Passage.objects.filter(source=office_guide).exclude(embedding_model="").exists()
