@@ -17,6 +17,7 @@ import time
 import openai
 from django.conf import settings
 
+from config import model_server
 from sources.models import Passage
 
 # Texts per request: well under what OpenAI and local servers take in one.
@@ -46,12 +47,7 @@ class Embedder:
         :raises EmbeddingsUnavailable: the server failed, ran past the deadline, or answered badly
         """
         # A client (and its connections) per call, closed after it: a job embeds a few times at most.
-        with openai.OpenAI(
-            base_url=settings.OPENAI_BASE_URL,
-            api_key=settings.OPENAI_API_KEY or "unused",  # local servers need none; the SDK wants one
-            max_retries=settings.OPENAI_MAX_RETRIES,
-            timeout=settings.OPENAI_TIMEOUT_S,
-        ) as client:
+        with model_server.client() as client:
             vectors: list[array.array] = []
             for start in range(0, len(texts), BATCH):
                 vectors.extend(self._embed_batch(client, texts[start : start + BATCH]))

@@ -39,6 +39,7 @@ import pydantic
 from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model, model_validator
 
+from config import model_server
 from courses import citations, content
 from courses.generation import repair
 from courses.generation.base import (
@@ -290,13 +291,7 @@ class OpenAIGenerator:
         self._schema_lengths = True
         self._model = settings.OPENAI_MODEL
         self._timeout = settings.OPENAI_TIMEOUT_S
-        self._client = openai.OpenAI(
-            base_url=settings.OPENAI_BASE_URL,
-            # Local servers (Ollama, vLLM, llama.cpp) need no key, but the SDK insists on one.
-            api_key=settings.OPENAI_API_KEY or "unused",
-            max_retries=settings.OPENAI_MAX_RETRIES,
-            timeout=settings.OPENAI_TIMEOUT_S,
-        )
+        self._client = model_server.client()
 
     # --- the steps ----------------------------------------------------------------------------
 
