@@ -84,7 +84,7 @@ class Grounding:
         self._texts: dict[str, citations.PassageText] = {}
         self._embedder = embedder  # None: retrieval by full-text rank only
         self._vectors = None  # passage pk → unit vector, read (or embedded) at the first retrieval
-        self._query_vectors = {}
+        self._similarity: dict[str, dict[int, float]] = {}  # by retrieval text: passage pk → similarity
 
     @classmethod
     def load(
@@ -222,14 +222,16 @@ class Grounding:
         """
         if self._vectors is None:
             return []
-        if text not in self._query_vectors:
+        if text not in self._similarity:  # a chapter may ask again, without exclusions
             try:
-                (self._query_vectors[text],) = self._embedder.embed([text])
+                (query,) = self._embedder.embed([text])
             except embeddings.EmbeddingsUnavailable as exc:
                 self._without_embeddings(exc)
                 return []
-        query = self._query_vectors[text]
-        similarity = {pk: embeddings.similarity(query, vector) for pk, vector in self._vectors.items()}
+            self._similarity[text] = {
+                pk: embeddings.similarity(query, vector) for pk, vector in self._vectors.items()
+            }
+        similarity = self._similarity[text]
         if len(similarity) < 2:  # one passage: nothing to stand out from
             return [pk for pk in similarity if pk not in exclude]
         mean = statistics.fmean(similarity.values())
