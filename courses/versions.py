@@ -69,15 +69,13 @@ def course_of(*, api_key: ApiKey, public_id: str) -> Course:
     return course
 
 
-def versions_of(*, api_key: ApiKey, course_public_id: str) -> tuple[Course, list[CourseVersion]]:
-    """The course and its versions, newest first (without their documents)."""
-    course = course_of(api_key=api_key, public_id=course_public_id)
-    return course, list(course.versions.defer("content").order_by("-number"))
+def versions_of(course: Course) -> list[CourseVersion]:
+    """The course's versions, newest first (without their documents)."""
+    return list(course.versions.defer("content").order_by("-number"))
 
 
-def version_of(*, api_key: ApiKey, course_public_id: str, number: int) -> CourseVersion:
-    """:raises CourseNotFound, VersionNotFound"""
-    course = course_of(api_key=api_key, public_id=course_public_id)
+def version_of(course: Course, *, number: int) -> CourseVersion:
+    """The course's version with this number, with its document. :raises VersionNotFound"""
     version = course.versions.filter(number=number).first()
     if version is None:
         raise VersionNotFound()

@@ -17,6 +17,7 @@ from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
+from courses.api import CourseReadView
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.models import Export
 from learners import serializers as learner_serializers
@@ -186,7 +187,7 @@ class ExportCourseView(ApiView):
         return Response(serializers.export_output(export))
 
 
-class CourseView(ApiView):
+class CourseView(CourseReadView):
     """
     GET: the course with its latest version's document (the ETag is the version). PATCH: the
     course's settings, which are not part of its document: they make no version and leave the
@@ -196,15 +197,6 @@ class CourseView(ApiView):
     rate_limit_scope = "read"
     rate_limit_scopes = {"PATCH": "edit", "DELETE": "edit"}
     parser_classes = [StrictJSONParser, MergePatchParser]
-
-    def find_key(self, *, key_hash: str) -> ApiKey | None:
-        if self.request.method not in ("GET", "HEAD"):
-            return super().find_key(key_hash=key_hash)
-        # A read's key and course in one query: one round trip to the database.
-        api_key, self.course = queries.key_with_course_summary(
-            key_hash=key_hash, course_public_id=self.kwargs["course_id"]
-        )
-        return api_key
 
     @extend_schema(
         operation_id="readCourse",
@@ -227,9 +219,7 @@ class CourseView(ApiView):
         ),
     )
     def get(self, request, course_id: str):
-        course = self.course
-        if course is None:
-            raise versions.CourseNotFound()
+        course = self.course()
         etag = version_etag(course.version)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": etag})
@@ -304,7 +294,7 @@ class CourseView(ApiView):
         return Response(status=204)
 
 
-class ListVersionsView(ApiView):
+class ListVersionsView(CourseReadView):
     rate_limit_scope = "read"
 
     @extend_schema(
@@ -317,11 +307,11 @@ class ListVersionsView(ApiView):
         ),
     )
     def get(self, request, course_id: str):
-        course, found = versions.versions_of(api_key=request.auth, course_public_id=course_id)
-        return Response(serializers.version_list_output(course, found))
+        course = self.course()
+        return Response(serializers.version_list_output(course, versions.versions_of(course)))
 
 
-class ReadVersionView(ApiView):
+class ReadVersionView(CourseReadView):
     rate_limit_scope = "read"
 
     @extend_schema(
@@ -337,7 +327,7 @@ class ReadVersionView(ApiView):
         ),
     )
     def get(self, request, course_id: str, number: int):
-        version = versions.version_of(api_key=request.auth, course_public_id=course_id, number=number)
+        version = versions.version_of(self.course(), number=number)
         return Response(serializers.version_detail_output(version))
 
 
@@ -477,7 +467,7 @@ class RevokeExportView(ApiView):
 
 def version_etag(version: int) -> str:
     return f'"{version}"'
-class CourseQualityView(ApiView):
+class CourseQualityView(CourseReadView):
     rate_limit_scope = "read"
 
     @extend_schema(
@@ -507,12 +497,8 @@ class CourseQualityView(ApiView):
         version = serializers.QualityInput(data=request.query_params)
         version.is_valid(raise_exception=True)
         number = version.validated_data.get("version")
-        if number is None:
-            course = versions.course_of(api_key=request.auth, public_id=course_id)
-            document = course.content
-        else:
-            found = versions.version_of(api_key=request.auth, course_public_id=course_id, number=number)
-            course, document = found.course, found.content
+        course = self.course()
+        document = course.content if number is None else versions.version_of(course, number=number).content
         return Response(serializers.quality_output(course, quality.report_for_document(document)))
 
 

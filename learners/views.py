@@ -7,11 +7,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from accounts.models import ApiKey
 from config import cursors, openapi, ratelimit
 from config.api import ApiView
-from courses import queries as course_queries
-from courses import versions
+from courses.api import CourseReadView
 from learners import identity, progress, queries, results_csv, serializers, services
 
 _COURSE = openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")
@@ -88,16 +86,9 @@ class ResultsCsvRenderer(BaseRenderer):
         return results_csv.document(data["results"]).encode("utf-8")
 
 
-class ResultsView(ApiView):
+class ResultsView(CourseReadView):
     rate_limit_scope = "results"
     renderer_classes = [JSONRenderer, ResultsCsvRenderer]
-
-    def find_key(self, *, key_hash: str) -> ApiKey | None:
-        # The key and its course in one query, as a course's read has them.
-        api_key, self.course = course_queries.key_with_course_summary(
-            key_hash=key_hash, course_public_id=self.kwargs["course_id"]
-        )
-        return api_key
 
     @extend_schema(
         operation_id="listCourseResults",
@@ -147,9 +138,7 @@ class ResultsView(ApiView):
         # A plain dict: an empty value is then refused, not taken for an absent one.
         data = serializers.ResultsInput(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
-        if self.course is None:  # none of this key's
-            raise versions.CourseNotFound()
-        page = queries.results_of(self.course, **data.validated_data)
+        page = queries.results_of(self.course(), **data.validated_data)
         body = {
             "courseId": page.course.public_id,
             "results": [serializers.result_output(learner) for learner in page.learners],

@@ -266,6 +266,26 @@ def test_versions_are_listed_newest_first_and_each_can_be_read_whole(api_client,
     assert missing.json() == {"message": "Version not found.", "code": "NOT_FOUND"}
 
 
+def test_listing_versions_and_reading_one_cost_two_queries_each(
+    api_client, course, django_assert_num_queries
+):
+    patch(api_client, course, {"name": "Second"})  # the key's last use is written now
+
+    with django_assert_num_queries(2):  # the key with the course, then its versions
+        listing = api_client.get(url(course, "/versions"))
+    with django_assert_num_queries(2):  # the key with the course, then the version
+        first = api_client.get(url(course, "/versions/1"))
+    with django_assert_num_queries(2):  # as for a version that does not exist
+        missing = api_client.get(url(course, "/versions/9"))
+    with django_assert_num_queries(1):  # the key, with no course of its own by that id
+        unknown = api_client.get("/api/v1/courses/cou_0000000000000000000000/versions/1")
+
+    assert [v["version"] for v in listing.json()["versions"]] == [2, 1]
+    assert first.json()["version"] == 1
+    assert (missing.status_code, unknown.status_code) == (404, 404)
+    assert unknown.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+
+
 # Everywhere else ------------------------------------------------------------------------------
 
 
