@@ -17,8 +17,8 @@ from config import openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
-from courses.api import CourseReadView
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
+from courses.api import CourseReadView
 from courses.models import Export
 from learners import serializers as learner_serializers
 from learners import services as learner_services
