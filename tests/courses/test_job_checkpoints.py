@@ -1,5 +1,6 @@
 """A generation keeps each finished step; a new attempt asks the model only for what is missing."""
 
+import threading
 import time
 
 import pytest
@@ -47,6 +48,12 @@ def interrupted_attempt(job, model_server):
             deadline=time.monotonic() + 60,
             checkpoints=checkpoints.Checkpoints(job_id=job.pk),
         )
+    # A step written beside the wrap-up may still be in flight: the attempt leaves it to end by its
+    # own timeout. A dead worker would send nothing more, so wait for it to end before anyone counts
+    # what the model was asked (its result is not kept, as the attempt had ended).
+    for thread in threading.enumerate():
+        if thread.name.startswith("course-generation"):
+            thread.join(timeout=30)
     # Its worker is gone: nobody holds the job (what recovery finds once the heartbeat is too old).
     GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None, worker="")
     return attempt
