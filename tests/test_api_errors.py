@@ -102,11 +102,12 @@ def test_host_not_allowed_is_json_400_under_api(client):
     assert response["X-Request-ID"]
 
 
-def test_host_not_allowed_outside_api_gets_djangos_page(client):
+def test_host_not_allowed_outside_api_gets_the_400_page(client):
     response = client.get("/healthz", HTTP_HOST="evil.example")
 
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
+    assert "This request could not be read" in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -125,13 +126,29 @@ def test_what_django_answers_outside_drf_is_json_under_api_not_a_500(client, rai
     assert response.json() == body
 
 
-@pytest.mark.parametrize(("raised", "status"), [("forbidden", 403), ("bad", 400)])
-def test_what_django_answers_outside_api_is_djangos_page(client, raised, status):
+@pytest.mark.parametrize(
+    ("raised", "status", "title"),
+    [("forbidden", 403, "Not allowed"), ("bad", 400, "This request could not be read"), ("missing", 404, "Page not found")],
+)
+def test_what_django_answers_outside_api_is_the_services_page(client, raised, status, title):
     response = client.get(f"/test-errors/plain-raise/{raised}")
 
     assert response.status_code == status
     assert response["Content-Type"].startswith("text/html")
+    assert title in response.content.decode()
     assert "secret internals" not in response.content.decode()
+
+
+def test_an_unexpected_exception_outside_api_is_the_500_page(caplog):
+    browser = Client(raise_request_exception=False)
+
+    with caplog.at_level(logging.ERROR):
+        response = browser.get("/test-errors/plain-explode")
+
+    assert response.status_code == 500
+    assert "Something went wrong" in response.content.decode()
+    assert "hunter2" not in response.content.decode()
+    assert any(record.levelno == logging.ERROR and record.exc_info for record in caplog.records)
 
 
 # CSRF -----------------------------------------------------------------------------------------

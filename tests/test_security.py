@@ -10,6 +10,7 @@ import logging
 import hypothesis
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hypothesis import strategies as st
@@ -130,6 +131,32 @@ def test_any_unicode_in_a_body_is_accepted_or_refused_never_a_500(api_client, se
     body = response.json()
     if response.status_code == 400:
         assert body["code"] == "VALIDATION_ERROR" and body["message"]
+
+
+FORMS_DJANGO_CANNOT_READ = [
+    ("application/x-www-form-urlencoded; charset=latin-1", b"batch=1"),  # Django reads forms in UTF-8 only
+    ("application/x-www-form-urlencoded; charset=utf-16", b"batch=1"),
+    ("multipart/form-data", b"batch=1"),  # no boundary
+]
+
+
+@pytest.mark.parametrize(("content_type", "body"), FORMS_DJANGO_CANNOT_READ)
+def test_a_form_django_cannot_read_is_a_400_page_never_a_500(course, content_type, body):
+    # With a CSRF cookie, the check reads the form: Django refuses it there, before any view.
+    browser = Client(enforce_csrf_checks=True, HTTP_COOKIE="csrftoken=" + "A" * 32)
+    answers = {
+        f"/go/{course.public_id}/progress": (400, "This request could not be read"),
+        f"/go/{course.public_id}/agreement": (400, "This request could not be read"),
+        "/admin/login/": (400, "This request could not be read"),
+        "/nothing-here": (404, "Page not found"),  # Django's own 404 page read the form as well
+    }
+
+    for path, (status, title) in answers.items():
+        response = browser.generic("POST", path, body, content_type=content_type)
+
+        assert response.status_code == status, path
+        assert response["Content-Type"].startswith("text/html")
+        assert title in response.content.decode()
 
 
 # Secrets ----------------------------------------------------------------------------------------

@@ -47,5 +47,6 @@ urlpatterns = [
     path("api/v1/test-errors/plain-explode", exploding_plain_view),
     path("api/v1/test-errors/plain-raise/<str:what>", raising_plain_view),
     path("test-errors/plain-raise/<str:what>", raising_plain_view),
+    path("test-errors/plain-explode", exploding_plain_view),
     *real_urlpatterns,
 ]
