@@ -5,6 +5,7 @@ import unicodedata
 import urllib.parse
 
 from django.http import FileResponse, Http404, HttpResponse
+from django.utils.http import parse_etags
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
@@ -205,15 +206,18 @@ class CourseView(CourseReadView):
             "The course object with `version` and `content`, the whole course document (introduction, "
             "chapters with lessons, exercises, articles and videos, wrap-up, assessment with its correct "
             'answers, agreement). The `ETag` is the version (`"3"`): send it as `If-None-Match` to get '
-            "`304` while nothing changed, and as `If-Match` to edit. A course built from sources lists them in "
-            "`content.sources` (one deleted since with `deleted: true`; its text and citations stay), and each "
-            "lesson, exercise, article, wrap-up and question has its `citations`: a passage and a verbatim quote."
+            "`304` while nothing changed (a course with a deleted source is always sent whole), and as "
+            "`If-Match` to edit. A course built from sources lists them in `content.sources` (one deleted "
+            "since with `deleted: true`; its text and citations stay), and each lesson, exercise, article, "
+            "wrap-up and question has its `citations`: a passage and a verbatim quote."
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_NONE_MATCH],
         responses=openapi.responses(
             {
                 200: OpenApiResponse(serializers.CourseDetailOutput, description="The course at its latest version."),
-                304: OpenApiResponse(description="Not modified: the version in If-None-Match is the latest."),
+                304: OpenApiResponse(
+                    description="Not modified: the version in If-None-Match is the latest, and none of the course's sources was deleted."
+                ),
             },
             e404=[openapi.NOT_FOUND],
         ),
@@ -221,7 +225,10 @@ class CourseView(CourseReadView):
     def get(self, request, course_id: str):
         course = self.course()
         etag = version_etag(course.version)
-        if etag in request.headers.get("If-None-Match", ""):
+        # A source deleted since marks the document (`deleted: true`) without a new version, and the
+        # ETag is the version: so a course with a deleted source is sent whole, never a 304, and no
+        # client keeps a copy without the mark.
+        if not course.deleted_source_ids and names_etag(request.headers.get("If-None-Match", ""), etag):
             return Response(status=304, headers={"ETag": etag})
         # A version never changes (only the sources deleted since, which are only ever added to): its
         # JSON is rendered once and stored.
@@ -467,6 +474,14 @@ class RevokeExportView(ApiView):
 
 def version_etag(version: int) -> str:
     return f'"{version}"'
+
+
+def names_etag(if_none_match: str, etag: str) -> bool:
+    """Whether an If-None-Match header matches `etag`: `*`, or the tag by weak comparison (RFC 9110)."""
+    tags = parse_etags(if_none_match)
+    return tags == ["*"] or etag in {tag.removeprefix("W/") for tag in tags}
+
+
 class CourseQualityView(CourseReadView):
     rate_limit_scope = "read"
 

@@ -60,6 +60,16 @@ def test_reading_again_with_the_etag_is_a_304(api_client, course):
     assert response.content == b""
 
 
+@pytest.mark.parametrize(
+    ("if_none_match", "status"),
+    [('"1"', 304), ('W/"1"', 304), ('"2", "1"', 304), ("*", 304), ('"2"', 200), ('"11"', 200), ("1", 200)],
+)
+def test_if_none_match_is_compared_as_http_says(api_client, course, if_none_match, status):
+    response = api_client.get(url(course), HTTP_IF_NONE_MATCH=if_none_match)
+
+    assert (response.status_code, response["ETag"]) == (status, '"1"')
+
+
 def test_reading_a_course_costs_at_most_two_queries_whatever_its_size(
     api_client, api_key, django_assert_max_num_queries, django_assert_num_queries
 ):

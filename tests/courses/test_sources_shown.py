@@ -160,6 +160,20 @@ def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_uniqu
     assert "http://" not in html.split("<main", 1)[1].replace("https://www.youtube.com", "")
 
 
+def test_a_course_whose_source_was_deleted_is_sent_whole_never_as_a_304(api_client, course):
+    # The mark changes the document, not its version, which is the ETag: a 304 would leave the
+    # client's copy without it.
+    read = f"/api/v1/courses/{course['id']}"
+    etag = api_client.get(read)["ETag"]
+    assert api_client.get(read, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    api_client.delete(f"/api/v1/sources/{course['content']['sources'][0]['id']}")
+    again = api_client.get(read, HTTP_IF_NONE_MATCH=etag)
+
+    assert (again.status_code, again["ETag"]) == (200, etag)
+    assert again.json()["content"]["sources"][0]["deleted"] is True
+
+
 def test_the_package_shows_a_deleted_source_as_deleted(api_client, course):
     api_client.delete(f"/api/v1/sources/{course['content']['sources'][0]['id']}")
 
