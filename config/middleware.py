@@ -8,10 +8,9 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
-from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
-from config import errors
+from config import error_pages, errors
 from config.logs import request_id_var
 
 logger = logging.getLogger("cgs.request")
@@ -93,7 +92,7 @@ class ApiErrorMiddleware:
             logger.warning("database unavailable", extra={"path": request.path}, exc_info=True)
             if is_api_request(request):
                 return errors.json_error(errors.ServiceUnavailable())
-            response = render(request, "503.html", status=503)
+            response = error_pages.page(request, "503.html", status=503)
             response["Retry-After"] = str(errors.RETRY_AFTER_SECONDS)
             return response
         if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):

@@ -1,3 +1,5 @@
+from django.core.exceptions import ImproperlyConfigured
+
 from accounts.models import ApiKey
 from config.api import ApiView
 from courses import queries, versions
@@ -24,9 +26,11 @@ class CourseReadView(ApiView):
 
     def course(self) -> Course:
         """
-        The course the GET names, its document loaded on first use.
+        The course a GET or HEAD names, its document loaded on first use.
         :raises CourseNotFound: unless the request's key created it
         """
+        if self.request.method not in ("GET", "HEAD"):
+            raise ImproperlyConfigured(f"{type(self).__name__}.course() is for reads; a change reads the course locked")
         if self.found_course is None:
             raise versions.CourseNotFound()
         return self.found_course

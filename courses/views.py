@@ -20,7 +20,7 @@ from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.api import CourseReadView
-from courses.models import Export
+from courses.models import Course, Export
 from learners import serializers as learner_serializers
 from learners import services as learner_services
 
@@ -230,13 +230,16 @@ class CourseView(CourseReadView):
         # client keeps a copy without the mark.
         if not course.deleted_source_ids and names_etag(request.headers.get("If-None-Match", ""), etag):
             return Response(status=304, headers={"ETag": etag})
-        # A version never changes (only the sources deleted since, which are only ever added to): its
-        # JSON is rendered once and stored.
-        key = f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
-        body = redis_client.stored(key)
+        body = redis_client.stored(_stored_json_key(course))
         if body is None:
+            # The document is read only now, and the course with it: an edit committed since the
+            # course was looked up must not pair a newer document with the older version.
+            course = Course.objects.filter(pk=course.pk).first()
+            if course is None:  # deleted meanwhile
+                raise versions.CourseNotFound()
+            etag = version_etag(course.version)
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
-            redis_client.store(key, body, course=course.public_id)
+            redis_client.store(_stored_json_key(course), body, course=course.public_id)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
 
     @extend_schema(
@@ -474,6 +477,12 @@ class RevokeExportView(ApiView):
 
 def version_etag(version: int) -> str:
     return f'"{version}"'
+
+
+def _stored_json_key(course) -> str:
+    # A version never changes (only the sources deleted since, which are only ever added to): its
+    # JSON is rendered once and stored.
+    return f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
 
 
 def names_etag(if_none_match: str, etag: str) -> bool:

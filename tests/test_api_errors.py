@@ -151,6 +151,35 @@ def test_an_unexpected_exception_outside_api_is_the_500_page(caplog):
     assert any(record.levelno == logging.ERROR and record.exc_info for record in caplog.records)
 
 
+@pytest.mark.parametrize(
+    ("accept_language", "lang", "title"),
+    [
+        ("de-AT,de;q=0.9,en;q=0.5", "de-DE", "Seite nicht gefunden"),
+        ("pt-PT", "pt-BR", "Página não encontrada"),
+        ("ja, fr;q=0.8", "fr-FR", "Page introuvable"),
+        ("ja, *", "en-US", "Page not found"),
+        ("", "en-US", "Page not found"),
+    ],
+)
+def test_a_page_outside_api_is_in_the_readers_language(client, accept_language, lang, title):
+    response = client.get("/nothing-here", HTTP_ACCEPT_LANGUAGE=accept_language)
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert f'<html lang="{lang}"' in html and title in html
+
+
+def test_an_error_page_that_cannot_be_rendered_is_still_answered_and_logged(client, settings, tmp_path, caplog):
+    settings.STATIC_ROOT = tmp_path  # no manifest of static files: the page's stylesheet link fails
+
+    with caplog.at_level(logging.ERROR):
+        response = client.get("/nothing-here")
+
+    assert response.status_code == 404
+    assert "Error 404" in response.content.decode()
+    assert any(record.message == "error page not rendered" for record in caplog.records)
+
+
 # CSRF -----------------------------------------------------------------------------------------
 
 

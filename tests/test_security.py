@@ -10,8 +10,8 @@ import logging
 import hypothesis
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import strategies as st
 

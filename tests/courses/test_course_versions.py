@@ -60,6 +60,52 @@ def test_reading_again_with_the_etag_is_a_304(api_client, course):
     assert response.content == b""
 
 
+def read_with_a_change_committed_after_the_lookup(plain_key, course, change):
+    """A read of the course, with `change(client)` committed once the read has looked the course up."""
+    reader, other = client_for(plain_key), client_for(plain_key)
+    reader.get("/api/v1/courses/jobs/job_0000000000000000000000")  # the key's last use is written now
+    changed = []
+
+    def change_after_the_first_query(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)  # the read's first query: its key and course
+        if not changed:
+            changed.append("started")
+            changed.append(change(other).status_code)
+        return result
+
+    with connection.execute_wrapper(change_after_the_first_query):
+        return reader.get(url(course)), changed[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_with_the_old_version(
+    plain_key, api_key
+):
+    course = CourseFactory(api_key=api_key)
+
+    answer, edited = read_with_a_change_committed_after_the_lookup(
+        plain_key, course, lambda client: patch(client, course, {"name": "Edited meanwhile"})
+    )
+
+    body = answer.json()
+    assert edited == 200
+    assert (answer["ETag"], body["version"], body["name"], body["content"]["name"]) == (
+        '"2"', 2, "Edited meanwhile", "Edited meanwhile"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key):
+    course = CourseFactory(api_key=api_key)
+
+    answer, deleted = read_with_a_change_committed_after_the_lookup(
+        plain_key, course, lambda client: client.delete(url(course))
+    )
+
+    assert deleted == 204
+    assert (answer.status_code, answer.json()) == (404, NOT_FOUND)
+
+
 @pytest.mark.parametrize(
     ("if_none_match", "status"),
     [('"1"', 304), ('W/"1"', 304), ('"2", "1"', 304), ("*", 304), ('"2"', 200), ('"11"', 200), ("1", 200)],

@@ -54,6 +54,7 @@ def interrupted_attempt(job, model_server):
     for thread in threading.enumerate():
         if thread.name.startswith("course-generation"):
             thread.join(timeout=30)
+            assert not thread.is_alive(), "a step of the interrupted attempt is still in flight"
     # Its worker is gone: nobody holds the job (what recovery finds once the heartbeat is too old).
     GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None, worker="")
     return attempt
