@@ -110,13 +110,13 @@ def course_page(request, course_id: str):
     course = _course(request, course_id)
     page = _stored_page(request, course, number=0)
     if page is None:
-        content = CourseContent.model_validate(course.content)
+        course, content = _course_with_document(request, course)
         if course.format == Format.CLASSIC:
             html = _render_classic(course, content, number=0)
         else:
             html = _render_onepage(course, content)
         page = _store_page(request, course, number=0, html=html)
-    return _respond(request, page)
+    return _with_etag(request, _respond(request, page), course)
 
 
 @gone_when_deleted
@@ -127,7 +127,7 @@ def chapter_page(request, course_id: str, number: int):
     course = _course(request, course_id)
     page = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
     if page is None:
-        content = CourseContent.model_validate(course.content)
+        course, content = _course_with_document(request, course)
         if course.format == Format.ONEPAGE:
             if not 1 <= number <= len(content.chapters):
                 raise Http404("No such chapter.")
@@ -136,7 +136,7 @@ def chapter_page(request, course_id: str, number: int):
             raise Http404("No such chapter.")
         html = _render_classic(course, content, number=number)
         page = _store_page(request, course, number=number, html=html)
-    return _respond(request, page)
+    return _with_etag(request, _respond(request, page), course)
 
 
 @gone_when_deleted
@@ -477,6 +477,27 @@ def _course(request, course_id: str) -> Course:
         _gone(course_id)
     request._preview_course = course
     return course
+
+
+def _course_with_document(request, course: Course) -> tuple[Course, CourseContent]:
+    """
+    The course read again, whole, with its document: the page is rendered from what the course is
+    now. An edit committed since it was looked up (for the ETag) then makes a page with its own
+    ETag and key, never a newer document under the older ETag.
+    :raises CourseGone, Http404: for a course deleted meanwhile
+    """
+    fresh = Course.objects.filter(pk=course.pk).first()
+    if fresh is None:
+        _gone(course.public_id)
+    request._preview_course = fresh  # the ETag and the stored page's key follow it
+    return fresh, CourseContent.model_validate(fresh.content)
+
+
+def _with_etag(request, response: HttpResponse, course: Course) -> HttpResponse:
+    # The ETag of the course the page was made from: @condition sets the one it looked up only
+    # where the view has set none.
+    response["ETag"] = f'"{_etag(request, course.public_id)}"'
+    return response
 
 
 def _gone(course_id: str) -> NoReturn:

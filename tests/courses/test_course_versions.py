@@ -60,21 +60,19 @@ def test_reading_again_with_the_etag_is_a_304(api_client, course):
     assert response.content == b""
 
 
-def read_with_a_change_committed_after_the_lookup(plain_key, course, change):
-    """A read of the course, with `change(client)` committed once the read has looked the course up."""
-    reader, other = client_for(plain_key), client_for(plain_key)
-    reader.get("/api/v1/courses/jobs/job_0000000000000000000000")  # the key's last use is written now
+def committed_after_the_first_query(change, read):
+    """`read()`, with `change()` committed as soon as read's first query (its lookup) has run."""
     changed = []
 
     def change_after_the_first_query(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)  # the read's first query: its key and course
+        result = execute(sql, params, many, context)
         if not changed:
             changed.append("started")
-            changed.append(change(other).status_code)
+            changed.append(change())
         return result
 
     with connection.execute_wrapper(change_after_the_first_query):
-        return reader.get(url(course)), changed[1]
+        return read(), changed[1]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -82,13 +80,15 @@ def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_wit
     plain_key, api_key
 ):
     course = CourseFactory(api_key=api_key)
+    reader, editor = client_for(plain_key), client_for(plain_key)
+    reader.get("/api/v1/courses/jobs/job_0000000000000000000000")  # the key's last use is written now
 
-    answer, edited = read_with_a_change_committed_after_the_lookup(
-        plain_key, course, lambda client: patch(client, course, {"name": "Edited meanwhile"})
+    answer, edited = committed_after_the_first_query(
+        lambda: patch(editor, course, {"name": "Edited meanwhile"}), lambda: reader.get(url(course))
     )
 
     body = answer.json()
-    assert edited == 200
+    assert edited.status_code == 200
     assert (answer["ETag"], body["version"], body["name"], body["content"]["name"]) == (
         '"2"', 2, "Edited meanwhile", "Edited meanwhile"
     )
@@ -97,13 +97,29 @@ def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_wit
 @pytest.mark.django_db(transaction=True)
 def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key):
     course = CourseFactory(api_key=api_key)
+    reader, owner = client_for(plain_key), client_for(plain_key)
+    reader.get("/api/v1/courses/jobs/job_0000000000000000000000")
 
-    answer, deleted = read_with_a_change_committed_after_the_lookup(
-        plain_key, course, lambda client: client.delete(url(course))
-    )
+    answer, deleted = committed_after_the_first_query(lambda: owner.delete(url(course)), lambda: reader.get(url(course)))
 
-    assert deleted == 204
+    assert deleted.status_code == 204
     assert (answer.status_code, answer.json()) == (404, NOT_FOUND)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("format", ["onepage", "classic"])
+def test_an_edit_committed_while_a_page_is_made_gives_the_page_the_etag_of_what_it_shows(plain_key, api_key, format):
+    course = CourseFactory(api_key=api_key, format=format)
+    editor, browser = client_for(plain_key), Client()
+
+    page, edited = committed_after_the_first_query(
+        lambda: patch(editor, course, {"name": "Edited meanwhile"}), lambda: browser.get(f"/go/{course.public_id}")
+    )
+    again = browser.get(f"/go/{course.public_id}", HTTP_IF_NONE_MATCH=page["ETag"])
+
+    assert edited.status_code == 200
+    assert "Edited meanwhile" in page.content.decode()
+    assert again.status_code == 304  # the page's ETag is the course's as it is now
 
 
 @pytest.mark.parametrize(
