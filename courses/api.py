@@ -34,3 +34,15 @@ class CourseReadView(ApiView):
         if self.found_course is None:
             raise versions.CourseNotFound()
         return self.found_course
+
+    def course_with_document(self) -> Course:
+        """
+        The course read again, whole, with its document (one query, as loading the document alone
+        would be): an edit committed since the lookup never pairs a newer document with the older
+        version, and a course deleted meanwhile is not found.
+        :raises CourseNotFound
+        """
+        course = Course.objects.filter(pk=self.course().pk).first()
+        if course is None:
+            raise versions.CourseNotFound()
+        return course

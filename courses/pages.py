@@ -152,7 +152,7 @@ def sign_agreement(request, course_id: str):
             text=_("Please wait a minute, then try again."),
             status=429,
         )
-    content = CourseContent.model_validate(course.content)
+    course, content = _course_with_document(request, course)
     if content.agreement is None:
         raise Http404("This course has no agreement.")
     form = SignoffForm(request.POST)

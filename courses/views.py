@@ -20,7 +20,7 @@ from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.api import CourseReadView
-from courses.models import Course, Export
+from courses.models import Export
 from learners import serializers as learner_serializers
 from learners import services as learner_services
 
@@ -232,11 +232,7 @@ class CourseView(CourseReadView):
             return Response(status=304, headers={"ETag": etag})
         body = redis_client.stored(_stored_json_key(course))
         if body is None:
-            # The document is read only now, and the course with it: an edit committed since the
-            # course was looked up must not pair a newer document with the older version.
-            course = Course.objects.filter(pk=course.pk).first()
-            if course is None:  # deleted meanwhile
-                raise versions.CourseNotFound()
+            course = self.course_with_document()
             etag = version_etag(course.version)
             body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
             redis_client.store(_stored_json_key(course), body, course=course.public_id)
@@ -521,8 +517,12 @@ class CourseQualityView(CourseReadView):
         version = serializers.QualityInput(data=request.query_params)
         version.is_valid(raise_exception=True)
         number = version.validated_data.get("version")
-        course = self.course()
-        document = course.content if number is None else versions.version_of(course, number=number).content
+        if number is None:
+            course = self.course_with_document()
+            document = course.content
+        else:
+            course = self.course()
+            document = versions.version_of(course, number=number).content
         return Response(serializers.quality_output(course, quality.report_for_document(document)))
 
 

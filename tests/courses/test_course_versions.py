@@ -95,12 +95,15 @@ def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_wit
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key):
+@pytest.mark.parametrize("tail", ["", "/quality"])
+def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key, tail):
     course = CourseFactory(api_key=api_key)
     reader, owner = client_for(plain_key), client_for(plain_key)
     reader.get("/api/v1/courses/jobs/job_0000000000000000000000")
 
-    answer, deleted = committed_after_the_first_query(lambda: owner.delete(url(course)), lambda: reader.get(url(course)))
+    answer, deleted = committed_after_the_first_query(
+        lambda: owner.delete(url(course)), lambda: reader.get(url(course, tail))
+    )
 
     assert deleted.status_code == 204
     assert (answer.status_code, answer.json()) == (404, NOT_FOUND)
@@ -120,6 +123,18 @@ def test_an_edit_committed_while_a_page_is_made_gives_the_page_the_etag_of_what_
     assert edited.status_code == 200
     assert "Edited meanwhile" in page.content.decode()
     assert again.status_code == 304  # the page's ETag is the course's as it is now
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_course_deleted_while_its_page_is_made_is_gone(plain_key, api_key):
+    course = CourseFactory(api_key=api_key)
+    owner = client_for(plain_key)
+
+    page, deleted = committed_after_the_first_query(
+        lambda: owner.delete(url(course)), lambda: Client().get(f"/go/{course.public_id}")
+    )
+
+    assert (deleted.status_code, page.status_code) == (204, 410)
 
 
 @pytest.mark.parametrize(
