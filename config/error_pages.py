@@ -12,6 +12,7 @@ import logging
 from django.http import HttpResponse
 from django.template import loader
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from courses.models import Language
@@ -21,14 +22,39 @@ logger = logging.getLogger(__name__)
 # What is left when even the page cannot be rendered (a template or a static file missing).
 _BARE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>{status}</title><h1>Error {status}</h1></html>'
 
+# Each page's title and text, by status (templates/error.html).
+_WORDS = {
+    400: (
+        _("This request could not be read"),
+        _("Your browser sent something this page cannot read. Go back, reload the page and try again."),
+    ),
+    403: (_("Not allowed"), _("This page is not open to you.")),
+    404: (
+        _("Page not found"),
+        _(
+            "There is no course or page at this address. Check that the link is complete, or ask whoever "
+            "shared it for a new one."
+        ),
+    ),
+    500: (
+        _("Something went wrong"),
+        _("The service ran into an error and has recorded it. Please reload the page in a moment."),
+    ),
+    503: (_("Back in a moment"), _("The service is briefly unavailable. Please reload the page in a few seconds.")),
+}
 
-def page(request, template_name: str, *, status: int) -> HttpResponse:
+
+def page(request, status: int) -> HttpResponse:
+    """The error page for `status` (one of _WORDS), in the reader's language."""
     try:
         language = reader_language(request)
+        title, text = _WORDS[status]
         with translation.override(language):
-            html = loader.render_to_string(template_name, {"html_lang": language})
+            html = loader.render_to_string(
+                "error.html", {"status": status, "title": title, "text": text, "html_lang": language}
+            )
     except Exception:
-        logger.exception("error page not rendered", extra={"template": template_name})
+        logger.exception("error page not rendered", extra={"status": status})
         html = _BARE.format(status=status)
     return HttpResponse(html, status=status)
 

@@ -92,7 +92,7 @@ class ApiErrorMiddleware:
             logger.warning("database unavailable", extra={"path": request.path}, exc_info=True)
             if is_api_request(request):
                 return errors.json_error(errors.ServiceUnavailable())
-            response = error_pages.page(request, "503.html", status=503)
+            response = error_pages.page(request, 503)
             response["Retry-After"] = str(errors.RETRY_AFTER_SECONDS)
             return response
         if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):

@@ -9,22 +9,22 @@ def bad_request(request, exception):
     # ALLOWED_HOSTS, a form it cannot read.
     if is_api_request(request):
         return errors.json_error(errors.ValidationError("Bad request."))
-    return error_pages.page(request, "400.html", status=400)
+    return error_pages.page(request, 400)
 
 
 def permission_denied(request, exception):
     if is_api_request(request):
         return errors.json_error(errors.Forbidden())
-    return error_pages.page(request, "403.html", status=403)
+    return error_pages.page(request, 403)
 
 
 def not_found(request, exception):
     if is_api_request(request):
         return errors.json_error(errors.NotFound())
-    return error_pages.page(request, "404.html", status=404)
+    return error_pages.page(request, 404)
 
 
 def server_error(request):
     if is_api_request(request):
         return errors.json_error(errors.InternalError())
-    return error_pages.page(request, "500.html", status=500)
+    return error_pages.page(request, 500)
