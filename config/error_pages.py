@@ -20,7 +20,7 @@ from courses.models import Language
 logger = logging.getLogger(__name__)
 
 # What is left when even the page cannot be rendered (a template or a static file missing).
-_BARE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>{status}</title><h1>Error {status}</h1></html>'
+_BARE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>{status}</title><h1>Error {status}</h1>'
 
 # Each page's title and text, by status (templates/error.html).
 _WORDS = {
@@ -40,7 +40,10 @@ _WORDS = {
         _("Something went wrong"),
         _("The service ran into an error and has recorded it. Please reload the page in a moment."),
     ),
-    503: (_("Back in a moment"), _("The service is briefly unavailable. Please reload the page in a few seconds.")),
+    503: (
+        _("Back in a moment"),
+        _("The service is briefly unavailable. Please reload the page in a few seconds."),
+    ),
 }
 
 

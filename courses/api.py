@@ -26,11 +26,12 @@ class CourseReadView(ApiView):
 
     def course(self) -> Course:
         """
-        The course a GET or HEAD names, its document loaded on first use.
+        The course a GET or HEAD names, as looked up with the key: without its document, which
+        `course_with_document` reads.
         :raises CourseNotFound: unless the request's key created it
         """
         if self.request.method not in ("GET", "HEAD"):
-            raise ImproperlyConfigured(f"{type(self).__name__}.course() is for reads; a change reads the course locked")
+            raise ImproperlyConfigured(f"{type(self).__name__}: course() is for reads, not changes")
         if self.found_course is None:
             raise versions.CourseNotFound()
         return self.found_course
