@@ -109,14 +109,14 @@ def _last_modified(request, course_id: str, **_kwargs):
 def course_page(request, course_id: str):
     course = _course(request, course_id)
     page = _stored_page(request, course, number=0)
-    if page is None:
-        course, content = _course_with_document(request, course)
-        if course.format == Format.CLASSIC:
-            html = _render_classic(course, content, number=0)
-        else:
-            html = _render_onepage(course, content)
-        page = _store_page(request, course, number=0, html=html)
-    return _with_etag(request, _respond(request, page), course)
+    if page is not None:
+        return _respond(request, page)
+    course, content = _course_with_document(request, course)
+    if course.format == Format.CLASSIC:
+        html = _render_classic(course, content, number=0)
+    else:
+        html = _render_onepage(course, content)
+    return _with_etag(request, _respond(request, _store_page(request, course, number=0, html=html)), course)
 
 
 @gone_when_deleted
@@ -126,17 +126,17 @@ def course_page(request, course_id: str):
 def chapter_page(request, course_id: str, number: int):
     course = _course(request, course_id)
     page = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
-    if page is None:
-        course, content = _course_with_document(request, course)
-        if course.format == Format.ONEPAGE:
-            if not 1 <= number <= len(content.chapters):
-                raise Http404("No such chapter.")
-            return HttpResponseRedirect(f"{_course_url(course)}#chapter-{number}")
-        if not 1 <= number < len(_classic_pages(course, content)):
+    if page is not None:
+        return _respond(request, page)
+    course, content = _course_with_document(request, course)
+    if course.format == Format.ONEPAGE:
+        if not 1 <= number <= len(content.chapters):
             raise Http404("No such chapter.")
-        html = _render_classic(course, content, number=number)
-        page = _store_page(request, course, number=number, html=html)
-    return _with_etag(request, _respond(request, page), course)
+        return HttpResponseRedirect(f"{_course_url(course)}#chapter-{number}")
+    if not 1 <= number < len(_classic_pages(course, content)):
+        raise Http404("No such chapter.")
+    html = _render_classic(course, content, number=number)
+    return _with_etag(request, _respond(request, _store_page(request, course, number=number, html=html)), course)
 
 
 @gone_when_deleted
@@ -494,8 +494,9 @@ def _course_with_document(request, course: Course) -> tuple[Course, CourseConten
 
 
 def _with_etag(request, response: HttpResponse, course: Course) -> HttpResponse:
-    # The ETag of the course the page was made from: @condition sets the one it looked up only
-    # where the view has set none.
+    # A page just made carries the ETag of the course it was made from, which an edit committed
+    # since the lookup changed; @condition sets the one it looked up only where the view set none.
+    # A stored page was found under the looked-up ETag: it needs nothing.
     response["ETag"] = f'"{_etag(request, course.public_id)}"'
     return response
 
