@@ -20,6 +20,7 @@ TARGET_WORDS = 250
 MAX_WORDS = 400
 _LINE_KINDS = (LIST_ITEM, TABLE_ROW)
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+")
+_WORD = re.compile(r"\S+\s*")
 
 
 @dataclasses.dataclass
@@ -114,24 +115,22 @@ def _pieces(text: str, offset: int):
         if piece_words and piece_words + sentence_words > TARGET_WORDS:
             yield offset + piece_start, offset + _rstrip_end(text, cursor), piece_words
             piece_start, piece_words = cursor, 0
-        # A "sentence" longer than the limit (no punctuation at all) is cut between words.
-        while sentence_words > MAX_WORDS:
-            cut = _after_words(text, cursor, MAX_WORDS)
+        # A "sentence" longer than the limit (no punctuation at all) is cut between words, its words
+        # found once: each cut is after the whitespace that follows its last word.
+        if sentence_words > MAX_WORDS:
+            word_ends = [match.end() for match in _WORD.finditer(text, cursor, sentence_end)]
             if piece_words:
                 yield offset + piece_start, offset + _rstrip_end(text, cursor), piece_words
-            yield offset + cursor, offset + _rstrip_end(text, cut), MAX_WORDS
-            cursor = piece_start = cut
+            while sentence_words > MAX_WORDS:
+                cut = word_ends[len(word_ends) - sentence_words + MAX_WORDS - 1]
+                yield offset + cursor, offset + _rstrip_end(text, cut), MAX_WORDS
+                cursor = piece_start = cut
+                sentence_words -= MAX_WORDS
             piece_words = 0
-            sentence_words = len(text[cursor:sentence_end].split())
         piece_words += sentence_words
         cursor = next_start
     if piece_words:
         yield offset + piece_start, offset + len(text), piece_words
-
-
-def _after_words(text: str, start: int, count: int) -> int:
-    matches = list(re.finditer(r"\S+\s*", text[start:]))
-    return start + matches[count - 1].end()
 
 
 def _rstrip_end(text: str, end: int) -> int:

@@ -169,6 +169,18 @@ def test_long_sections_are_split_into_passages_of_a_few_hundred_words(api_client
     assert all(150 <= p.words <= splitting.TARGET_WORDS for p in found)
 
 
+def test_text_without_full_stops_is_cut_between_words(api_client):
+    # 100,000 words in one paragraph after a short sentence: a transcript without punctuation, or
+    # a hostile upload. Each cut comes after a word's trailing space, found in one pass over the
+    # words (finding them again for every cut took minutes of a worker for a few megabytes).
+    words = [f"word{n}" for n in range(100_000)]
+    source = read(api_client, ("Read this first. " + " ".join(words) + "\n").encode(), "transcript.txt")
+
+    found = assert_passages_are_exact_spans(source["id"])
+    assert [p.words for p in found] == [3] + [splitting.MAX_WORDS] * 250
+    assert " ".join(p.text for p in found).split() == ["Read", "this", "first.", *words]
+
+
 def test_the_language_of_the_text_picks_the_search_configuration(api_client):
     source = read(api_client, documents.FRENCH_TEXT.encode(), "politique.txt")
 
