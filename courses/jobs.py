@@ -45,10 +45,11 @@ class InvalidSources(errors.ValidationError):
 
 def sources_to_build_from(*, api_key: ApiKey, public_ids: list[str]) -> list[Source]:
     """
-    The key's ready sources with these ids, in that order (an id given twice counts once).
+    The key's ready sources with these ids, in that order (an id given twice counts once), kept from
+    being deleted until the transaction ends: the job about to be made points at them.
     :raises InvalidSources: naming the first id that is unknown, another key's, pending or failed
     """
-    found = source_queries.sources_of_key(api_key=api_key, public_ids=public_ids)
+    found = source_queries.sources_of_key(api_key=api_key, public_ids=public_ids, held=True)
     for public_id in dict.fromkeys(public_ids):
         source = found.get(public_id)
         if source is None:
@@ -201,16 +202,18 @@ class InvalidPart(errors.ValidationError):
 
 def _sources_left(course: Course) -> list[Source]:
     """
-    The sources a course was built from that still exist, to build a part of it from again.
+    The sources a course was built from that still exist, to build a part of it from again, kept
+    from being deleted until the transaction ends (a deletion locks the course first, then the
+    source, in the same order as here, so the two never wait for each other).
     :raises InvalidPart: when the course was built from sources and all of them have been deleted
     """
     built_from = list(course.content.get("sources") or [])
     if not built_from:
         return []
     left = list(
-        Source.objects.filter(job_sources__job_id=course.job_id, status=Source.Status.READY).order_by(
-            "job_sources__position"
-        )
+        Source.objects.filter(job_sources__job_id=course.job_id, status=Source.Status.READY)
+        .order_by("job_sources__position")
+        .select_for_update(no_key=True, of=("self",))
     )
     if not left:
         raise InvalidPart(

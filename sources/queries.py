@@ -26,12 +26,18 @@ def source_visible_to(*, api_key: ApiKey, public_id: str, for_update: bool = Fal
     return sources.first()
 
 
-def sources_of_key(*, api_key: ApiKey, public_ids: list[str]) -> dict[str, Source]:
-    """This key's sources among these ids (their texts not loaded), by id: one query."""
+def sources_of_key(*, api_key: ApiKey, public_ids: list[str], held: bool = False) -> dict[str, Source]:
+    """
+    This key's sources among these ids (their texts not loaded), by id: one query. `held`: kept
+    from being deleted until the transaction ends (a row lock that a deletion waits for), for rows
+    about to point at them; a source deleted meanwhile is not found.
+    """
     wanted = [public_id for public_id in public_ids if looks_like_public_id(public_id, "src_")]
     if not wanted:
         return {}
     sources = Source.objects.filter(api_key=api_key, public_id__in=wanted).defer("text")
+    if held:
+        sources = sources.select_for_update(no_key=True)
     return {source.public_id: source for source in sources}
 
 

@@ -400,11 +400,16 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     built from it keep their text and citations, and show the source as deleted.
     :raises SourceNotFound: if no source with this id belongs to this key
     """
-    source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
+    source = queries.source_visible_to(api_key=api_key, public_id=public_id)
     if source is None:
         raise SourceNotFound()
-    stored, storage = source.file.name, source.file.storage
+    # The courses built from it are locked first, then the source: the order in which a part of a
+    # course generated again holds its course and then its sources, so neither waits on the other.
     _mark_courses_built_from(source)
+    source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
+    if source is None:  # deleted meanwhile
+        raise SourceNotFound()
+    stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
     if stored:
         # The source is gone once the row is; a file that cannot be removed is logged and left behind
@@ -417,8 +422,11 @@ def _mark_courses_built_from(source: Source) -> None:
     # own sources) show it as deleted from now on. Each is locked while its list grows.
     from courses.models import Course  # courses build on sources, not the other way round
 
-    courses = Course.objects.select_for_update().filter(job__job_sources__source=source).exclude(
-        deleted_source_ids__contains=[source.public_id]
+    courses = (
+        Course.objects.select_for_update(of=("self",))
+        .filter(job__job_sources__source=source)
+        .exclude(deleted_source_ids__contains=[source.public_id])
+        .order_by("pk")
     )
     for course in courses:
         course.deleted_source_ids = [*course.deleted_source_ids, source.public_id]

@@ -174,8 +174,16 @@ class Grounding:
         return [source.ref() for source in self.sources]
 
     def load_texts(self, public_ids) -> None:
-        """Read the texts of these passages (those not read yet): one query."""
-        wanted = [public_id for public_id in dict.fromkeys(public_ids) if public_id not in self._texts]
+        """
+        Read the texts of these passages (those not read yet): one query. A passage whose text is
+        gone went with its source, deleted meanwhile: that source is left out from then on, as if it
+        had been deleted before the grounding was loaded.
+        :raises SourcesGone: when no source is left
+        """
+        wanted = [
+            public_id for public_id in dict.fromkeys(public_ids)
+            if public_id not in self._texts and public_id in self.passage
+        ]
         if not wanted:
             return
         rows = Passage.objects.filter(public_id__in=wanted).values_list(
@@ -189,6 +197,21 @@ class Grounding:
                 page=page,
                 page_breaks=tuple((int(offset), int(later)) for offset, later in page_breaks or ()),
             )
+        gone = {self.passage[public_id].source for public_id in wanted if public_id not in self._texts}
+        if gone:
+            self._leave_out(gone)
+
+    def _leave_out(self, source_ids: set[str]) -> None:
+        self.sources = tuple(source for source in self.sources if source.public_id not in source_ids)
+        self.passages = tuple(passage for passage in self.passages if passage.source not in source_ids)
+        self.source = {source.public_id: source for source in self.sources}
+        self.passage = {passage.public_id: passage for passage in self.passages}
+        if not self.passages:
+            raise SourcesGone()
+        kept = {passage.pk for passage in self.passages}
+        if self._vectors is not None:
+            self._vectors = {pk: vector for pk, vector in self._vectors.items() if pk in kept}
+        self._similarity = {}
 
     def text(self, public_id: str) -> citations.PassageText:
         """A passage's text, read by load_texts first."""

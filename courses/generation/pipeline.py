@@ -191,8 +191,7 @@ def _ground_regenerated(*, plan: CoursePlan, request, part: str, chapter: int | 
         if len(planned.passages) < 2:
             found = request.grounding.passages_for(f"{planned.title} {planned.summary}", fallback=request.subject)
             chapters[chapter - 1] = replace(planned, passages=tuple(dict.fromkeys([*planned.passages, *found])))
-    request.grounding.load_texts(pid for planned in chapters for pid in planned.passages)
-    return replace(plan, chapters=tuple(chapters))
+    return replace(plan, chapters=_with_texts_read(chapters, request=request))
 
 
 def _regenerated_parts(part: str, chapter: int | None) -> tuple[str, ...]:
@@ -247,8 +246,25 @@ def ground_chapters(*, plan: CoursePlan, request) -> CoursePlan:
             passages = tuple(grounding.passages_for(about, fallback=request.subject, used=used))
         used += passages
         chapters.append(replace(planned, passages=passages))
-    grounding.load_texts(used)
-    return replace(plan, chapters=tuple(chapters))
+    return replace(plan, chapters=_with_texts_read(chapters, request=request))
+
+
+def _with_texts_read(chapters: list[ChapterPlan], *, request) -> tuple[ChapterPlan, ...]:
+    """
+    The chapters with the texts of their passages read. A source deleted meanwhile is left out (see
+    Grounding.load_texts) with its passages, and a chapter left without any draws on the sources left.
+    """
+    grounding = request.grounding
+    grounding.load_texts(pid for planned in chapters for pid in planned.passages)
+    kept = []
+    for planned in chapters:
+        passages = tuple(pid for pid in planned.passages if pid in grounding.passage)
+        if not passages:
+            passages = tuple(grounding.passages_for(planned.title, fallback=request.subject))
+            grounding.load_texts(passages)
+            passages = tuple(pid for pid in passages if pid in grounding.passage)
+        kept.append(replace(planned, passages=passages))
+    return tuple(kept)
 
 
 def check_citations(course: content.CourseContent, *, grounding: Grounding, parts: tuple[str, ...] | None = None) -> None:

@@ -14,8 +14,10 @@ from courses.models import Course, GenerationJob, JobSource
 from sources.models import Passage
 from tests.courses import grounded_documents as documents
 from tests.courses.generation.fake_openai import FakeOpenAI
+from tests.conftest import client_for
 from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
 from tests.factories import CourseFactory
+from tests.locks import changed_meanwhile
 from tests.samples import course_document
 
 
@@ -405,3 +407,67 @@ def test_a_version_1_document_cannot_gain_citations(api_client, old_course):
 
     assert response.status_code == 400
     assert response.json()["code"] == "VALIDATION_ERROR"
+
+
+# A source deleted while a job is made from it -------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_while_a_course_is_created_from_it_waits_for_the_course(
+    api_client, plain_key, handbook, policy
+):
+    # The deletion comes right after the create has found its sources: it waits for the create,
+    # whose job then points at sources that exist (before, the create failed at commit: a 500).
+    created, deleted = changed_meanwhile(
+        after_query_with='"sources_source"',
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
+        request=lambda: api_client.post(
+            "/api/v1/courses", {"subject": "Security at work", "sources": [handbook, policy]}, format="json"
+        ),
+    )
+
+    assert (created.status_code, deleted.status_code) == (202, 204)
+    job = api_client.get(created.json()["pollUrl"]).json()
+    assert job["status"] == "completed", job
+    # Built from the sources left: the handbook is gone before the generation starts or marked deleted.
+    course = api_client.get(f"/api/v1/courses/{job['course']['id']}").json()
+    shown = {source["id"]: source.get("deleted", False) for source in course["content"]["sources"]}
+    assert (shown[policy], shown.get(handbook, True)) == (False, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_job(
+    api_client, plain_key, course, handbook, policy
+):
+    # The regeneration holds the course, then its sources; a deletion takes them in the same order,
+    # so it waits rather than deadlocking with it.
+    regenerated, deleted = changed_meanwhile(
+        after_query_with='"sources_source"',
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
+        request=lambda: api_client.post(
+            f"/api/v1/courses/{course['id']}/regenerate", {"target": "chapter", "chapter": 1}, format="json"
+        ),
+    )
+
+    assert (regenerated.status_code, deleted.status_code) == (202, 204)
+    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
+    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    assert after["content"]["sources"][0] == {**course["content"]["sources"][0], "deleted": True}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_written_again(
+    api_client, plain_key, course, handbook, policy
+):
+    # The job has found where the sources' passages are, and reads their texts only then: the
+    # handbook's are gone by that time, so the chapter is written from the policy alone.
+    regenerated, deleted = changed_meanwhile(
+        after_query_with='"sources_passage"."heading_path"',
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
+        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
+    )
+
+    assert (regenerated.status_code, deleted.status_code) == (202, 204)
+    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
+    chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
+    assert {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]} == {policy}

@@ -4,7 +4,6 @@ import json
 import re
 import threading
 
-import psycopg
 import pytest
 import time_machine
 from django.db import connection
@@ -17,6 +16,7 @@ from learners import progress, services
 from learners.models import Learner, QuizAttempt
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
+from tests.locks import second_session, waiting_for_a_lock
 
 pytestmark = pytest.mark.django_db
 
@@ -416,14 +416,10 @@ def test_progress_is_taken_while_redis_is_down(course, reader, settings):
 def test_progress_for_a_course_deleted_while_it_is_written_is_not_found_never_an_error(course):
     reader = Reader(course)
     reader.open()
-    database = connection.settings_dict
     answers = []
     # The course deleted, in a transaction of another connection that stays open: the batch reads the
     # course, then its write waits for that transaction, which then commits.
-    with psycopg.connect(
-        host=database["HOST"], port=database["PORT"], user=database["USER"], dbname=database["NAME"],
-        password=database["PASSWORD"] or None,
-    ) as deleting:
+    with second_session() as deleting:
         deleting.execute('DELETE FROM "courses_courseversion" WHERE "course_id" = %s', [course.pk])
         deleting.execute('DELETE FROM "courses_course" WHERE "id" = %s', [course.pk])
         sending = threading.Thread(target=lambda: answers.append(reader.send(hello=True, page=0, seen=[0])))
@@ -436,15 +432,6 @@ def test_progress_for_a_course_deleted_while_it_is_written_is_not_found_never_an
     [answer] = answers
     assert (answer.status_code, answer.json()["code"]) == (404, "NOT_FOUND")
     assert not Learner.objects.exists()
-
-
-def waiting_for_a_lock(connection_) -> bool:
-    """Whether a session of this database waits for a lock (the statistics read afresh, not as the
-    transaction first saw them)."""
-    connection_.execute("SELECT pg_stat_clear_snapshot()")
-    return connection_.execute(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-    ).fetchone()[0] > 0
 
 
 def test_a_forged_learner_cookie_names_no_one(course, reader):
