@@ -95,8 +95,15 @@ def erase_learners_of(course: Course) -> Erased:
 
 
 def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
-    # Counted one kind at a time, so the answer says what went; cascades then delete nothing more.
-    events = WebhookEvent.objects.filter(subject__in=public_ids).delete()[1].get("webhooks.WebhookEvent", 0)
+    # The learners are locked first, as everything writing about a learner does (its progress, its
+    # events): events recorded about them meanwhile are committed before they are looked for, and
+    # none is recorded after. Their events are locked next, as a delivery does to start an attempt,
+    # so no attempt is added to an event being deleted. Then counted one kind at a time, so the
+    # answer says what went; cascades then delete nothing more.
+    list(Learner.objects.select_for_update().filter(pk__in=learner_ids).values_list("pk", flat=True))
+    about_them = WebhookEvent.objects.filter(subject__in=public_ids)
+    list(about_them.select_for_update().values_list("pk", flat=True))
+    events = about_them.delete()[1].get("webhooks.WebhookEvent", 0)
     signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("courses.Signoff", 0)
     attempts = QuizAttempt.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.QuizAttempt", 0)
     learners = Learner.objects.filter(pk__in=learner_ids).delete()[1].get("learners.Learner", 0)

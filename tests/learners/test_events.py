@@ -10,9 +10,10 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from courses.models import Course
-from learners import events
+from learners import events, services
 from learners.models import Learner
 from tests.learners.conftest import FAILING, PASSING, PERFECT, Reader
+from tests.locks import changed_meanwhile
 from tests.webhooks.receivers import Receiver
 from webhooks.models import WebhookEvent
 
@@ -189,3 +190,26 @@ def test_learner_events_reach_the_receiver_signed_like_every_webhook(
     assert body["event"] == "learner.started"
     assert request.headers["webhook-id"] == WebhookEvent.objects.get().message_id
     assert WebhookEvent.objects.get().status == WebhookEvent.Status.DELIVERED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_learner_erased_while_their_events_are_recorded_leaves_none_behind(course, receiver, settings):
+    # The erasure comes right after an event about the learner is written, before it is committed:
+    # it waits for it, and deletes it with the rest (before, the event stayed and was delivered).
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    Course.objects.filter(pk=course.pk).update(learner_callback_url=receiver.url("/learners"))
+    reader = Reader(course)
+    reader.open()
+
+    _, erased = changed_meanwhile(
+        after_query_with='INSERT INTO "webhooks_webhookevent"',
+        change=lambda: services.erase_learner(
+            api_key=course.api_key, course_public_id=course.public_id,
+            learner_public_id=Learner.objects.get().public_id,
+        ),
+        request=lambda: reader.send(hello=True, page=0, seen=[0]),
+    )
+
+    assert (erased.learners, erased.webhook_events) == (1, 1)
+    assert not Learner.objects.exists()
+    assert not WebhookEvent.objects.exists()
