@@ -1,3 +1,4 @@
+import codecs
 import dataclasses
 import logging
 import re
@@ -99,6 +100,33 @@ class ApiErrorMiddleware:
             return None
         logger.exception("unhandled error", extra={"path": request.path})
         return errors.json_error(errors.InternalError())
+
+
+class Utf8FormsMiddleware:
+    """
+    Refuse (400) a multipart form outside /api/ declared in a charset other than UTF-8, as Django
+    itself refuses such a url-encoded form. Our pages are UTF-8, so browsers send their forms in
+    UTF-8; one declared in, say, `unicode_escape` decodes into text that no page can show again
+    (the sign-off form, the admin login), and would be read by the CSRF check before any view.
+    The API reads its own bodies (config.parsers).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_api_request(request) and _declared_charset_is_not_utf8(request):
+            raise BadRequest("Forms are read in UTF-8 only.")
+        return self.get_response(request)
+
+
+def _declared_charset_is_not_utf8(request) -> bool:
+    if request.content_type.lower() != "multipart/form-data" or "charset" not in request.content_params:
+        return False
+    try:
+        return codecs.lookup(request.content_params["charset"]).name != "utf-8"
+    except LookupError:
+        return False  # a charset Python does not know is not used: Django reads the form in UTF-8
 
 
 # Exceptions Django itself answers 404, 403 or 400 through the handlers of config.views, which keep

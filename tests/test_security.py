@@ -159,6 +159,41 @@ def test_a_form_django_cannot_read_is_a_400_page_never_a_500(course, content_typ
         assert title in response.content.decode()
 
 
+def multipart(fields: dict[str, bytes]) -> bytes:
+    parts = [b'--B\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' % (name.encode(), value)
+             for name, value in fields.items()]
+    return b"".join(parts) + b"--B--\r\n"
+
+
+@pytest.mark.parametrize("charset", ["unicode_escape", "latin-1", "utf-16"])
+def test_a_multipart_form_in_another_charset_than_utf8_is_a_400_page(course, charset):
+    # `unicode_escape` made "\ud800" a lone surrogate: a sign-off form shown again with it was a 500.
+    browser = Client(enforce_csrf_checks=True)
+    token = browser.get(f"/go/{course.public_id}").cookies["csrftoken"].value
+    body = multipart({"csrfmiddlewaretoken": token.encode(), "name": b"Ada\\ud800", "username": b"\\ud800"})
+
+    for path in (f"/go/{course.public_id}/agreement", f"/go/{course.public_id}/progress", "/admin/login/"):
+        response = browser.generic(
+            "POST", path, body, content_type=f"multipart/form-data; boundary=B; charset={charset}"
+        )
+
+        assert response.status_code == 400, path
+        assert "This request could not be read" in response.content.decode()
+
+
+def test_a_multipart_form_declared_in_utf8_is_read(course):
+    browser = Client(enforce_csrf_checks=True)
+    token = browser.get(f"/go/{course.public_id}").cookies["csrftoken"].value
+    body = multipart({"csrfmiddlewaretoken": token.encode(), "name": "Zoë Ångström".encode()})
+
+    response = browser.generic(
+        "POST", f"/go/{course.public_id}/agreement", body, content_type="multipart/form-data; boundary=B; charset=UTF-8"
+    )
+
+    assert response.status_code == 400  # read: the box saying they agree is not ticked
+    assert "Zoë Ångström" in response.content.decode()
+
+
 # Secrets ----------------------------------------------------------------------------------------
 
 
