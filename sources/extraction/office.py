@@ -11,7 +11,9 @@ libraries parse with entity resolution off.
 
 from __future__ import annotations
 
+import os
 import re
+import struct
 import zipfile
 import zlib
 
@@ -41,8 +43,36 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 
 
+# The end of central directory record: signature, disk numbers, entries on this disk and in all,
+# the directory's size and offset, the comment's length (which follows, at most 64 KiB).
+_END_RECORD = struct.Struct("<4s4H2LH")
+_END_SIGNATURE = b"PK\x05\x06"
+# Room for one part's entry in the central directory: 46 bytes and its name, with extra fields.
+_ENTRY_BYTES = 512
+
+
+def lists_too_many_parts(path: str) -> bool:
+    """
+    Whether the package's end record declares more than MAX_PARTS parts, or a central directory
+    larger than its parts' entries would take, read before any ZIP reader makes an object of every
+    entry (a 25 MB file can list half a million). A file without an end record does not: the
+    readers refuse it as damaged.
+    """
+    with open(path, "rb") as file:
+        size = file.seek(0, os.SEEK_END)
+        file.seek(max(0, size - _END_RECORD.size - 0xFFFF))
+        tail = file.read()
+    at = tail.rfind(_END_SIGNATURE)
+    if at < 0 or len(tail) - at < _END_RECORD.size:
+        return False
+    _, _, _, _, entries, directory_bytes, _, _ = _END_RECORD.unpack_from(tail, at)
+    return entries > MAX_PARTS or directory_bytes > max(entries, 1) * _ENTRY_BYTES  # zip64 counts too
+
+
 def check_package(path: str) -> None:
     """:raises ExtractionError: for a damaged package or a zip bomb"""
+    if lists_too_many_parts(path):
+        raise ExtractionError(TOO_LARGE, f"The package holds more than {MAX_PARTS} parts.")
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import zipfile
 
+from sources.extraction import office
+
 PDF = "application/pdf"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
@@ -100,6 +102,8 @@ def decode_text(data: bytes, *, partial: bool = False) -> str | None:
 
 
 def _office_type(path: str) -> str | None:
+    if office.lists_too_many_parts(path):
+        return _office_type_by_names(path)  # reading its directory would cost more than the request may
     try:
         with zipfile.ZipFile(path) as archive:
             info = archive.getinfo("[Content_Types].xml")
@@ -110,13 +114,19 @@ def _office_type(path: str) -> str | None:
     except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, NotImplementedError, ValueError, EOFError):
         # A truncated package has lost its central directory (at the end); the names in its local
         # headers still say what it was, so it is read, and refused as unreadable, not unsupported.
-        with open(path, "rb") as file:
-            data = file.read()
-        if b"[Content_Types].xml" in data:
-            if b"word/document.xml" in data:
-                return DOCX
-            if b"ppt/presentation.xml" in data:
-                return PPTX
-        return None
+        return _office_type_by_names(path)
     found = {_MAIN_PARTS[kind] for kind in re.findall(r'ContentType="([^"]+)"', content_types) if kind in _MAIN_PARTS}
     return found.pop() if len(found) == 1 else None
+
+
+def _office_type_by_names(path: str) -> str | None:
+    # What the package's part names say it is: its reader then refuses it for what is wrong with it
+    # (damaged, too many parts) rather than it being unsupported.
+    with open(path, "rb") as file:
+        data = file.read()
+    if b"[Content_Types].xml" in data:
+        if b"word/document.xml" in data:
+            return DOCX
+        if b"ppt/presentation.xml" in data:
+            return PPTX
+    return None

@@ -303,3 +303,18 @@ FRENCH_TEXT = (
     "les employés préviennent le responsable de la sécurité dans la journée, avec une description de ce "
     "qui s'est passé et des personnes concernées."
 )
+
+
+def with_many_parts(package: bytes, count: int) -> bytes:
+    """The Office package with `count` more parts, empty and stored: 100 bytes or so each."""
+    out = io.BytesIO(package)
+    with zipfile.ZipFile(out, "a") as archive:
+        for number in range(count):
+            archive.writestr(f"word/filler/part{number}.xml", b"")
+    return out.getvalue()
+
+
+def declaring_one_part(package: bytes) -> bytes:
+    """The package with its end record declaring one part, however many its directory lists."""
+    at = package.rindex(b"PK\x05\x06")
+    return package[: at + 8] + struct.pack("<HH", 1, 1) + package[at + 12 :]

@@ -3,8 +3,11 @@ Hostile and broken documents: each ends `failed` with its code, within the limit
 process that reads it, and nothing of it is kept.
 """
 
+import zipfile
+
 import pytest
 
+from sources.extraction import office
 from sources.models import Source
 from tests.sources import documents
 from tests.sources.conftest import read
@@ -100,6 +103,32 @@ def test_zip_bomb_inside_an_office_file_is_refused_before_it_inflates(api_client
         "SOURCE_TOO_LARGE",
         "The package inflates to far more than its size (a zip bomb, or content beyond the limits).",
     )
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+@pytest.mark.parametrize("declared", ["honestly", "as one part"])
+def test_a_package_listing_too_many_parts_is_refused_before_its_directory_is_read(
+    api_client, sources_storage, monkeypatch, declared
+):
+    package = documents.with_many_parts(documents.word_document(), office.MAX_PARTS + 1)
+    if declared == "as one part":
+        package = documents.declaring_one_part(package)
+    # Every entry of a directory read makes one of these, in the web process (the child reads
+    # the document in a process of its own): a directory of half a million cost seconds and 300 MB.
+    made = []
+    make = zipfile.ZipInfo.__init__
+
+    def counted(info, *args, **kwargs):
+        made.append(info)
+        make(info, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile.ZipInfo, "__init__", counted)
+
+    source = read(api_client, package, "many.docx")
+
+    assert source["mediaType"] == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    assert failure(source) == ("SOURCE_TOO_LARGE", f"The package holds more than {office.MAX_PARTS} parts.")
+    assert len(made) < 100
     assert_nothing_kept(source["id"], sources_storage)
 
 
