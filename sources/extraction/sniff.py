@@ -31,6 +31,7 @@ _HTML_TAGS = (
     b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font", b"<table",
     b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--",
 )
+_PAGE_TAGS = (b"<!doctype html", b"<html", b"<head", b"<body")
 # Text formats that are markup for another program, not prose: RTF, PostScript.
 _NOT_DOCUMENTS = (b"{\\rtf", b"%!ps")
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
@@ -53,33 +54,38 @@ def sniff(path: str) -> str | None:
         head = file.read(SNIFF_BYTES)
     if not head:
         return None
-    if b"%PDF-" in head[:1024]:
+    if head.startswith(b"%PDF-"):
         return PDF
     if head.startswith(b"PK\x03\x04"):
         return _office_type(path)
     text = decode_text(head, partial=True)
     if text is None:
-        return None
+        # Readers take a PDF whose header comes after some junk, within its first kilobyte; a text
+        # that only mentions the header is text.
+        return PDF if b"%PDF-" in head[:1024] else None
     start = text.lstrip("\ufeff \t\r\n\f").encode("utf-8", "replace")[:64].lower()
     if start.startswith(_NOT_DOCUMENTS):
         return None
     if start.startswith(b"<?xml"):
         # XHTML is HTML; any other XML (SVG, feeds, office XML) is data, not a document we read.
         return HTML if re.search(r"<html[\s>]", text[:4096], re.IGNORECASE) else None
+    markdown = bool(_MARKDOWN_HEADING.search(text)) or sum(bool(sign.search(text)) for sign in _MARKDOWN_SIGNS) >= 2
     for tag in _HTML_TAGS:
         if start.startswith(tag) and start[len(tag) : len(tag) + 1] in (b" ", b">", b"/", b"\t", b"\n", b"\r", b"-"):
-            return HTML
+            # Markdown may open with raw HTML (a comment for a linter, a centred logo); a page opens
+            # as one, or is no Markdown.
+            if not markdown or tag in _PAGE_TAGS:
+                return HTML
+            break
     if not text.strip():
         return None
-    if _MARKDOWN_HEADING.search(text) or sum(bool(sign.search(text)) for sign in _MARKDOWN_SIGNS) >= 2:
-        return MARKDOWN
-    return TEXT
+    return MARKDOWN if markdown else TEXT
 
 
 def decode_text(data: bytes, *, partial: bool = False) -> str | None:
     """
-    The text in `data` (UTF-8, or UTF-16 or UTF-8 with a byte order mark, else Windows-1252), or
-    None when it holds characters no text file has. `partial`: `data` may end inside a character.
+    The text in `data` (UTF-8, a few stray bytes in it replaced; or UTF-16 or UTF-8 with a byte
+    order mark; else Windows-1252), or None when it holds characters no text file has. `partial`: `data` may end inside a character.
     """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -91,6 +97,8 @@ def decode_text(data: bytes, *, partial: bool = False) -> str | None:
         except UnicodeDecodeError as exc:
             if partial and exc.start >= len(data) - 3:  # cut inside the last character
                 text = data[: exc.start].decode("utf-8", errors="replace")
+            elif (mostly := _mostly_utf8(data)) is not None:
+                text = mostly
             else:
                 try:
                     text = data.decode("cp1252")
@@ -99,6 +107,18 @@ def decode_text(data: bytes, *, partial: bool = False) -> str | None:
     if _BINARY.search(text):
         return None
     return text
+
+
+def _mostly_utf8(data: bytes) -> str | None:
+    """
+    UTF-8 text with a few stray bytes (a Windows-1252 byte pasted in), each replaced by U+FFFD; None
+    unless its well-formed characters beyond ASCII outnumber the stray bytes: in Windows-1252 text
+    nearly every such byte is stray, as hardly any pair of them makes a UTF-8 character.
+    """
+    text = data.decode("utf-8", errors="replace")
+    stray = text.count("\ufffd") - data.count("\ufffd".encode())
+    well_formed = sum(1 for character in text if ord(character) > 127) - stray
+    return text if well_formed > stray else None
 
 
 def _office_type(path: str) -> str | None:

@@ -181,6 +181,22 @@ def test_text_without_full_stops_is_cut_between_words(api_client):
     assert " ".join(p.text for p in found).split() == ["Read", "this", "first.", *words]
 
 
+def test_a_utf8_text_with_a_stray_byte_keeps_its_characters(api_client):
+    text = "Café policy. Crème brûlée is served on Fridays, with crêpes, for déjeuner.\n\nIt costs 5"
+
+    source = read(api_client, text.encode() + b"\xa0EUR.\n", "menu.txt")  # one Windows-1252 byte
+
+    assert Source.objects.get(public_id=source["id"]).text == text + "\ufffdEUR."
+
+
+def test_a_text_in_windows_1252_is_read_as_such(api_client):
+    text = "Café policy. Crème brûlée is served on Fridays, for 5 €."
+
+    source = read(api_client, text.encode("cp1252"), "menu.txt")
+
+    assert Source.objects.get(public_id=source["id"]).text == text
+
+
 def test_the_language_of_the_text_picks_the_search_configuration(api_client):
     source = read(api_client, documents.FRENCH_TEXT.encode(), "politique.txt")
 
@@ -205,6 +221,13 @@ def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
         ("a.html", documents.MARKDOWN.encode(), "text/markdown"),
         ("a.xml", b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
                   b"<body><h1>XHTML</h1><p>A page written as XML.</p></body></html>", "text/html"),
+        # Markdown opening with raw HTML, as many do; a page opening with a comment is still a page.
+        ("a.md", b"<!-- markdownlint-disable MD013 -->\n" + documents.MARKDOWN.encode(), "text/markdown"),
+        ("a.md", b'<p align="center"><b>Handbook</b></p>\n\n' + documents.MARKDOWN.encode(), "text/markdown"),
+        ("a.html", b"<!-- saved from url=(0014)about:internet -->\n" + documents.WEB_PAGE.encode(), "text/html"),
+        # A text that mentions a PDF's header is text; junk before a real one is skipped, as readers do.
+        ("a.txt", b"Every PDF starts with the bytes %PDF-1.7 and ends with %%EOF.\n", "text/plain"),
+        ("a.txt", b"\x00\x01junk\n" + documents.pdf_without_bookmarks(), "application/pdf"),
     ],
 )
 def test_the_kind_of_document_is_told_from_its_bytes_not_its_name(api_client, name, data, media_type):
