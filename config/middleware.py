@@ -102,19 +102,25 @@ class ApiErrorMiddleware:
         return errors.json_error(errors.InternalError())
 
 
-class Utf8FormsMiddleware:
+class FormBodiesMiddleware:
     """
-    Refuse (400) a multipart form outside /api/ declared in a charset other than UTF-8, as Django
-    itself refuses such a url-encoded form. Our pages are UTF-8, so browsers send their forms in
-    UTF-8; one declared in, say, `unicode_escape` decodes into text that no page can show again
-    (the sign-off form, the admin login), and would be read by the CSRF check before any view.
-    The API reads its own bodies (config.parsers).
+    Bodies as forms send them, before anything reads them (the CSRF check reads a form first):
+    - A media type in any case, as HTTP has it: `Multipart/Form-Data` is read as multipart, which
+      Django's parser takes in lower case only.
+    - Refused (400): a multipart form outside /api/ declared in a charset other than UTF-8, as
+      Django itself refuses such a url-encoded form. Our pages are UTF-8, so browsers send their
+      forms in UTF-8; one declared in, say, `unicode_escape` decodes into text that no page can
+      show again (the sign-off form, the admin login). The API reads its own bodies (config.parsers).
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        declared = request.META.get("CONTENT_TYPE", "")
+        media_type, semicolon, parameters = declared.partition(";")
+        if media_type != media_type.lower():
+            request.META["CONTENT_TYPE"] = media_type.lower() + semicolon + parameters  # a boundary keeps its case
         if not is_api_request(request) and _declared_charset_is_not_utf8(request):
             raise BadRequest("Forms are read in UTF-8 only.")
         return self.get_response(request)

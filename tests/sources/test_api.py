@@ -192,6 +192,19 @@ def test_a_malformed_multipart_body_is_a_400(api_client):
     assert response.json()["code"] == "VALIDATION_ERROR"
 
 
+def test_the_media_type_of_a_multipart_body_is_read_in_any_case(api_client):
+    body = (
+        b'--AbC\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n'
+        b"Content-Type: text/plain\r\n\r\nSafety first. Wear a helmet.\r\n--AbC--\r\n"
+    )
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = api_client.generic("POST", "/api/v1/sources", body, content_type="Multipart/Form-Data; boundary=AbC")
+
+    assert response.status_code == 202, response.content
+    assert api_client.get(f"/api/v1/sources/{response.json()['id']}").json()["status"] == "ready"
+
+
 def test_a_file_over_the_limit_is_a_413_before_it_is_read(api_client, settings):
     settings.SOURCE_MAX_BYTES = 50_000
 
