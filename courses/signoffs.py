@@ -12,7 +12,7 @@ SIGNOFF_NAME_MAX_LENGTH = 200
 
 
 class InvalidSignoffName(errors.ValidationError):
-    message = "A sign-off needs a name of 1 to 200 characters."
+    message = "A sign-off needs a name of 1 to 200 characters, with a letter or a digit."
 
 
 class CourseHasNoAgreement(errors.NotFound):
@@ -36,9 +36,9 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     if not course.content.get("agreement"):
         raise CourseHasNoAgreement()
     # Runs of whitespace become one space; other invisible characters go (PostgreSQL refuses NUL),
-    # except the zero-width (non-)joiners some scripts need.
+    # except the zero-width (non-)joiners some scripts need. A name has a letter or a digit.
     tidy = "".join(ch for ch in " ".join(name.split()) if ch.isprintable() or ch in "\u200c\u200d")
-    if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH:
+    if not 1 <= len(tidy) <= SIGNOFF_NAME_MAX_LENGTH or not any(ch.isalnum() for ch in tidy):
         raise InvalidSignoffName()
     ip_hash = salted_hmac("courses.signoff.ip", client_ip, algorithm="sha256").hexdigest()
     if learner is None:

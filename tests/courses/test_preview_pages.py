@@ -545,6 +545,8 @@ def course_with_csrf_client(db):
         ("", True, "Please type your name."),
         ("   ", True, "Please type your name."),
         ("\x01\x02", True, "Please type your name."),
+        ("\u200d\u200c\u200d", True, "Please type your name."),  # joiners only: nothing to read
+        ("- . -", True, "Please type your name."),
         ("x" * 201, True, "Please use at most 200 characters."),
         ("Ada", False, "Please tick the box to confirm."),
     ],
