@@ -119,8 +119,8 @@ class FormBodiesMiddleware:
     def __call__(self, request):
         declared = request.META.get("CONTENT_TYPE", "")
         media_type, semicolon, parameters = declared.partition(";")
-        if media_type != media_type.lower():
-            request.META["CONTENT_TYPE"] = media_type.lower() + semicolon + parameters  # a boundary keeps its case
+        if media_type != media_type.lower():  # the parameters keep their case: a boundary is case-sensitive
+            request.META["CONTENT_TYPE"] = media_type.lower() + semicolon + parameters
         if not is_api_request(request) and _declared_charset_is_not_utf8(request):
             raise BadRequest("Forms are read in UTF-8 only.")
         return self.get_response(request)

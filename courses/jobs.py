@@ -210,10 +210,12 @@ def _sources_left(course: Course) -> list[Source]:
     built_from = list(course.content.get("sources") or [])
     if not built_from:
         return []
-    left = list(
+    left = sorted(
         Source.objects.filter(job_sources__job_id=course.job_id, status=Source.Status.READY)
-        .order_by("job_sources__position")
-        .select_for_update(no_key=True, of=("self",))
+        .annotate(position=F("job_sources__position"))
+        .order_by("pk")  # every job locks sources in the same order
+        .select_for_update(no_key=True, of=("self",)),
+        key=lambda source: source.position,
     )
     if not left:
         raise InvalidPart(
@@ -501,7 +503,10 @@ def _deleted_meanwhile(document: dict) -> list[str]:
     if not named:
         return []
     left = set(
-        Source.objects.select_for_update(no_key=True).filter(public_id__in=named).values_list("public_id", flat=True)
+        Source.objects.select_for_update(no_key=True)
+        .filter(public_id__in=named)
+        .order_by("pk")  # every job locks sources in the same order
+        .values_list("public_id", flat=True)
     )
     return [public_id for public_id in named if public_id not in left]
 

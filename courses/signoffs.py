@@ -29,7 +29,7 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
     With the learner the browser names (learners.identity.Known), if they are recorded, the sign-off
     is theirs: their result shows their first sign-off (one write for both, see learners.progress).
-    :raises InvalidSignoffName: if the name is empty or too long once whitespace is tidied
+    :raises InvalidSignoffName: if the name is empty, too long, or without a letter or digit once tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
     :raises CourseDeleted: if the course was deleted meanwhile
     """

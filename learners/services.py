@@ -100,13 +100,14 @@ def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
     # none is recorded after. Their events are locked next, as a delivery does to start an attempt,
     # so no attempt is added to an event being deleted. Then counted one kind at a time, so the
     # answer says what went; cascades then delete nothing more.
-    list(Learner.objects.select_for_update().filter(pk__in=learner_ids).values_list("pk", flat=True))
+    learners = Learner.objects.filter(pk__in=learner_ids)
+    list(learners.select_for_update().order_by("pk").values_list("pk", flat=True))
     about_them = WebhookEvent.objects.filter(subject__in=public_ids)
-    list(about_them.select_for_update().values_list("pk", flat=True))
+    list(about_them.select_for_update().order_by("pk").values_list("pk", flat=True))
     events = about_them.delete()[1].get("webhooks.WebhookEvent", 0)
     signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("courses.Signoff", 0)
     attempts = QuizAttempt.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.QuizAttempt", 0)
-    learners = Learner.objects.filter(pk__in=learner_ids).delete()[1].get("learners.Learner", 0)
+    learners = learners.delete()[1].get("learners.Learner", 0)
     return Erased(learners=learners, quiz_attempts=attempts, signoffs=signoffs, webhook_events=events)
 
 

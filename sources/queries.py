@@ -37,7 +37,7 @@ def sources_of_key(*, api_key: ApiKey, public_ids: list[str], held: bool = False
         return {}
     sources = Source.objects.filter(api_key=api_key, public_id__in=wanted).defer("text")
     if held:
-        sources = sources.select_for_update(no_key=True)
+        sources = sources.select_for_update(no_key=True).order_by("pk")  # every job locks in this order
     return {source.public_id: source for source in sources}
 
 

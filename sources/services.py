@@ -405,10 +405,13 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
         raise SourceNotFound()
     # The courses built from it are locked first, then the source: the order in which a part of a
     # course generated again holds its course and then its sources, so neither waits on the other.
+    # A course stored meanwhile held the source until it was committed: it is marked once the
+    # source is ours (courses.jobs._deleted_meanwhile).
     _mark_courses_built_from(source)
     source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
     if source is None:  # deleted meanwhile
         raise SourceNotFound()
+    _mark_courses_built_from(source)
     stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
     if stored:

@@ -23,9 +23,11 @@ def waiting_for_a_lock(connection_) -> bool:
     """Whether a session of this database waits for a lock (the statistics read afresh, not as the
     transaction first saw them)."""
     connection_.execute("SELECT pg_stat_clear_snapshot()")
-    return connection_.execute(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-    ).fetchone()[0] > 0
+    waiting = connection_.execute(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    ).fetchone()[0]
+    return waiting > 0
 
 
 def changed_meanwhile(*, after_query_with: str, change, request):
@@ -56,6 +58,7 @@ def changed_meanwhile(*, after_query_with: str, change, request):
 
     with connection.execute_wrapper(start_change_after_the_query):
         answer = request()
-    changing.join()
     assert "started" in outcome, f"no query of the request holds {after_query_with!r}"
+    changing.join(timeout=60)  # a bound, to fail rather than hang: the change ends once request has
+    assert not changing.is_alive(), "the change is still waiting"
     return answer, outcome.get("change")

@@ -187,7 +187,10 @@ def test_a_multipart_form_declared_in_utf8_is_read(course):
     body = multipart({"csrfmiddlewaretoken": token.encode(), "name": "Zoë Ångström".encode()})
 
     response = browser.generic(
-        "POST", f"/go/{course.public_id}/agreement", body, content_type="multipart/form-data; boundary=B; charset=UTF-8"
+        "POST",
+        f"/go/{course.public_id}/agreement",
+        body,
+        content_type="multipart/form-data; boundary=B; charset=UTF-8",
     )
 
     assert response.status_code == 400  # read: the box saying they agree is not ticked

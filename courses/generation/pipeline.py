@@ -252,14 +252,14 @@ def ground_chapters(*, plan: CoursePlan, request) -> CoursePlan:
 def _with_texts_read(chapters: list[ChapterPlan], *, request) -> tuple[ChapterPlan, ...]:
     """
     The chapters with the texts of their passages read. A source deleted meanwhile is left out (see
-    Grounding.load_texts) with its passages, and a chapter left without any draws on the sources left.
+    Grounding.load_texts) with its passages, and a chapter that had only those draws on the sources left.
     """
     grounding = request.grounding
     grounding.load_texts(pid for planned in chapters for pid in planned.passages)
     kept = []
     for planned in chapters:
         passages = tuple(pid for pid in planned.passages if pid in grounding.passage)
-        if not passages:
+        if planned.passages and not passages:
             passages = tuple(grounding.passages_for(planned.title, fallback=request.subject))
             grounding.load_texts(passages)
             passages = tuple(pid for pid in passages if pid in grounding.passage)

@@ -43,30 +43,60 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 
 
-# The end of central directory record: signature, disk numbers, entries on this disk and in all,
-# the directory's size and offset, the comment's length (which follows, at most 64 KiB).
+# The end of central directory record (APPNOTE 4.3.16): signature, disk numbers, entries on this
+# disk and in all, the directory's size and offset, the length of the comment that follows it.
 _END_RECORD = struct.Struct("<4s4H2LH")
 _END_SIGNATURE = b"PK\x05\x06"
+# Before it in a zip64 package, the zip64 end record (4.3.14: its entries in all and directory size
+# are the 8th and 9th fields) and the locator that points at it (4.3.15).
+_ZIP64_END_RECORD = struct.Struct("<4sQ2H2L4Q")
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_LOCATOR_SIGNATURE = b"PK\x06\x07"
+_ZIP64_END_SIGNATURE = b"PK\x06\x06"
 # Room for one part's entry in the central directory: 46 bytes and its name, with extra fields.
-_ENTRY_BYTES = 512
+# A ZIP reader reads as many entries as the directory's size holds, whatever count is declared.
+_ENTRY_BYTES = 256
 
 
 def lists_too_many_parts(path: str) -> bool:
     """
-    Whether the package's end record declares more than MAX_PARTS parts, or a central directory
-    larger than its parts' entries would take, read before any ZIP reader makes an object of every
-    entry (a 25 MB file can list half a million). A file without an end record does not: the
-    readers refuse it as damaged.
+    Whether the package declares more than MAX_PARTS parts, or a central directory larger than
+    its parts' entries take, told from its end records, found as Python's ZIP reader finds them,
+    before that reader makes an object of every entry (a 25 MB file can list half a million). A
+    file without an end record does not: the reader refuses it as damaged.
     """
+    declared = _declared_directory(path)
+    if declared is None:
+        return False
+    entries, directory_bytes = declared
+    return entries > MAX_PARTS or directory_bytes > max(entries, 1) * _ENTRY_BYTES
+
+
+def _declared_directory(path: str) -> tuple[int, int] | None:
+    """(entries, directory size) as the end records declare them, or None without an end record."""
     with open(path, "rb") as file:
         size = file.seek(0, os.SEEK_END)
-        file.seek(max(0, size - _END_RECORD.size - 0xFFFF))
+        start = max(0, size - _END_RECORD.size - 0xFFFF)  # the record, and a comment of 64 KiB at most
+        file.seek(start)
         tail = file.read()
-    at = tail.rfind(_END_SIGNATURE)
-    if at < 0 or len(tail) - at < _END_RECORD.size:
-        return False
+    at = len(tail) - _END_RECORD.size
+    if not (at >= 0 and tail.startswith(_END_SIGNATURE, at) and tail.endswith(b"\x00\x00")):  # no comment
+        at = tail.rfind(_END_SIGNATURE)
+        if at < 0 or len(tail) - at < _END_RECORD.size:
+            return None
     _, _, _, _, entries, directory_bytes, _, _ = _END_RECORD.unpack_from(tail, at)
-    return entries > MAX_PARTS or directory_bytes > max(entries, 1) * _ENTRY_BYTES  # zip64 counts too
+    locator_at = start + at - _ZIP64_LOCATOR.size
+    if locator_at - _ZIP64_END_RECORD.size < 0:
+        return entries, directory_bytes
+    with open(path, "rb") as file:
+        file.seek(locator_at - _ZIP64_END_RECORD.size)
+        records = file.read(_ZIP64_END_RECORD.size + _ZIP64_LOCATOR.size)
+    if _ZIP64_LOCATOR.unpack_from(records, _ZIP64_END_RECORD.size)[0] != _ZIP64_LOCATOR_SIGNATURE:
+        return entries, directory_bytes
+    signature, *fields = _ZIP64_END_RECORD.unpack_from(records)
+    if signature != _ZIP64_END_SIGNATURE:
+        return entries, directory_bytes
+    return fields[6], fields[7]
 
 
 def check_package(path: str) -> None:

@@ -31,7 +31,8 @@ _HTML_TAGS = (
     b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font", b"<table",
     b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--",
 )
-_PAGE_TAGS = (b"<!doctype html", b"<html", b"<head", b"<body")
+_PAGE_TAG = re.compile(r"<(?:!doctype\s+html|html|head|body)[\s>]", re.IGNORECASE)
+_CODE_BLOCKS = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
 # Text formats that are markup for another program, not prose: RTF, PostScript.
 _NOT_DOCUMENTS = (b"{\\rtf", b"%!ps")
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
@@ -54,7 +55,7 @@ def sniff(path: str) -> str | None:
         head = file.read(SNIFF_BYTES)
     if not head:
         return None
-    if head.startswith(b"%PDF-"):
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n\f\x00").startswith(b"%PDF-"):
         return PDF
     if head.startswith(b"PK\x03\x04"):
         return _office_type(path)
@@ -69,12 +70,12 @@ def sniff(path: str) -> str | None:
     if start.startswith(b"<?xml"):
         # XHTML is HTML; any other XML (SVG, feeds, office XML) is data, not a document we read.
         return HTML if re.search(r"<html[\s>]", text[:4096], re.IGNORECASE) else None
-    markdown = bool(_MARKDOWN_HEADING.search(text)) or sum(bool(sign.search(text)) for sign in _MARKDOWN_SIGNS) >= 2
+    markdown = _has_markdown_structure(text)
     for tag in _HTML_TAGS:
         if start.startswith(tag) and start[len(tag) : len(tag) + 1] in (b" ", b">", b"/", b"\t", b"\n", b"\r", b"-"):
-            # Markdown may open with raw HTML (a comment for a linter, a centred logo); a page opens
-            # as one, or is no Markdown.
-            if not markdown or tag in _PAGE_TAGS:
+            # Markdown may open with raw HTML (a comment for a linter, a centred logo); a page is a
+            # page, whatever comments come before its first tag.
+            if not markdown or _PAGE_TAG.search(text[:4096]):
                 return HTML
             break
     if not text.strip():
@@ -82,10 +83,18 @@ def sniff(path: str) -> str | None:
     return MARKDOWN if markdown else TEXT
 
 
+def _has_markdown_structure(text: str) -> bool:
+    # Scripts and styles are code, whose brackets and underscores look like links and emphasis.
+    prose = _CODE_BLOCKS.sub(" ", text)
+    signs = sum(bool(sign.search(prose)) for sign in _MARKDOWN_SIGNS)
+    return bool(_MARKDOWN_HEADING.search(prose)) or signs >= 2
+
+
 def decode_text(data: bytes, *, partial: bool = False) -> str | None:
     """
     The text in `data` (UTF-8, a few stray bytes in it replaced; or UTF-16 or UTF-8 with a byte
-    order mark; else Windows-1252), or None when it holds characters no text file has. `partial`: `data` may end inside a character.
+    order mark; else Windows-1252), or None when it holds characters no text file has.
+    `partial`: `data` may end inside a character.
     """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -117,7 +126,7 @@ def _mostly_utf8(data: bytes) -> str | None:
     """
     text = data.decode("utf-8", errors="replace")
     stray = text.count("\ufffd") - data.count("\ufffd".encode())
-    well_formed = sum(1 for character in text if ord(character) > 127) - stray
+    well_formed = len(text) - len(text.encode("ascii", errors="ignore")) - stray
     return text if well_formed > stray else None
 
 

@@ -470,4 +470,28 @@ def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_wr
     assert (regenerated.status_code, deleted.status_code) == (202, 204)
     assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
     chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
-    assert {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]} == {policy}
+    cited = {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
+    assert cited == {policy}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_while_its_course_is_stored_marks_the_course(
+    api_client, plain_key, handbook, policy
+):
+    # The course is stored with its sources held; the deletion, which found no course to mark yet,
+    # waits for them, then marks the course it finds once the source is its own.
+    created, deleted = changed_meanwhile(
+        after_query_with='FROM "sources_source" WHERE "sources_source"."public_id" IN',
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
+        request=lambda: api_client.post(
+            "/api/v1/courses", {"subject": "Security at work", "sources": [handbook, policy]}, format="json"
+        ),
+    )
+
+    assert (created.status_code, deleted.status_code) == (202, 204)
+    job = api_client.get(created.json()["pollUrl"]).json()
+    course = api_client.get(f"/api/v1/courses/{job['course']['id']}").json()
+    assert [(source["id"], source.get("deleted", False)) for source in course["content"]["sources"]] == [
+        (handbook, True),
+        (policy, False),
+    ]

@@ -314,7 +314,18 @@ def with_many_parts(package: bytes, count: int) -> bytes:
     return out.getvalue()
 
 
-def declaring_one_part(package: bytes) -> bytes:
-    """The package with its end record declaring one part, however many its directory lists."""
+def declaring_one_part(package: bytes, *, behind_a_zip64_record: bool = False) -> bytes:
+    """
+    The package with its end record declaring one part, however many its directory lists; or, with
+    a zip64 end record before it that readers believe instead, one part in a directory of 46 bytes.
+    """
     at = package.rindex(b"PK\x05\x06")
-    return package[: at + 8] + struct.pack("<HH", 1, 1) + package[at + 12 :]
+    _, _, _, _, entries, directory_bytes, directory_at, _ = struct.unpack_from("<4s4H2LH", package, at)
+    if not behind_a_zip64_record:
+        return package[:at] + package[at : at + 8] + struct.pack("<HH", 1, 1) + package[at + 12 :]
+    lying = package[at : at + 8] + struct.pack("<HHL", 1, 1, 46) + package[at + 16 :]
+    zip64 = struct.pack(
+        "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, entries, entries, directory_bytes, directory_at
+    )
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, at, 1)
+    return package[:at] + zip64 + locator + lying

@@ -199,7 +199,9 @@ def test_the_media_type_of_a_multipart_body_is_read_in_any_case(api_client):
     )
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        response = api_client.generic("POST", "/api/v1/sources", body, content_type="Multipart/Form-Data; boundary=AbC")
+        response = api_client.generic(
+            "POST", "/api/v1/sources", body, content_type="Multipart/Form-Data; boundary=AbC"
+        )
 
     assert response.status_code == 202, response.content
     assert api_client.get(f"/api/v1/sources/{response.json()['id']}").json()["status"] == "ready"

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from sources.extraction import passages as splitting
+from sources.extraction import sniff
 from sources.models import Source
 from tests.sources import documents
 from tests.sources.conftest import passages_of, read
@@ -181,6 +182,13 @@ def test_text_without_full_stops_is_cut_between_words(api_client):
     assert " ".join(p.text for p in found).split() == ["Read", "this", "first.", *words]
 
 
+def test_a_pdf_header_after_blank_lines_is_a_pdf(tmp_path):
+    path = tmp_path / "plain.pdf"
+    path.write_bytes(b"\r\n%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+
+    assert sniff.sniff(str(path)) == "application/pdf"
+
+
 def test_a_utf8_text_with_a_stray_byte_keeps_its_characters(api_client):
     text = "Café policy. Crème brûlée is served on Fridays, with crêpes, for déjeuner.\n\nIt costs 5"
 
@@ -211,6 +219,13 @@ def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
     assert Source.objects.get(public_id=source["id"]).search_config == "simple"
 
 
+# A page saved by a browser: a comment first, and a script whose brackets and underscores look like
+# Markdown's links and emphasis.
+SAVED_PAGE_WITH_A_SCRIPT = b"<!-- saved from url=(0014)about:internet -->\n" + documents.WEB_PAGE.replace(
+    "</title></head>", "</title><script>window.__NEXT_DATA__ = {}; handlers[type](event);</script></head>"
+).encode()
+
+
 @pytest.mark.parametrize(
     "name, data, media_type",
     [
@@ -224,7 +239,7 @@ def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
         # Markdown opening with raw HTML, as many do; a page opening with a comment is still a page.
         ("a.md", b"<!-- markdownlint-disable MD013 -->\n" + documents.MARKDOWN.encode(), "text/markdown"),
         ("a.md", b'<p align="center"><b>Handbook</b></p>\n\n' + documents.MARKDOWN.encode(), "text/markdown"),
-        ("a.html", b"<!-- saved from url=(0014)about:internet -->\n" + documents.WEB_PAGE.encode(), "text/html"),
+        ("a.html", SAVED_PAGE_WITH_A_SCRIPT, "text/html"),
         # A text that mentions a PDF's header is text; junk before a real one is skipped, as readers do.
         ("a.txt", b"Every PDF starts with the bytes %PDF-1.7 and ends with %%EOF.\n", "text/plain"),
         ("a.txt", b"\x00\x01junk\n" + documents.pdf_without_bookmarks(), "application/pdf"),
