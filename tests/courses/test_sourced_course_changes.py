@@ -412,66 +412,45 @@ def test_a_version_1_document_cannot_gain_citations(api_client, old_course):
 # A source deleted while a job is made from it -------------------------------------------------------
 
 
+def deleted_meanwhile(plain_key: str, source_id: str, *, after_query_with: str, request):
+    """`request()`, with the source deleted by the same key from another connection right after the
+    query given (see tests.locks); both answers."""
+    return changed_meanwhile(
+        after_query_with=after_query_with,
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{source_id}"),
+        request=request,
+    )
+
+
+def create_from(client, *source_ids: str):
+    body = {"subject": "Security at work", "sources": list(source_ids)}
+    return client.post("/api/v1/courses", body, format="json")
+
+
+def sources_shown(client, course_id: str) -> list[tuple[str, bool]]:
+    course = client.get(f"/api/v1/courses/{course_id}").json()
+    return [(source["id"], source.get("deleted", False)) for source in course["content"]["sources"]]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_source_deleted_while_a_course_is_created_from_it_waits_for_the_course(
     api_client, plain_key, handbook, policy
 ):
     # The deletion comes right after the create has found its sources: it waits for the create,
     # whose job then points at sources that exist (before, the create failed at commit: a 500).
-    created, deleted = changed_meanwhile(
+    created, deleted = deleted_meanwhile(
+        plain_key,
+        handbook,
         after_query_with='"sources_source"',
-        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
-        request=lambda: api_client.post(
-            "/api/v1/courses", {"subject": "Security at work", "sources": [handbook, policy]}, format="json"
-        ),
+        request=lambda: create_from(api_client, handbook, policy),
     )
 
     assert (created.status_code, deleted.status_code) == (202, 204)
     job = api_client.get(created.json()["pollUrl"]).json()
     assert job["status"] == "completed", job
     # Built from the sources left: the handbook is gone before the generation starts or marked deleted.
-    course = api_client.get(f"/api/v1/courses/{job['course']['id']}").json()
-    shown = {source["id"]: source.get("deleted", False) for source in course["content"]["sources"]}
+    shown = dict(sources_shown(api_client, job["course"]["id"]))
     assert (shown[policy], shown.get(handbook, True)) == (False, True)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_job(
-    api_client, plain_key, course, handbook, policy
-):
-    # The regeneration holds the course, then its sources; a deletion takes them in the same order,
-    # so it waits rather than deadlocking with it.
-    regenerated, deleted = changed_meanwhile(
-        after_query_with='"sources_source"',
-        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
-        request=lambda: api_client.post(
-            f"/api/v1/courses/{course['id']}/regenerate", {"target": "chapter", "chapter": 1}, format="json"
-        ),
-    )
-
-    assert (regenerated.status_code, deleted.status_code) == (202, 204)
-    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
-    assert after["content"]["sources"][0] == {**course["content"]["sources"][0], "deleted": True}
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_written_again(
-    api_client, plain_key, course, handbook, policy
-):
-    # The job has found where the sources' passages are, and reads their texts only then: the
-    # handbook's are gone by that time, so the chapter is written from the policy alone.
-    regenerated, deleted = changed_meanwhile(
-        after_query_with='"sources_passage"."heading_path"',
-        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
-        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
-    )
-
-    assert (regenerated.status_code, deleted.status_code) == (202, 204)
-    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
-    cited = {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
-    assert cited == {policy}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -480,18 +459,51 @@ def test_a_source_deleted_while_its_course_is_stored_marks_the_course(
 ):
     # The course is stored with its sources held; the deletion, which found no course to mark yet,
     # waits for them, then marks the course it finds once the source is its own.
-    created, deleted = changed_meanwhile(
+    created, deleted = deleted_meanwhile(
+        plain_key,
+        handbook,
         after_query_with='FROM "sources_source" WHERE "sources_source"."public_id" IN',
-        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
-        request=lambda: api_client.post(
-            "/api/v1/courses", {"subject": "Security at work", "sources": [handbook, policy]}, format="json"
-        ),
+        request=lambda: create_from(api_client, handbook, policy),
     )
 
     assert (created.status_code, deleted.status_code) == (202, 204)
     job = api_client.get(created.json()["pollUrl"]).json()
-    course = api_client.get(f"/api/v1/courses/{job['course']['id']}").json()
-    assert [(source["id"], source.get("deleted", False)) for source in course["content"]["sources"]] == [
-        (handbook, True),
-        (policy, False),
-    ]
+    assert sources_shown(api_client, job["course"]["id"]) == [(handbook, True), (policy, False)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_job(
+    api_client, plain_key, course, handbook, policy
+):
+    # The regeneration holds the course, then its sources; a deletion takes them in the same order,
+    # so it waits rather than deadlocking with it.
+    regenerated, deleted = deleted_meanwhile(
+        plain_key,
+        handbook,
+        after_query_with='"sources_source"',
+        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
+    )
+
+    assert (regenerated.status_code, deleted.status_code) == (202, 204)
+    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
+    assert sources_shown(api_client, course["id"])[0] == (handbook, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_written_again(
+    api_client, plain_key, course, handbook, policy
+):
+    # The job has found where the sources' passages are, and reads their texts only then: the
+    # handbook's are gone by that time, so the chapter is written from the policy alone.
+    regenerated, deleted = deleted_meanwhile(
+        plain_key,
+        handbook,
+        after_query_with='"sources_passage"."heading_path"',
+        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
+    )
+
+    assert (regenerated.status_code, deleted.status_code) == (202, 204)
+    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
+    chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
+    cited = {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
+    assert cited == {policy}
