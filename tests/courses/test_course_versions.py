@@ -14,6 +14,7 @@ from django.test import Client
 from courses.models import Course, CourseVersion
 from tests.conftest import client_for
 from tests.factories import CourseFactory
+from tests.locks import changed_meanwhile
 
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
 
@@ -60,19 +61,8 @@ def test_reading_again_with_the_etag_is_a_304(api_client, course):
     assert response.content == b""
 
 
-def committed_after_the_first_query(change, read):
-    """`read()`, with `change()` committed as soon as read's first query (its lookup) has run."""
-    changed = []
-
-    def change_after_the_first_query(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)
-        if not changed:
-            changed.append("started")
-            changed.append(change())
-        return result
-
-    with connection.execute_wrapper(change_after_the_first_query):
-        return read(), changed[1]
+# Every query holds it: the change comes right after the request's first query, its lookup.
+ANY_QUERY = ""
 
 
 @pytest.mark.django_db(transaction=True)
@@ -83,8 +73,10 @@ def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_wit
     reader, editor = client_for(plain_key), client_for(plain_key)
     reader.get("/api/v1/courses/jobs/job_0000000000000000000000")  # the key's last use is written now
 
-    answer, edited = committed_after_the_first_query(
-        lambda: patch(editor, course, {"name": "Edited meanwhile"}), lambda: reader.get(url(course))
+    answer, edited = changed_meanwhile(
+        after_query_with=ANY_QUERY,
+        change=lambda: patch(editor, course, {"name": "Edited meanwhile"}),
+        request=lambda: reader.get(url(course)),
     )
 
     body = answer.json()
@@ -101,8 +93,10 @@ def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key, ta
     reader, owner = client_for(plain_key), client_for(plain_key)
     reader.get("/api/v1/courses/jobs/job_0000000000000000000000")
 
-    answer, deleted = committed_after_the_first_query(
-        lambda: owner.delete(url(course)), lambda: reader.get(url(course, tail))
+    answer, deleted = changed_meanwhile(
+        after_query_with=ANY_QUERY,
+        change=lambda: owner.delete(url(course)),
+        request=lambda: reader.get(url(course, tail)),
     )
 
     assert deleted.status_code == 204
@@ -115,8 +109,10 @@ def test_an_edit_committed_while_a_page_is_made_gives_the_page_the_etag_of_what_
     course = CourseFactory(api_key=api_key, format=format)
     editor, browser = client_for(plain_key), Client()
 
-    page, edited = committed_after_the_first_query(
-        lambda: patch(editor, course, {"name": "Edited meanwhile"}), lambda: browser.get(f"/go/{course.public_id}")
+    page, edited = changed_meanwhile(
+        after_query_with=ANY_QUERY,
+        change=lambda: patch(editor, course, {"name": "Edited meanwhile"}),
+        request=lambda: browser.get(f"/go/{course.public_id}"),
     )
     again = browser.get(f"/go/{course.public_id}", HTTP_IF_NONE_MATCH=page["ETag"])
 
@@ -130,8 +126,10 @@ def test_a_course_deleted_while_its_page_is_made_is_gone(plain_key, api_key):
     course = CourseFactory(api_key=api_key)
     owner = client_for(plain_key)
 
-    page, deleted = committed_after_the_first_query(
-        lambda: owner.delete(url(course)), lambda: Client().get(f"/go/{course.public_id}")
+    page, deleted = changed_meanwhile(
+        after_query_with=ANY_QUERY,
+        change=lambda: owner.delete(url(course)),
+        request=lambda: Client().get(f"/go/{course.public_id}"),
     )
 
     assert (deleted.status_code, page.status_code) == (204, 410)
