@@ -20,18 +20,21 @@ from __future__ import annotations
 import dataclasses
 import http.client
 import ipaddress
+import logging
 import re
 import socket
 import ssl
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from urllib.parse import quote, urljoin, urlsplit
 
 import urllib3.connection
 import urllib3.exceptions
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 MAX_URL_LENGTH = 2048
 MAX_ANSWER_BYTES = 64 * 1024
@@ -308,6 +311,12 @@ class Answer:
     # The destination was refused before any connection (not public, or not a valid URL).
     refused: bool = False
 
+    def __post_init__(self):
+        # Both are stored as text, which PostgreSQL refuses with a NUL in it, and answers hold them
+        # (a gzip or UTF-16 body, a header): an attempt that cannot be recorded would be sent forever.
+        for name in ("error", "excerpt"):
+            object.__setattr__(self, name, getattr(self, name).replace("\x00", "\ufffd"))
+
     @property
     def succeeded(self) -> bool:
         return not self.error and self.status_code is not None and 200 <= self.status_code < 300
@@ -332,24 +341,21 @@ class _Deadline:
         return left
 
 
-_resolver_pool: ThreadPoolExecutor | None = None
-_resolver_pool_lock = threading.Lock()
-
-
-def _resolver() -> ThreadPoolExecutor:
-    # Created lazily, so each forked worker process gets its own threads.
-    global _resolver_pool
-    with _resolver_pool_lock:
-        if _resolver_pool is None:
-            _resolver_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
-        return _resolver_pool
-
-
 def _resolve(*, host: str, port: int, deadline: _Deadline) -> list[tuple]:
-    # The system resolver has no timeout of its own; it runs in a thread so the deadline holds.
-    future = _resolver().submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+    # The system resolver has no timeout of its own and cannot be cancelled, so each lookup runs in a
+    # thread of its own and the deadline holds. A lookup that outlives its delivery ends when the
+    # resolver gives up; it never holds up another delivery's lookup, as a shared pool's would.
+    lookup: Future = Future()
+
+    def look_up() -> None:
+        try:
+            lookup.set_result(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except BaseException as exc:  # noqa: BLE001 (handed over to the waiting delivery)
+            lookup.set_exception(exc)
+
+    threading.Thread(target=look_up, name="destination-lookup", daemon=True).start()
     try:
-        infos = future.result(timeout=deadline.remaining())
+        infos = lookup.result(timeout=deadline.remaining())
     except FutureTimeout:
         raise _DeadlineExceeded() from None
     except (socket.gaierror, UnicodeError) as exc:
@@ -361,7 +367,9 @@ def _resolve(*, host: str, port: int, deadline: _Deadline) -> list[tuple]:
         for info in infos:
             address = ipaddress.ip_address(info[4][0].split("%")[0])
             if not is_public(address) or (len(info[4]) > 3 and info[4][3]):
-                raise UnsafeDestination(f"{host} resolves to a non-public address ({address})")
+                # The address stays in the log: a client who learnt it could map the private network.
+                logger.warning("destination refused", extra={"host": host, "address": str(address)})
+                raise UnsafeDestination(f"{host} resolves to a non-public address")
     return infos
 
 

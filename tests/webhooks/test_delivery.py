@@ -116,6 +116,29 @@ def test_successful_attempt_is_recorded(receiver, record_and_deliver):
     assert attempt.started_at <= attempt.finished_at
 
 
+def test_an_answer_holding_nul_bytes_is_recorded(receiver, record_and_deliver):
+    # A gzip or UTF-16 body holds NUL bytes, which PostgreSQL text refuses: the attempt could not be
+    # recorded, and the event, never finished, was sent again at every sweep.
+    receiver.script(answer(200, b"\x1f\x8b\x08\x00OK"))
+
+    event = record_and_deliver(receiver.url(), COURSE_FAILED)
+
+    attempt = event.attempts.get()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert attempt.response_excerpt == "\x1f\ufffd\x08\ufffdOK"
+
+
+def test_a_failure_with_nul_bytes_in_its_answer_counts_as_an_attempt(receiver, record_and_deliver):
+    receiver.script(answer(302, b"\x00", headers=(("Location", "/else\x00where"),)))
+
+    event = record_and_deliver(receiver.url(), COURSE_FAILED)
+
+    attempt = event.attempts.get()
+    assert (attempt.error, attempt.response_excerpt) == ("redirect to /else\ufffdwhere not followed", "\ufffd")
+    assert event.status == WebhookEvent.Status.PENDING
+    assert event.next_attempt_at is not None
+
+
 def test_server_error_is_retried_with_the_same_webhook_id_until_it_succeeds(
     receiver, account, settings, record_and_deliver
 ):

@@ -1,6 +1,8 @@
 """Only public destinations are ever contacted (interface 6.1.4), at request time and at delivery."""
 
 import re
+import socket
+import threading
 
 import pytest
 
@@ -302,6 +304,36 @@ def test_a_name_that_does_not_resolve_is_a_failed_attempt_to_retry(
     assert attempt.error.startswith("could not resolve nowhere.example")
     assert event.status == WebhookEvent.Status.PENDING
     assert event.next_attempt_at is not None
+
+
+def test_lookups_that_never_end_hold_up_no_other_delivery(
+    private_networks_refused, resolver, connections, monkeypatch, settings
+):
+    # A name server that never answers: each lookup outlives its delivery's time limit, and the
+    # system resolver cannot be cancelled. Lookups shared four threads, so after four such
+    # deliveries any other timed out waiting for a thread, spending another client's attempts.
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
+    released = threading.Event()
+
+    def getaddrinfo(host, *args, **kwargs):
+        if host == "hung.example":
+            released.wait(60)
+        return resolver(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    resolver.answers["hooks.example.com"] = ["93.184.215.14"]
+    connections.block_beyond_loopback = True
+    try:
+        for _ in range(5):
+            hung = destinations.post(url="https://hung.example/hook", body=b"{}", headers={}, user_agent="t")
+            assert hung.error == "timed out after 0.5 s"
+
+        other = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+    finally:
+        released.set()
+
+    assert connections.addresses == [("93.184.215.14", 443)]
+    assert other.error.startswith("connection failed")
 
 
 def test_loopback_receiver_is_contacted_when_private_networks_are_allowed(
