@@ -5,8 +5,10 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts import queries
@@ -50,6 +52,20 @@ class UnknownKey(Exception):
     pass
 
 
+class InvalidInput(ValueError):
+    """A value the model would refuse (too long, out of range, not an email or a slug); one line."""
+
+
+def _check_fields(instance, *names: str) -> None:
+    """Apply the model's own rules for these fields, as the admin's forms do. :raises InvalidInput:"""
+    excluded = [field.name for field in instance._meta.fields if field.name not in names]
+    try:
+        instance.clean_fields(exclude=excluded)
+    except ValidationError as exc:
+        problems = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items())
+        raise InvalidInput(problems) from None
+
+
 def hash_key(plain_key: str) -> str:
     return hashlib.sha256(plain_key.encode()).hexdigest()
 
@@ -60,10 +76,14 @@ def hash_key(plain_key: str) -> str:
 def save_plan(
     *, slug: str, name: str, monthly_course_credits: int, is_paid: bool, source_storage_mb: int | None = None
 ) -> Plan:
-    """Create the plan or update the one with this slug; a storage of None leaves it as it is (0 when new)."""
+    """
+    Create the plan or update the one with this slug; a storage of None leaves it as it is (0 when new).
+    :raises InvalidInput: if a value does not fit the plan's fields
+    """
     fields = {"name": name, "monthly_course_credits": monthly_course_credits, "is_paid": is_paid}
     if source_storage_mb is not None:
         fields["source_storage_mb"] = source_storage_mb
+    _check_fields(Plan(slug=slug, **fields), "slug", *fields)
     plan, _ = Plan.objects.update_or_create(slug=slug, defaults=fields)
     return plan
 
@@ -82,7 +102,10 @@ def get_plan(*, slug: str) -> Plan:
 def get_account(*, email: str) -> Account:
     """:raises UnknownAccount: if no account has this email"""
     try:
-        return Account.objects.select_related("plan").get(email__iexact=email)
+        # Compared as the unique index compares (lower case in the database), so one address names
+        # one account: case-insensitive `iexact` compares upper case, which folds more together.
+        accounts = Account.objects.select_related("plan").alias(email_lower=Lower("email"))
+        return accounts.get(email_lower=Lower(Value(email)))
     except Account.DoesNotExist:
         raise UnknownAccount(f"Unknown account: {email}") from None
 
@@ -92,8 +115,11 @@ def create_account(*, email: str, plan_slug: str = "pro", name: str = "") -> tup
     """
     Create an account with its first API key; return both, the key as its plain value.
     :raises UnknownPlan: if the plan does not exist
+    :raises InvalidInput: if the email is not one, or the name is too long
     :raises ValueError: if an account with this email exists already
     """
+    email = email.strip()
+    _check_fields(Account(email=email, name=name), "email", "name")
     plan = get_plan(slug=plan_slug)
     try:
         # The unique index on lower(email) decides, so two concurrent creations cannot both win.
@@ -112,7 +138,11 @@ def set_plan(*, account: Account, plan_slug: str) -> Account:
 
 
 def issue_key(*, account: Account, name: str = "") -> str:
-    """Create an API key for the account and return its plain value, which is never stored."""
+    """
+    Create an API key for the account and return its plain value, which is never stored.
+    :raises InvalidInput: if the name is too long
+    """
+    _check_fields(ApiKey(name=name), "name")
     plain_key = KEY_PREFIX + random_base62(KEY_RANDOM_LENGTH)
     ApiKey.objects.create(
         account=account,

@@ -17,8 +17,8 @@ class ApiView(APIView):
     and work. Every response carries the RateLimit headers of the bucket the request was counted
     in (or, refused before the limiter, looked at).
 
-    Requests without a valid key count per client address. While an address is over that limit,
-    all its requests are refused with 429, valid key or not, before the key's plan is looked at.
+    Requests without a valid key count per client address, and are refused with 429 while their
+    address is over that limit; a request with a valid key counts only in its key's bucket.
 
     A method the view does not handle is answered 405 before all of that, neither counted nor
     looked up in the limiter, so without RateLimit headers. A body over the size limit (413) and an
@@ -27,6 +27,10 @@ class ApiView(APIView):
     """
 
     permission_classes = [HasPaidPlan]
+    # No OPTIONS: the API serves no browsers' preflights, and DRF's answer to it (the view's own
+    # description) would have counted in the bucket of the view's writes. It is a 405 like any
+    # other method an endpoint lacks.
+    http_method_names = [name for name in APIView.http_method_names if name != "options"]
     rate_limit_scope: str | None = None  # one of ratelimit.SCOPES
     # Where methods of one view count in different buckets: {"GET": "poll", "POST": "sources"}.
     rate_limit_scopes: dict[str, str] = {}

@@ -1,7 +1,7 @@
 import re
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 
 from accounts import services
 from accounts.models import ApiKey
@@ -56,6 +56,19 @@ def test_revoke_action(staff_client, account, plain_key):
 
     key.refresh_from_db()
     assert key.revoked_at is not None
+
+
+def test_staff_who_may_only_view_keys_cannot_revoke_one(client, account, plain_key):
+    viewer = User.objects.create_user("viewer", "viewer@example.com", "a-long-viewer-password", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_apikey"))
+    client.login(username="viewer", password="a-long-viewer-password")
+    key = ApiKey.objects.get(account=account)
+    assert client.get("/admin/accounts/apikey/").status_code == 200
+
+    client.post("/admin/accounts/apikey/", {"action": "revoke", "_selected_action": [key.pk]})
+
+    key.refresh_from_db()
+    assert key.revoked_at is None
 
 
 def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):

@@ -96,6 +96,52 @@ def test_errors_exit_non_zero_with_one_line(db, args, message):
     assert str(error.value) == message
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("create_plan", "team", "--name", "N" * 101, "--credits", "1"), "name: Ensure this value has at most 100"),
+        (("create_plan", "team", "--name", "Team", "--credits", str(2**31)), "monthly_course_credits: Ensure"),
+        (("create_plan", "team", "--name", "T", "--credits", "1", "--storage-mb", str(2**31)), "source_storage_mb"),
+        (("create_plan", "Team Plan!", "--name", "Team", "--credits", "1"), "slug: Enter a valid “slug”"),
+        (("create_account", "not-an-email"), "email: Enter a valid email address."),
+        (("create_account", ""), "email: This field cannot be blank."),
+        (("create_account", "a" * 250 + "@example.com"), "email: "),
+        (("create_account", "long@example.com", "--name", "N" * 201), "name: Ensure this value has at most 200"),
+        (("issue_key", "keys@example.com", "--name", "N" * 101), "name: Ensure this value has at most 100"),
+    ],
+)
+def test_values_the_models_refuse_are_errors_with_one_line_and_store_nothing(db, args, message):
+    # They were tracebacks from the database, or stored as given (an account with no email).
+    run("create_account", "keys@example.com")
+
+    with pytest.raises(CommandError) as error:
+        call_command(*args)
+
+    assert str(error.value).startswith(message) and "\n" not in str(error.value)
+    assert Account.objects.count() == 1 and ApiKey.objects.count() == 1
+    assert not Plan.objects.filter(slug__in=["team", "Team Plan!"]).exists()
+
+
+def test_an_email_is_stored_without_spaces_around_it(db):
+    run("create_account", "  spaced@example.com ")
+
+    assert run("usage", "spaced@example.com")[0].startswith("plan=pro")
+
+
+def test_an_email_names_the_account_whose_address_it_is_whatever_the_case(db):
+    # LATIN SMALL LETTER LONG S: upper case makes it "S", lower case keeps it. The unique index
+    # compares lower case, so these are two accounts; the lookup compared upper case, and found
+    # both (a crash) or the other one (a key issued to another customer).
+    run("create_account", "\u017fam@example.com")
+
+    with pytest.raises(CommandError, match="Unknown account: sam@example.com"):
+        call_command("issue_key", "sam@example.com")
+
+    run("create_account", "sam@example.com")
+    run("issue_key", "SAM@example.com")
+    assert ApiKey.objects.filter(account__email="sam@example.com").count() == 2
+
+
 def test_set_plan_to_unknown_plan_fails(db):
     run("create_account", "plan@example.com")
 

@@ -20,7 +20,10 @@ class Command(BaseCommand):
             raise CommandError("--credits must be 0 or more")
         if storage_mb is not None and storage_mb < 0:
             raise CommandError("--storage-mb must be 0 or more")
-        plan = services.save_plan(
-            slug=slug, name=name, monthly_course_credits=credits, is_paid=not unpaid, source_storage_mb=storage_mb
-        )
+        try:
+            plan = services.save_plan(
+                slug=slug, name=name, monthly_course_credits=credits, is_paid=not unpaid, source_storage_mb=storage_mb
+            )
+        except services.InvalidInput as exc:
+            raise CommandError(str(exc)) from None
         self.stdout.write(f"plan={plan.slug} name={plan.name} paid={plan.is_paid} credits={plan.monthly_course_credits}")

@@ -13,8 +13,8 @@ class Command(BaseCommand):
     def handle(self, *args, email, name, **options):
         try:
             account = services.get_account(email=email)
-        except services.UnknownAccount as exc:
+            plain_key = services.issue_key(account=account, name=name)
+        except (services.UnknownAccount, services.InvalidInput) as exc:
             raise CommandError(str(exc)) from None
-        plain_key = services.issue_key(account=account, name=name)
         self.stdout.write(f"New API key for {account.email} (shown once):")
         self.stdout.write(plain_key)
