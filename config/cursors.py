@@ -6,12 +6,33 @@ added or deleted meanwhile. Said once for the server and the API document (PATTE
 
 import dataclasses
 import datetime
+import re
 
 from django.db.models import Q, QuerySet
+from rest_framework import serializers
 
 PATTERN = r"^[0-9]{1,16}_[0-9]{1,18}$"
+_WHOLE = re.compile(PATTERN.removeprefix("^").removesuffix("$"))
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+class CursorField(serializers.CharField):
+    """
+    A cursor of PATTERN's shape, the whole value as sent: DRF's RegexField trims spaces and line
+    breaks first, and Python's `$` matches before a final line break, so both took `1_1\n`.
+    """
+
+    default_error_messages = {"invalid": "This value does not match the required pattern."}
+
+    def __init__(self, **kwargs):
+        super().__init__(trim_whitespace=False, **kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not _WHOLE.fullmatch(value):
+            self.fail("invalid")
+        return value
 
 
 @dataclasses.dataclass(frozen=True)

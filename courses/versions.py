@@ -117,14 +117,13 @@ def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | Non
 
 @transaction.atomic(durable=True)
 def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, change) -> Course:
+    course = course_of(api_key=api_key, public_id=course_public_id)  # another key's course is 404, first
     if if_match is None:
         raise PreconditionRequired()
-    expected = _version_in(if_match)
-    course = course_of(api_key=api_key, public_id=course_public_id)
     # Edits of a course take turns (row lock): of two clients editing the same version at once,
     # the second finds the version moved on and gets 412.
     course = locked(course)
-    if expected != course.version:
+    if course.version not in _versions_in(if_match):
         raise VersionConflict(course.version)
     if is_busy(course=course):
         raise CourseBusy()
@@ -136,6 +135,8 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
         document = citations.checked_edit(before=course.content, after=document, deleted_ids=course.deleted_source_ids)
     except citations.InvalidEdit as exc:
         raise InvalidContent(exc.message) from None
+    if document == course.content:
+        return course  # nothing changed: no version to keep
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
 
@@ -165,7 +166,9 @@ def validated(document) -> dict:
     if not isinstance(document, dict):
         raise InvalidContent("The course content is a JSON object.")
     try:
-        content = course_content.CourseContent.model_validate(document)
+        # Strictly typed: an edit is the client's JSON, where lax validation would read true as 1
+        # (a pass mark, a correct answer) and "80" as 80, which the API document refuses.
+        content = course_content.CourseContent.model_validate(document, strict=True)
     except pydantic.ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         path = "/" + "/".join(str(part) for part in first["loc"])
@@ -235,9 +238,16 @@ def merge_patch(target, patch):
     return merged
 
 
-def _version_in(if_match: str) -> int | None:
-    """The version an If-Match names (`"3"`, `W/"3"` or `3`); None for anything else."""
-    value = if_match.strip()
-    value = value[2:] if value.startswith("W/") else value
-    value = value.strip('"')
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+def _versions_in(if_match: str) -> set[int]:
+    """
+    The versions an If-Match names, each as `"3"`, `W/"3"` or `3`, in a list separated by commas
+    (RFC 9110: the condition holds when any of them is current); anything else names none.
+    """
+    versions = set()
+    for tag in if_match.split(","):
+        value = tag.strip()
+        value = value[2:] if value.startswith("W/") else value
+        value = value.strip('"')
+        if value.isascii() and value.isdigit() and len(value) <= 9:
+            versions.add(int(value))
+    return versions

@@ -174,7 +174,7 @@ class ResultsInput(serializers.Serializer):
     completed = StrictBooleanField(required=False)
     passed = StrictBooleanField(required=False)
     since = Rfc3339Field(required=False)
-    cursor = serializers.RegexField(cursors.PATTERN, required=False)
+    cursor = cursors.CursorField(required=False)
     limit = serializers.IntegerField(min_value=1, max_value=RESULTS_PAGE_MAX, default=100)
 
 

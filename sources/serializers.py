@@ -124,5 +124,5 @@ CURSOR_PATTERN = cursors.PATTERN
 
 
 class ListSourcesInput(serializers.Serializer):
-    cursor = serializers.RegexField(CURSOR_PATTERN, required=False, help_text="`nextCursor` of the previous page.")
+    cursor = cursors.CursorField(required=False, help_text="`nextCursor` of the previous page.")
     limit = serializers.IntegerField(min_value=1, max_value=100, default=20)

@@ -318,6 +318,9 @@ def test_listing_is_one_query_whatever_the_number_of_sources(api_client, django_
         ("limit=101", "limit: Ensure this value is less than or equal to 100."),
         ("limit=ten", "limit: A valid integer is required."),
         ("cursor=abc", "cursor: This value does not match the required pattern."),
+        # The pattern holds for the value as sent: a line break or a space around it was taken.
+        ("cursor=1_1%0A", "cursor: This value does not match the required pattern."),
+        ("cursor=%201_1", "cursor: This value does not match the required pattern."),
     ],
 )
 def test_a_bad_list_parameter_is_a_400(api_client, query, message):
