@@ -32,6 +32,13 @@ TEXT_MAX = 500
 NAME_MAX = 300
 MARKDOWN_MAX = 20_000
 
+# The characters that open a link or an emphasis in Markdown ("[", "*", "_", "~"). For each one,
+# markdown-it looks ahead for its partner, at some thirty times the cost of another character: a
+# course edited to be made of them took a web process most of a minute to render or export. An edit
+# may hold this many in all its Markdown; generated courses hold a few hundred.
+MARKUP_OPENERS = "[*_~"
+MARKUP_OPENERS_MAX = 10_000
+
 # Control characters have no place in a course (PostgreSQL refuses NUL outright); tabs and line
 # breaks are text.
 CONTROL_CHARACTERS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
@@ -294,6 +301,20 @@ class CourseContent(_Strict):
             if citation.source_id not in ids:
                 raise ValueError(f"a citation names source {citation.source_id}, which is not among the sources")
         return self
+
+    def markdown_texts(self) -> list[str]:
+        """Every text of the course that is rendered as Markdown."""
+        texts = [self.introduction]
+        for chapter in self.chapters:
+            texts += [lesson.body for lesson in chapter.lessons]
+            texts += [chapter.article.body] if chapter.article else []
+        texts += [self.wrapup.summary] if self.wrapup else []
+        texts += [self.agreement.statement] if self.agreement else []
+        return texts
+
+    def markup_openers(self) -> int:
+        """How many characters of MARKUP_OPENERS the course's Markdown holds."""
+        return sum(text.count(char) for text in self.markdown_texts() for char in MARKUP_OPENERS)
 
     def cited_parts(self) -> list[tuple[str, list[Citation]]]:
         """(JSON Pointer, citations) of every part that can cite, in reading order."""

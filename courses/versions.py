@@ -160,7 +160,8 @@ def is_busy(*, course: Course) -> bool:
 
 def validated(document) -> dict:
     """
-    The document, validated and tidied by the course schema (as generated content is), as JSON.
+    The document, validated and tidied by the course schema (as generated content is), as JSON,
+    with at most MARKUP_OPENERS_MAX characters that open links and emphasis.
     :raises InvalidContent: naming the first bad field by its JSON path
     """
     if not isinstance(document, dict):
@@ -173,6 +174,12 @@ def validated(document) -> dict:
         first = exc.errors(include_url=False, include_input=False)[0]
         path = "/" + "/".join(str(part) for part in first["loc"])
         raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
+    openers = content.markup_openers()
+    if openers > course_content.MARKUP_OPENERS_MAX:
+        raise InvalidContent(
+            f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
+            f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all; it holds {openers}."
+        )
     return content.model_dump(mode="json")
 
 

@@ -227,6 +227,27 @@ def test_a_whole_document_replaces_the_content(api_client, course):
     assert course.versions.get(number=2).changed == "introduction"
 
 
+def test_an_edit_holds_at_most_ten_thousand_characters_that_open_links_and_emphasis(api_client, course):
+    # Each makes the renderer look ahead for its partner: a course edited to be made of `*[` took a
+    # web process most of a minute to export, at every export, and to show its page the first time.
+    document = copy.deepcopy(course.content)
+    lessons = [lesson for chapter in document["chapters"] for lesson in chapter["lessons"]]
+    for lesson in lessons:
+        lesson["body"] = "*[" * (5000 // len(lessons)) + "]"
+    document["introduction"] = "_" * (10_000 - 5000 // len(lessons) * 2 * len(lessons)) + " Welcome."
+
+    at_the_limit = put(api_client, course, document)
+    document["introduction"] += "~"
+    over_it = put(api_client, course, document, if_match='"2"')
+
+    assert at_the_limit.status_code == 200
+    assert over_it.json() == {
+        "message": "content: its Markdown may hold at most 10000 of the characters that open links and emphasis "
+        "([ * _ ~) in all; it holds 10001.",
+        "code": "VALIDATION_ERROR",
+    }
+
+
 def test_an_edit_without_if_match_is_428(api_client, course):
     response = patch(api_client, course, {"name": "X"}, if_match=None)
 
