@@ -1,9 +1,10 @@
+from django.db.models import OuterRef, Subquery
+
 from accounts.models import ApiKey
 from accounts.queries import key_and_row, key_lookup
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses.models import Course, GenerationJob
-
+from courses.models import Course, CourseVersion, Export, GenerationJob
 
 # Every poll: the key (accounts.queries.key_lookup) with its job and what the answer shows of the
 # job's course (not the course's content), one query compiled once (config/sql.py).
@@ -57,3 +58,17 @@ def key_with_course_summary(*, key_hash: str, course_public_id: str) -> tuple[Ap
     """
     course_id = course_public_id if looks_like_public_id(course_public_id, "cou_") else None  # no course
     return key_and_row(_KEY_WITH_COURSE, "c", key_hash=key_hash, course_id=course_id)
+
+
+def export_to_download(*, public_id: str) -> Export | None:
+    """
+    The export with this id and its course, and `packaged_name`: the course's name in the version
+    the package holds, which names the download however the course is renamed since. One query.
+    """
+    name_then = CourseVersion.objects.filter(course=OuterRef("course"), number=OuterRef("version"))
+    return (
+        Export.objects.select_related("course")
+        .annotate(packaged_name=Subquery(name_then.values("content__name")[:1]))
+        .filter(public_id=public_id)
+        .first()
+    )

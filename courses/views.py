@@ -20,7 +20,6 @@ from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.api import CourseReadView
-from courses.models import Export
 from learners import serializers as learner_serializers
 from learners import services as learner_services
 
@@ -534,7 +533,7 @@ def download_export(request, export_id: str):
     """The export's zip: public, the unguessable export id in the path is the key."""
     export = None
     if looks_like_public_id(export_id, "exp_"):
-        export = Export.objects.select_related("course").filter(public_id=export_id).first()
+        export = queries.export_to_download(public_id=export_id)
     if export is None:
         removed = deletion.is_removed(export_id) if looks_like_public_id(export_id, "exp_") else None
         if removed is not None:
@@ -551,7 +550,8 @@ def download_export(request, export_id: str):
         logger.error("export file missing", extra={"export_id": export.public_id})
         raise Http404("No such export.") from None
     response = FileResponse(package, content_type="application/zip")
-    response["Content-Disposition"] = attachment_disposition(name=export.course.name, suffix=export.format)
+    name = export.packaged_name or export.course.name
+    response["Content-Disposition"] = attachment_disposition(name=name, suffix=export.format)
     # The content behind an export id never changes; the id is a secret, so no shared caches.
     response["Cache-Control"] = "private, max-age=86400, immutable"
     response["X-Robots-Tag"] = "noindex"

@@ -10,6 +10,7 @@ import zipfile
 import pytest
 from django.db import connection
 from django.test import Client
+from django.utils.text import slugify
 
 from courses.models import Course, CourseVersion
 from tests.conftest import client_for
@@ -432,13 +433,19 @@ def test_exports_name_their_version_and_old_links_keep_serving_what_they_package
     patch(api_client, course, {"name": "Renamed course"})
     second = api_client.post(url(course, "/export"), {}, format="json").json()
 
+    def download(export):
+        return client.get(urllib.parse.urlsplit(export["downloadUrl"]).path)
+
     def manifest(export):
-        response = client.get(urllib.parse.urlsplit(export["downloadUrl"]).path)
+        response = download(export)
         return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))).read("imsmanifest.xml").decode()
 
     assert (first["version"], second["version"]) == (1, 2)
     assert "Renamed course" not in manifest(first)
     assert "Renamed course" in manifest(second)
+    # Named as what it packaged: the first link was served under the course's new name.
+    assert 'filename="renamed-course-scorm12.zip"' in download(second)["Content-Disposition"]
+    assert f'filename="{slugify(course.name)}-scorm12.zip"' in download(first)["Content-Disposition"]
 
 
 def test_staff_see_versions_read_only_with_the_text_that_changed(admin_client, api_client, course):
