@@ -264,6 +264,35 @@ def test_score_below_the_mastery_score_is_reported_as_failed(page, site, format)
         assert session.value("cmi.score.scaled") == "0.6"
 
 
+@pytest.mark.parametrize(
+    "format, mastery",
+    [("scorm12", {"cmi.student_data.mastery_score": "60.001"}), ("scorm2004_4", {"cmi.scaled_passing_score": "0.60001"})],
+)
+def test_a_mastery_score_is_met_by_the_share_of_right_answers_itself_never_a_rounded_one(page, site, format, mastery):
+    # 3 of 5 shows as 60%, as the LMS's mark does, but is below it: both were rounded to percent
+    # with two decimals, and the learner passed.
+    zip_bytes, content = build(format, chapters=1, add_ons=["assessment"])
+    src = site.unpack(f"precise-{format}", zip_bytes)
+    answers = [
+        question.correct_index if number < 3 else (question.correct_index + 1) % len(question.options)
+        for number, question in enumerate(content.assessment.questions)
+    ]
+
+    session = launch(page, site, src, format, mastery)
+    session.next_until("assessment")
+    session.answer(answers)
+    result = session.sco.locator("#sco-result").inner_text()
+    session.sco.locator("#sco-next").click()
+    session.leave()
+
+    assert "60%" in result and "Passed" not in result
+    assert session.problems() == []
+    if RUNTIME[format] == "1.2":
+        assert session.value("cmi.core.lesson_status") == "failed"
+    else:
+        assert (session.value("cmi.success_status"), session.value("cmi.score.scaled")) == ("failed", "0.6")
+
+
 @pytest.mark.parametrize("format", FORMATS)
 def test_course_without_add_ons_completes_when_the_learner_reaches_the_end(page, site, format):
     zip_bytes, _ = build(format, chapters=2, add_ons=[])

@@ -250,10 +250,10 @@
     return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null;
   };
 
-  /* The LMS's masteryScore (0 to 1) as a percentage, or null. */
-  Runtime.prototype.passPercent = function () {
+  /* The LMS's masteryScore (0 to 1), as it is, or null. */
+  Runtime.prototype.passMark = function () {
     var value = parseFloat(this.launchData.masteryScore);
-    return isNaN(value) || value < 0 || value > 1 ? null : Math.round(value * 10000) / 100;
+    return isNaN(value) || value < 0 || value > 1 ? null : value;
   };
 
   // Statements ---------------------------------------------------------------------------------
@@ -324,17 +324,17 @@
       this.judged = true;
       done.judged = state.answers;
       if (state.passed) { done.passed = true; }
-      var questions = state.answers.length;
       var masteryScore = parseFloat(this.launchData.masteryScore);
       this.send(this.statement(state.passed ? "passed" : "failed", {
         moveOn: true,
         masteryScore: isNaN(masteryScore) ? undefined : masteryScore,
         result: {
           score: {
-            scaled: Math.round(state.score * 100) / 10000,
-            raw: Math.round(state.score * questions / 100),
+            // Unrounded: a passed statement's scaled score is never below the masteryScore (9.3.4).
+            scaled: state.share,
+            raw: state.correct,
             min: 0,
-            max: questions
+            max: state.answers.length
           },
           success: state.passed,
           duration: this.sessionDuration()

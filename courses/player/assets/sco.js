@@ -12,7 +12,7 @@
  *   start(ready)          connect, then call ready(session) once, possibly later (cmi5 asks the LMS
  *                         over HTTP). session: {connected, reviewing, location, suspendData, notice
  *                         (a key of config.words, or ""), canExit}
- *   passPercent()         the passing score as the LMS has it, in percent, or null
+ *   passMark()            the share of correct answers (0 to 1) the LMS asks to pass, or null
  *   bookmark(location, suspendData), report(progress), recordAnswer(answer), commit()
  *   finish()              save and end the session, once
  *   exit()                when session.canExit: finish, then leave for the LMS
@@ -74,14 +74,33 @@
 
   // Rules ------------------------------------------------------------------------------------
 
-  function score() {
-    if (state.answers === null) { return null; }
+  function correctAnswers() {
     var correct = 0;
     for (var i = 0; i < config.answers.length; i++) {
       if (state.answers[i] === config.answers[i]) { correct++; }
     }
+    return correct;
+  }
+
+  /* The share of correct answers (0 to 1), unrounded, or null before the assessment. */
+  function share() {
+    return state.answers === null ? null : correctAnswers() / config.answers.length;
+  }
+
+  /* The score shown, in percent with two decimals, or null before the assessment. */
+  function score() {
+    if (state.answers === null) { return null; }
     // Integer arithmetic, then two decimals: 16 of 20 is exactly 80, never 79.99999.
-    return Math.round(correct * 10000 / config.answers.length) / 100;
+    return Math.round(correctAnswers() * 10000 / config.answers.length) / 100;
+  }
+
+  /*
+   * Passed: the share itself reaches the pass mark, never a rounded percentage of it (3 of 5 is
+   * below a mastery score of 0.60004, though both show as 60 %). Both are divisions rounded to the
+   * nearest double, which keeps their order, and equal shares are equal doubles: 16 of 20 passes 80 %.
+   */
+  function passed() {
+    return state.answers !== null && share() >= passMark;
   }
 
   function gateOpen(index) {
@@ -102,21 +121,29 @@
     return state.reached === last && limit() === last;
   }
 
-  var passPercent = config.passPercent;
+  var passMark = config.passPercent === null ? null : config.passPercent / 100;
+
+  /* The pass mark shown, in percent with two decimals. */
+  function passPercent() {
+    return Math.round(passMark * 10000) / 100;
+  }
 
   /*
    * What the runtime reports: `finished` (reached the end, agreement confirmed), `score` (percent,
-   * or null before the assessment), `passed`, `progress` (0 to 1), `answers` (the submitted
-   * answers as digits, "" before the assessment), `passPercent`.
+   * or null before the assessment), `share` (of correct answers, 0 to 1, unrounded, or null),
+   * `correct` (how many), `passed`, `progress` (0 to 1), `answers` (the submitted answers as
+   * digits, "" before the assessment), `passPercent`.
    */
   function progress() {
     return {
       finished: finished(),
       score: score(),
-      passed: score() !== null && score() >= passPercent,
+      share: share(),
+      correct: state.answers === null ? null : correctAnswers(),
+      passed: passed(),
       progress: last === 0 ? 1 : state.reached / last,
       answers: state.answers === null ? "" : state.answers.join(""),
-      passPercent: passPercent
+      passPercent: passPercent()
     };
   }
 
@@ -192,9 +219,8 @@
   }
 
   function resultText() {
-    var value = score();
-    var verdict = value >= passPercent ? words.passed : format(words.failed, { percent: passPercent });
-    return { text: format(words.score, { score: value }) + " \u2014 " + verdict, outcome: value >= passPercent ? "passed" : "failed" };
+    var verdict = passed() ? words.passed : format(words.failed, { percent: passPercent() });
+    return { text: format(words.score, { score: score() }) + " \u2014 " + verdict, outcome: passed() ? "passed" : "failed" };
   }
 
   function showAnswers() {
@@ -377,8 +403,8 @@
       state.current = Math.min(parseInt(session.location, 10), state.reached);
     }
     if (connected && assessmentPage >= 0) {
-      var lmsPass = lms.passPercent();
-      if (lmsPass !== null) { passPercent = lmsPass; }
+      var lmsMark = lms.passMark();
+      if (lmsMark !== null) { passMark = lmsMark; }
     }
     if (session.notice) {
       var notice = document.getElementById("sco-notice");

@@ -159,15 +159,15 @@
     };
   };
 
-  /* The share of correct answers needed to pass as the LMS has it (from the manifest), or null. */
-  Lms.prototype.passPercent = function () {
+  /* The share of correct answers (0 to 1) needed to pass as the LMS has it (from the manifest), or null. */
+  Lms.prototype.passMark = function () {
     var value;
     if (this.version === "1.2") {
-      value = parseFloat(this.get("cmi.student_data.mastery_score"));
-      return isNaN(value) ? null : value;
+      value = parseFloat(this.get("cmi.student_data.mastery_score"));  // in percent
+      return isNaN(value) ? null : value / 100;
     }
     value = parseFloat(this.get("cmi.scaled_passing_score"));
-    return isNaN(value) ? null : Math.round(value * 10000) / 100;
+    return isNaN(value) ? null : value;
   };
 
   Lms.prototype.bookmark = function (location, suspendData) {
@@ -194,7 +194,8 @@
       this.set("cmi.core.lesson_status", status);
     } else {
       if (state.score !== null) {
-        this.set("cmi.score.scaled", String(state.score / 100));
+        // Unrounded: an LMS judges success from it against cmi.scaled_passing_score.
+        this.set("cmi.score.scaled", String(state.share));
         this.set("cmi.success_status", state.passed ? "passed" : "failed");
       }
       this.set("cmi.completion_status", state.finished ? "completed" : "incomplete");
