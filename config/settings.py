@@ -186,7 +186,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Learner events are quick database work that ends in webhooks: they never wait behind a generation.
-CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": "webhooks"}, "learners.tasks.send_events": {"queue": "webhooks"}}
+WEBHOOKS_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {
+    "webhooks.tasks.*": {"queue": WEBHOOKS_QUEUE},
+    "learners.tasks.send_events": {"queue": WEBHOOKS_QUEUE},
+}
 CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

@@ -11,6 +11,7 @@ sweep sends again whatever a lost task left pending.
 import datetime
 import logging
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -56,7 +57,13 @@ def send_events(*, learner_id: int) -> int:
 
 
 def enqueue_pending() -> int:
-    """Queue `send_events` again for learners left pending (a lost task); return how many."""
+    """
+    Queue `send_events` again for learners left pending (a lost task); return how many. Not while
+    tasks wait in the queue: under a backlog a learner's task is waiting its turn, and queuing it
+    again at every sweep only piles up duplicates (as webhooks.services.enqueue_due_events says).
+    """
+    if queue.waiting_messages(settings.WEBHOOKS_QUEUE) != 0:
+        return 0
     overdue = timezone.now() - LOST_AFTER
     pending = Learner.objects.filter(events_pending=True, updated_at__lt=overdue).values_list("pk", flat=True)
     learner_ids = list(pending[:SWEEP_BATCH])

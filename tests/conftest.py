@@ -1,6 +1,7 @@
 import uuid
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
@@ -36,10 +37,17 @@ def _celery_runs_eagerly():
     yield
 
 
+def purge_task_queues() -> None:
+    """Drop the task messages waiting in the test broker (Redis database of the tests only), in either queue."""
+    celery_app.control.purge()
+    with celery_app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(settings.WEBHOOKS_QUEUE)
+
+
 @pytest.fixture
 def empty_task_queue():
-    """No task messages waiting in the test broker (Redis database of the tests only)."""
-    celery_app.control.purge()
+    """No task messages waiting in the test broker, in either queue."""
+    purge_task_queues()
 
 
 @pytest.fixture(autouse=True)

@@ -90,17 +90,24 @@ def enqueue_due_events() -> int:
     """
     Queue a delivery for every pending event whose delivery was lost, and return how many were
     queued: one whose attempt was interrupted (its worker died: the attempt never finished and its
-    lease is over), and one overdue by a minute, as happens when Redis lost the queued message.
-    Duplicates are harmless: an attempt starts only for an event that is due and not taken.
+    lease is over), and, while no delivery waits in the queue, one overdue by a minute, as happens
+    when Redis lost the queued message. Under a backlog an overdue event is waiting its turn:
+    queuing it again at every sweep piled up duplicates faster than the workers could drain them.
+    Duplicates are harmless otherwise: an attempt starts only for an event that is due and not taken.
     """
     now = timezone.now()
+    waiting = queue.waiting_messages(settings.WEBHOOKS_QUEUE)
+    if waiting is None:
+        return 0  # the broker cannot be reached: nothing can be queued, the next sweep tries again
     interrupted = Exists(
         WebhookAttempt.objects.filter(
             event=OuterRef("pk"), number=OuterRef("attempt_count"), finished_at__isnull=True
         )
     )
-    # A delivery queued on time is normally running within the minute; an interrupted one is not.
-    lost = Q(next_attempt_at__lte=now - OVERDUE_AFTER) | (Q(next_attempt_at__lte=now) & Q(interrupted))
+    lost = Q(next_attempt_at__lte=now) & Q(interrupted)
+    if waiting == 0:
+        # A delivery queued on time is normally running within the minute.
+        lost |= Q(next_attempt_at__lte=now - OVERDUE_AFTER)
     event_ids = list(
         WebhookEvent.objects.filter(lost, status=WebhookEvent.Status.PENDING)
         .order_by("next_attempt_at")

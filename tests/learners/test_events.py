@@ -9,9 +9,11 @@ import time_machine
 from django.conf import settings as django_settings
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from courses.models import Course
 from learners import events, services
 from learners.models import Learner
+from tests.conftest import purge_task_queues
 from tests.learners.conftest import FAILING, PASSING, PERFECT, Reader
 from tests.locks import changed_meanwhile
 from tests.webhooks.receivers import Receiver
@@ -142,7 +144,7 @@ def test_the_events_of_a_write_are_recorded_once_it_is_done(hooked, django_captu
     assert Learner.objects.get().events_pending is True
 
 
-def test_a_lost_task_is_sent_again_by_the_sweep(hooked):
+def test_a_lost_task_is_sent_again_by_the_sweep(hooked, empty_task_queue):
     reader = Reader(hooked)
     reader.send(hello=True, page=0)  # its task was never run (lost, say, with Redis)
     Learner.objects.update(updated_at=timezone.now() - datetime.timedelta(minutes=2))
@@ -154,6 +156,20 @@ def test_a_lost_task_is_sent_again_by_the_sweep(hooked):
     assert queued == 1
     assert [event["event"] for event in told(hooked)] == ["learner.started"]
     assert list(Learner.objects.order_by("pk").values_list("events_pending", flat=True)) == [False, True]
+
+
+@pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
+def test_under_a_backlog_the_sweep_queues_nothing_again(hooked, empty_task_queue):
+    Reader(hooked).send(hello=True, page=0)  # its task is waiting in the queue
+    Learner.objects.update(updated_at=timezone.now() - datetime.timedelta(minutes=2))
+    celery_app.send_task("learners.tasks.send_events", kwargs={"learner_id": 0})  # so is another one
+
+    behind = events.enqueue_pending()
+    purge_task_queues()  # the workers catch up
+    caught_up = events.enqueue_pending()
+
+    assert (behind, caught_up) == (0, 1)
+    assert [event["event"] for event in told(hooked)] == ["learner.started"]
 
 
 def test_beat_sweeps_learner_events_every_minute_and_purges_old_records_daily():

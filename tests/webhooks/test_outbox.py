@@ -8,6 +8,8 @@ import time_machine
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from config.celery import app as celery_app
+from tests.conftest import purge_task_queues
 from tests.webhooks.receivers import answer
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
@@ -51,7 +53,7 @@ def test_payload_without_an_event_name_is_a_programming_error(account):
         services.record_event(account=account, url="https://hooks.example.com/", payload={"jobId": "job_abc"})
 
 
-def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, account, settings):
+def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, account, empty_task_queue):
     # Without on_commit callbacks running, the delivery is never queued: as if Redis lost it.
     event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
     tasks.sweep_events.delay()
@@ -64,6 +66,25 @@ def test_sweep_delivers_an_event_whose_queued_delivery_was_lost(receiver, accoun
     event.refresh_from_db()
     assert len(receiver.requests) == 1
     assert event.status == WebhookEvent.Status.DELIVERED
+
+
+@pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
+def test_under_a_backlog_an_overdue_event_waits_its_turn_instead_of_being_queued_again(
+    receiver, account, empty_task_queue
+):
+    # Every sweep queued every overdue event again, up to a thousand every 15 s, while the workers
+    # were still behind: the queue grew without end.
+    event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    celery_app.send_task("webhooks.tasks.deliver_event", kwargs={"event_id": 0})  # another event waits
+    overdue = event.next_attempt_at + services.OVERDUE_AFTER + datetime.timedelta(seconds=1)
+
+    with time_machine.travel(overdue, tick=True):
+        behind = services.enqueue_due_events()
+        purge_task_queues()  # the workers catch up
+        caught_up = services.enqueue_due_events()
+
+    assert (behind, caught_up) == (0, 1)
+    assert len(receiver.requests) == 1
 
 
 def test_sweep_leaves_delivered_and_failed_events_alone(
