@@ -74,17 +74,21 @@ def hash_key(plain_key: str) -> str:
 
 
 def save_plan(
-    *, slug: str, name: str, monthly_course_credits: int, is_paid: bool, source_storage_mb: int | None = None
+    *, slug: str, name: str, monthly_course_credits: int, is_paid: bool | None = True,
+    source_storage_mb: int | None = None,
 ) -> Plan:
     """
-    Create the plan or update the one with this slug; a storage of None leaves it as it is (0 when new).
+    Create the plan or update the one with this slug. A `None` leaves that field as it is: paid,
+    and no storage, for a new plan.
     :raises InvalidInput: if a value does not fit the plan's fields
     """
-    fields = {"name": name, "monthly_course_credits": monthly_course_credits, "is_paid": is_paid}
+    fields = {"name": name, "monthly_course_credits": monthly_course_credits}
+    if is_paid is not None:
+        fields["is_paid"] = is_paid
     if source_storage_mb is not None:
         fields["source_storage_mb"] = source_storage_mb
     _check_fields(Plan(slug=slug, **fields), "slug", *fields)
-    plan, _ = Plan.objects.update_or_create(slug=slug, defaults=fields)
+    plan, _ = Plan.objects.update_or_create(slug=slug, defaults=fields, create_defaults={"is_paid": True, **fields})
     return plan
 
 

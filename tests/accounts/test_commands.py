@@ -24,6 +24,16 @@ def test_create_plan_creates_then_updates(db):
     assert (plan.name, plan.monthly_course_credits, plan.is_paid) == ("Team+", 150, False)
 
 
+def test_create_plan_leaves_whether_a_plan_is_paid_as_it_is_unless_told(db):
+    # Updating the free plan's credits without --unpaid made it paid: API access for every free account.
+    run("create_plan", "free", "--name", "Free", "--credits", "0", "--unpaid")
+    run("create_plan", "free", "--name", "Free", "--credits", "1")
+    assert Plan.objects.get(slug="free").is_paid is False
+
+    run("create_plan", "free", "--name", "Free", "--credits", "1", "--paid")
+    assert Plan.objects.get(slug="free").is_paid is True
+
+
 def test_create_plan_sets_the_storage_for_sources_and_keeps_it_when_not_given(db):
     run("create_plan", "team", "--name", "Team", "--credits", "120", "--storage-mb", "500")
     run("create_plan", "team", "--name", "Team", "--credits", "130")
