@@ -53,22 +53,26 @@ local function count(key)
   return redis.call('ZCARD', key)
 end
 
-local function reset_ms(key)
-  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  if oldest[2] == nil then return 0 end
-  return tonumber(oldest[2]) + window - now
+-- ms until the request at `rank` (0: the oldest) ages out; 0 when there is none
+local function reset_ms(key, rank)
+  local entry = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
+  if entry[2] == nil then return 0 end
+  return tonumber(entry[2]) + window - now
 end
 
 local used = count(KEYS[1])
+local limit = tonumber(ARGV[3])
 if ARGV[4] ~= '1' then
-  return {1, used, reset_ms(KEYS[1])}
+  return {1, used, reset_ms(KEYS[1], 0)}
 end
-if used >= tonumber(ARGV[3]) then
-  return {0, used, reset_ms(KEYS[1])}
+if used >= limit then
+  -- A slot frees once all but limit - 1 have aged out: more than the oldest one when the limit
+  -- was lowered below what the window holds.
+  return {0, used, reset_ms(KEYS[1], used - limit)}
 end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
-return {1, used + 1, reset_ms(KEYS[1])}
+return {1, used + 1, reset_ms(KEYS[1], 0)}
 """
 _SLIDING_WINDOW_SHA = hashlib.sha1(_SLIDING_WINDOW.encode()).hexdigest()
 

@@ -157,6 +157,25 @@ def test_staff_set_a_plans_rate_limit_in_admin(admin_client, frozen_clock):
 # The sliding window ---------------------------------------------------------------------------
 
 
+def test_retry_after_a_lowered_limit_waits_until_a_slot_is_free(api_client, frozen_clock, settings):
+    # Three requests at 10:00:30, 10:00:40 and 10:00:50, then the limit lowered to 2: a slot frees
+    # when the first two have aged out, at 10:01:40. Retry-After named the oldest's, 10:01:30.
+    for moment in ("10:00:30", "10:00:40", "10:00:50"):
+        frozen_clock.move_to(f"2026-05-01T{moment}Z", tick=False)
+        assert create(api_client).status_code == 202
+    settings.RATE_LIMIT_CREATE = 2
+    frozen_clock.move_to("2026-05-01T10:01:00Z", tick=False)
+    refused = create(api_client)
+    frozen_clock.move_to("2026-05-01T10:01:39Z", tick=False)
+    still_refused = create(api_client)
+    frozen_clock.move_to("2026-05-01T10:01:40Z", tick=False)
+    once_free = create(api_client)
+
+    assert (refused.status_code, refused["Retry-After"], refused["RateLimit-Reset"]) == (429, "40", "40")
+    assert (still_refused.status_code, still_refused["Retry-After"]) == (429, "1")
+    assert once_free.status_code == 202
+
+
 def test_window_slides_instead_of_resetting_each_minute(api_client, frozen_clock):
     # 10 requests at 10:00:30 and 20 at 10:00:59. A fixed per-minute bucket would accept 30 more
     # at 10:01:00; the sliding window accepts nothing until the first 10 are 60 seconds old.
