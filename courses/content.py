@@ -20,7 +20,16 @@ import hashlib
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    model_serializer,
+    model_validator,
+)
 
 # The version new documents are written in; documents of every version in SCHEMA_VERSIONS are read.
 SCHEMA_VERSION = 2
@@ -39,19 +48,40 @@ MARKDOWN_MAX = 20_000
 MARKUP_OPENERS = "[*_~"
 MARKUP_OPENERS_MAX = 10_000
 
+# Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls): a
+# text made only of them, and of line breaks, shows nothing.
+BLANK_CODES = [
+    0x20, 0xA0, 0xAD, 0x1680, 0x180E, *range(0x2000, 0x2010), 0x2028, 0x2029, *range(0x202A, 0x2030),
+    0x205F, *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0x3000, 0xFEFF,
+]  # fmt: skip
+BLANKS = "".join(map(chr, BLANK_CODES))
+
+
+def _visible_in_edits(value: str, info: ValidationInfo) -> str:
+    # Checked on a client's edit (versions.validated says so in the context); generated and stored
+    # documents are read as they are, so that none written before this rule becomes unreadable.
+    if info.context and info.context.get("edit") and all(char.isspace() or char in BLANKS for char in value):
+        raise ValueError("must show something: it holds only spaces or invisible characters")
+    return value
+
+
+Visible = AfterValidator(_visible_in_edits)
+
 # Control characters have no place in a course (PostgreSQL refuses NUL outright); tabs and line
 # breaks are text.
 CONTROL_CHARACTERS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
 _PLAIN = rf"^[^{CONTROL_CHARACTERS}]*$"
 
 Text = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX, pattern=_PLAIN)
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX, pattern=_PLAIN), Visible
 ]
 Name = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX, pattern=_PLAIN)
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX, pattern=_PLAIN), Visible
 ]
 Markdown = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MARKDOWN_MAX, pattern=_PLAIN)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MARKDOWN_MAX, pattern=_PLAIN),
+    Visible,
 ]
 
 
@@ -67,7 +97,7 @@ VERB_MAX = 60
 
 ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")]
 Verb = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=VERB_MAX, pattern=_PLAIN)
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=VERB_MAX, pattern=_PLAIN), Visible
 ]
 
 

@@ -14,12 +14,7 @@ from webhooks import destinations
 # characters (C0, DEL, C1), and at least one visible character. The blank characters are spelled
 # out, so that JSON Schema (JavaScript) and Python read the pattern the same way.
 _CONTROL = r"\x00-\x1f\x7f-\x9f"
-# Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls).
-_BLANK_CODES = [
-    0x20, 0xA0, 0xAD, 0x1680, 0x180E, *range(0x2000, 0x2010), 0x2028, 0x2029, *range(0x202A, 0x2030),
-    0x205F, *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0x3000, 0xFEFF,
-]
-_BLANKS = "".join(map(chr, _BLANK_CODES))
+_BLANK_CODES, _BLANKS = content.BLANK_CODES, content.BLANKS
 # U+2028 and U+2029 (line and paragraph separators) are written as `\s`, which stands for them in
 # JavaScript and Python alike and adds only characters listed here or control characters: a
 # TypeScript client generator writes `\u2028` into a regular expression literal as the character

@@ -169,7 +169,7 @@ def validated(document) -> dict:
     try:
         # Strictly typed: an edit is the client's JSON, where lax validation would read true as 1
         # (a pass mark, a correct answer) and "80" as 80, which the API document refuses.
-        content = course_content.CourseContent.model_validate(document, strict=True)
+        content = course_content.CourseContent.model_validate(document, strict=True, context={"edit": True})
     except pydantic.ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         path = "/" + "/".join(str(part) for part in first["loc"])

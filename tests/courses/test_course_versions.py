@@ -304,6 +304,9 @@ def test_if_match_takes_the_etag_as_sent(api_client, course, if_match):
         ({"assessment": {"passing_score_percent": True}}, "content/assessment/passing_score_percent: Input should be"),
         ({"assessment": {"passing_score_percent": "80"}}, "content/assessment/passing_score_percent: Input should be"),
         ({"name": 7}, "content/name: Input should be a valid string"),
+        # Nothing to show: a title of zero-width spaces was a blank title on the page and in the LMS.
+        ({"name": "\u200b\ufeff"}, "content/name: Value error, must show something"),
+        ({"introduction": "\u2060\n\u00a0\u200b"}, "content/introduction: Value error, must show something"),
     ],
 )
 def test_an_edit_that_breaks_a_rule_is_400_naming_the_field(api_client, course, body, message):
