@@ -243,7 +243,7 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
     """
     from sources.models import Passage  # read only for edits that cite anew
 
-    version = before.get("schema_version", 1)
+    version = content.stored_schema_version(before)
     if after.get("schema_version") != version:
         raise InvalidEdit(f"content/schema_version: must stay {version}, the course's own.")
     if version == 1:

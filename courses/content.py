@@ -18,6 +18,7 @@ this schema checks what a document alone can say.
 
 import hashlib
 import json
+import re
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -41,12 +42,14 @@ TEXT_MAX = 500
 NAME_MAX = 300
 MARKDOWN_MAX = 20_000
 
-# The characters that open a link or an emphasis in Markdown ("[", "*", "_", "~"). For each one,
-# markdown-it looks ahead for its partner, at some thirty times the cost of another character: a
-# course edited to be made of them took a web process most of a minute to render or export. An edit
-# may hold this many in all its Markdown; generated courses hold a few hundred.
+# The characters that open a link or an emphasis in Markdown ("[", "*", "_", "~"), unless escaped
+# with a backslash. For each one, markdown-it looks ahead for its partner, at some thirty times the
+# cost of another character: a course edited to be made of them took a web process most of a minute
+# to render or export. An edit may bring the course to this many in all its Markdown; generated
+# courses hold a few hundred.
 MARKUP_OPENERS = "[*_~"
 MARKUP_OPENERS_MAX = 10_000
+_MARKUP_OPENER = re.compile(r"(?<!\\)[\[*_~]")
 
 # Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls): a
 # text made only of them, and of line breaks, shows nothing.
@@ -343,8 +346,8 @@ class CourseContent(_Strict):
         return texts
 
     def markup_openers(self) -> int:
-        """How many characters of MARKUP_OPENERS the course's Markdown holds."""
-        return sum(text.count(char) for text in self.markdown_texts() for char in MARKUP_OPENERS)
+        """How many characters of MARKUP_OPENERS the course's Markdown holds, not escaped."""
+        return sum(len(_MARKUP_OPENER.findall(text)) for text in self.markdown_texts())
 
     def cited_parts(self) -> list[tuple[str, list[Citation]]]:
         """(JSON Pointer, citations) of every part that can cite, in reading order."""
@@ -380,6 +383,11 @@ def _drop_citations(node) -> None:
     elif isinstance(node, list):
         for value in node:
             _drop_citations(value)
+
+
+def stored_schema_version(document: dict) -> int:
+    """The schema version of a stored document: one stored before versions were named is version 1."""
+    return document.get("schema_version", 1)
 
 
 def digest(document: dict) -> str:

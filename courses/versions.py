@@ -96,7 +96,7 @@ def replace_content(*, api_key: ApiKey, course_public_id: str, if_match: str | N
     # A document that does not say its schema version is in the course's own.
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
-        change=lambda current: validated({**document, "schema_version": current.get("schema_version", 1)}),
+        change=lambda current: validated({**document, "schema_version": course_content.stored_schema_version(current)}),
     )
 
 
@@ -110,7 +110,7 @@ def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | Non
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
         change=lambda current: validated(
-            merge_patch({"schema_version": current.get("schema_version", 1), **current}, patch)
+            merge_patch({**current, "schema_version": course_content.stored_schema_version(current)}, patch)
         ),
     )
 
@@ -135,8 +135,14 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
         document = citations.checked_edit(before=course.content, after=document, deleted_ids=course.deleted_source_ids)
     except citations.InvalidEdit as exc:
         raise InvalidContent(exc.message) from None
-    if document == course.content:
+    # Compared as the schema reads both, every default written: a document stored before a field
+    # existed holds no key for it.
+    before = course_content.CourseContent.model_validate(
+        {**course.content, "schema_version": course_content.stored_schema_version(course.content)}
+    )
+    if document == before.model_dump(mode="json"):
         return course  # nothing changed: no version to keep
+    _check_markup(after=course_content.CourseContent.model_validate(document), before=before)
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
 
@@ -160,27 +166,46 @@ def is_busy(*, course: Course) -> bool:
 
 def validated(document) -> dict:
     """
-    The document, validated and tidied by the course schema (as generated content is), as JSON,
-    with at most MARKUP_OPENERS_MAX characters that open links and emphasis.
+    The document, validated and tidied by the course schema (as generated content is), as JSON.
     :raises InvalidContent: naming the first bad field by its JSON path
     """
     if not isinstance(document, dict):
         raise InvalidContent("The course content is a JSON object.")
     try:
         # Strictly typed: an edit is the client's JSON, where lax validation would read true as 1
-        # (a pass mark, a correct answer) and "80" as 80, which the API document refuses.
-        content = course_content.CourseContent.model_validate(document, strict=True, context={"edit": True})
+        # (a pass mark, a correct answer) and "80" as 80, which the API document refuses. A number
+        # without a fraction (80.0) is an integer, as JSON Schema counts it.
+        content = course_content.CourseContent.model_validate(
+            _whole_numbers_as_integers(document), strict=True, context={"edit": True}
+        )
     except pydantic.ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         path = "/" + "/".join(str(part) for part in first["loc"])
         raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
-    openers = content.markup_openers()
-    if openers > course_content.MARKUP_OPENERS_MAX:
+    return content.model_dump(mode="json")
+
+
+def _whole_numbers_as_integers(node):
+    if isinstance(node, dict):
+        return {key: _whole_numbers_as_integers(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_whole_numbers_as_integers(value) for value in node]
+    return int(node) if isinstance(node, float) and node.is_integer() else node
+
+
+def _check_markup(*, after: course_content.CourseContent, before: course_content.CourseContent) -> None:
+    """
+    An edit may not take the course's Markdown over MARKUP_OPENERS_MAX characters that open links
+    and emphasis. A course already over it (from before the rule) can still be edited, if not raised.
+    :raises InvalidContent:
+    """
+    openers = after.markup_openers()
+    if openers > course_content.MARKUP_OPENERS_MAX and openers > before.markup_openers():
         raise InvalidContent(
             f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
-            f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all; it holds {openers}."
+            f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all, unescaped; "
+            f"it holds {openers}."
         )
-    return content.model_dump(mode="json")
 
 
 def record_version(*, course: Course, document: dict, source: str, changed: str) -> Course:

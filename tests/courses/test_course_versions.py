@@ -244,9 +244,23 @@ def test_an_edit_holds_at_most_ten_thousand_characters_that_open_links_and_empha
     assert at_the_limit.status_code == 200
     assert over_it.json() == {
         "message": "content: its Markdown may hold at most 10000 of the characters that open links and emphasis "
-        "([ * _ ~) in all; it holds 10001.",
+        "([ * _ ~) in all, unescaped; it holds 10001.",
         "code": "VALIDATION_ERROR",
     }
+
+
+def test_escaped_openers_are_not_counted_and_a_course_over_the_limit_can_still_be_edited(api_client, course):
+    # Text copied from sources escapes them (\*), which costs the renderer little. A course over
+    # the limit from before it existed takes any edit that does not add to them.
+    document = copy.deepcopy(course.content)
+    document["introduction"] = "\\*" * 6000
+    document["chapters"][0]["lessons"][0]["body"] = "\\_" * 5000
+    assert put(api_client, course, document).status_code == 200
+
+    document["introduction"] = "*" * 10_001
+    Course.objects.filter(pk=course.pk).update(content=document)
+    assert patch(api_client, course, {"name": "Renamed"}, if_match='"2"').status_code == 200
+    assert patch(api_client, course, {"introduction": "*" * 10_002}, if_match='"3"').status_code == 400
 
 
 def test_an_edit_without_if_match_is_428(api_client, course):
@@ -260,6 +274,29 @@ def test_an_edit_of_another_keys_course_is_404_with_or_without_if_match(course, 
     # It was a 428 without If-Match: the course was looked up after the header.
     for if_match in (None, '"1"'):
         assert patch(stranger_client, course, {"name": "X"}, if_match=if_match).json() == NOT_FOUND
+
+
+def test_an_edit_that_changes_nothing_makes_no_version_whatever_keys_the_stored_document_lacks(api_client, course):
+    # Stored before `schema_version` and `objectives` existed: the edit writes their defaults, the
+    # stored document has no keys for them, and yet nothing changed.
+    stored = copy.deepcopy(course.content)
+    stored.pop("schema_version", None)
+    for chapter in stored["chapters"]:
+        chapter.pop("objectives", None)
+    Course.objects.filter(pk=course.pk).update(content=stored)
+
+    responses = [patch(api_client, course, {}), put(api_client, course, api_client.get(url(course)).json()["content"])]
+
+    assert [(response.status_code, response["ETag"]) for response in responses] == [(200, '"1"')] * 2
+    assert course.versions.count() == 1
+
+
+def test_a_whole_number_written_with_a_fraction_is_an_integer(api_client, course):
+    # 80.0 is an integer to JSON Schema, and Python's json writes a float so.
+    response = patch(api_client, course, {"assessment": {"passing_score_percent": 80.0}})
+
+    assert response.status_code == 200
+    assert response.json()["content"]["assessment"]["passing_score_percent"] == 80
 
 
 def test_an_edit_that_changes_nothing_makes_no_version(api_client, course):
