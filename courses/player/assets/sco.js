@@ -123,14 +123,24 @@
 
   var passMark = config.passPercent === null ? null : config.passPercent / 100;
 
-  /* The pass mark shown, in percent with two decimals. */
+  /*
+   * The pass mark shown, in percent with two decimals, rounded up: a mark of 0.60001 that 60 %
+   * does not reach reads 60.01 %, not the 60 % the learner has. (The nudge below absorbs the error
+   * of the multiplication, so 0.8 stays 80.)
+   */
   function passPercent() {
-    return Math.round(passMark * 10000) / 100;
+    return Math.ceil(passMark * 10000 - 1e-6) / 100;
+  }
+
+  /* The share of right answers in percent, unrounded, for the LMS to judge as this page does. */
+  function percent() {
+    return state.answers === null ? null : correctAnswers() * 100 / config.answers.length;
   }
 
   /*
    * What the runtime reports: `finished` (reached the end, agreement confirmed), `score` (percent,
    * or null before the assessment), `share` (of correct answers, 0 to 1, unrounded, or null),
+   * `percent` (the same in percent),
    * `correct` (how many), `passed`, `progress` (0 to 1), `answers` (the submitted answers as
    * digits, "" before the assessment), `passPercent`.
    */
@@ -139,6 +149,7 @@
       finished: finished(),
       score: score(),
       share: share(),
+      percent: percent(),
       correct: state.answers === null ? null : correctAnswers(),
       passed: passed(),
       progress: last === 0 ? 1 : state.reached / last,

@@ -184,7 +184,8 @@
     if (state.score !== null) {
       this.set(m.score + "min", "0");
       this.set(m.score + "max", "100");
-      this.set(m.score + "raw", String(state.score));
+      // Unrounded: a SCORM 1.2 LMS may judge it against the mastery score itself.
+      this.set(m.score + "raw", String(state.percent));
     }
     if (this.version === "1.2") {
       var status = "incomplete";
