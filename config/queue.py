@@ -1,11 +1,16 @@
 """Starting background work: the one way services hand a task to Celery."""
 
+import datetime
 import logging
 
 import kombu.exceptions
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+# While messages wait in a queue, how long a task must be overdue before a sweep takes its message as
+# lost (see lost_after).
+LOST_UNDER_BACKLOG_AFTER = datetime.timedelta(minutes=15)
 
 
 def enqueue_on_commit(task, *, countdown: int | None = None, if_unsent=None, **kwargs) -> None:
@@ -50,3 +55,17 @@ def waiting_messages(queue_name: str) -> int | None:
         return None
     except Exception:  # a queue that does not exist yet has no messages (passive declare refuses it)
         return 0
+
+
+def lost_after(queue_name: str, *, usually: datetime.timedelta) -> datetime.timedelta | None:
+    """
+    How long a sweep waits before it takes an overdue task's message as lost and sends it again:
+    `usually` while no message waits in the queue; LOST_UNDER_BACKLOG_AFTER while some do, since
+    the task is most likely among them, waiting its turn, and sending every overdue task again at
+    every sweep piled up duplicates faster than the workers drained them. A message lost under a
+    backlog that never clears is still sent again, later. None if the broker cannot be reached.
+    """
+    waiting = waiting_messages(queue_name)
+    if waiting is None:
+        return None
+    return usually if waiting == 0 else max(usually, LOST_UNDER_BACKLOG_AFTER)

@@ -58,13 +58,13 @@ def send_events(*, learner_id: int) -> int:
 
 def enqueue_pending() -> int:
     """
-    Queue `send_events` again for learners left pending (a lost task); return how many. Not while
-    tasks wait in the queue: under a backlog a learner's task is waiting its turn, and queuing it
-    again at every sweep only piles up duplicates (as webhooks.services.enqueue_due_events says).
+    Queue `send_events` again for learners left pending (a lost task); return how many. While tasks
+    wait in the queue, only those pending far longer (config.queue.lost_after).
     """
-    if queue.waiting_messages(settings.WEBHOOKS_QUEUE) != 0:
+    wait = queue.lost_after(settings.WEBHOOKS_QUEUE, usually=LOST_AFTER)
+    if wait is None:
         return 0
-    overdue = timezone.now() - LOST_AFTER
+    overdue = timezone.now() - wait
     pending = Learner.objects.filter(events_pending=True, updated_at__lt=overdue).values_list("pk", flat=True)
     learner_ids = list(pending[:SWEEP_BATCH])
     from learners import tasks  # tasks import this module

@@ -90,29 +90,32 @@ def enqueue_due_events() -> int:
     """
     Queue a delivery for every pending event whose delivery was lost, and return how many were
     queued: one whose attempt was interrupted (its worker died: the attempt never finished and its
-    lease is over), and, while no delivery waits in the queue, one overdue by a minute, as happens
-    when Redis lost the queued message. Under a backlog an overdue event is waiting its turn:
-    queuing it again at every sweep piled up duplicates faster than the workers could drain them.
+    lease is over), and one overdue by a minute, as happens when Redis lost the queued message.
+    While deliveries wait in the queue, both must be overdue longer (config.queue.lost_after), and
+    an event queued again is due from then on, so a backlog gets each one again at most that often.
     Duplicates are harmless otherwise: an attempt starts only for an event that is due and not taken.
     """
     now = timezone.now()
-    waiting = queue.waiting_messages(settings.WEBHOOKS_QUEUE)
-    if waiting is None:
+    wait = queue.lost_after(settings.WEBHOOKS_QUEUE, usually=OVERDUE_AFTER)
+    if wait is None:
         return 0  # the broker cannot be reached: nothing can be queued, the next sweep tries again
     interrupted = Exists(
         WebhookAttempt.objects.filter(
             event=OuterRef("pk"), number=OuterRef("attempt_count"), finished_at__isnull=True
         )
     )
-    lost = Q(next_attempt_at__lte=now) & Q(interrupted)
-    if waiting == 0:
-        # A delivery queued on time is normally running within the minute.
-        lost |= Q(next_attempt_at__lte=now - OVERDUE_AFTER)
-    event_ids = list(
-        WebhookEvent.objects.filter(lost, status=WebhookEvent.Status.PENDING)
-        .order_by("next_attempt_at")
-        .values_list("id", flat=True)[:SWEEP_BATCH]
-    )
+    # An interrupted attempt is due again once its lease is over; under a backlog, as late as others.
+    lease_over = now if wait == OVERDUE_AFTER else now - wait
+    lost = Q(next_attempt_at__lte=now - wait) | (Q(next_attempt_at__lte=lease_over) & Q(interrupted))
+    with transaction.atomic():
+        # Locked while marked, so an attempt starting meanwhile keeps its lease.
+        event_ids = list(
+            WebhookEvent.objects.select_for_update(skip_locked=True)
+            .filter(lost, status=WebhookEvent.Status.PENDING)
+            .order_by("next_attempt_at")
+            .values_list("id", flat=True)[:SWEEP_BATCH]
+        )
+        WebhookEvent.objects.filter(id__in=event_ids).update(next_attempt_at=now)
     for event_id in event_ids:
         _enqueue(event_id=event_id)
     if event_ids:
