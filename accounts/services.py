@@ -103,13 +103,18 @@ def get_plan(*, slug: str) -> Plan:
 # Accounts and keys ----------------------------------------------------------------------------
 
 
+def _email(given: str) -> str:
+    """An email address as accounts keep it: without the spaces around it."""
+    return given.strip()
+
+
 def get_account(*, email: str) -> Account:
     """:raises UnknownAccount: if no account has this email"""
     try:
         # Compared as the unique index compares (lower case in the database), so one address names
         # one account: case-insensitive `iexact` compares upper case, which folds more together.
         accounts = Account.objects.select_related("plan").alias(email_lower=Lower("email"))
-        return accounts.get(email_lower=Lower(Value(email)))
+        return accounts.get(email_lower=Lower(Value(_email(email))))
     except Account.DoesNotExist:
         raise UnknownAccount(f"Unknown account: {email}") from None
 
@@ -122,7 +127,7 @@ def create_account(*, email: str, plan_slug: str = "pro", name: str = "") -> tup
     :raises InvalidInput: if the email is not one, or the name is too long
     :raises ValueError: if an account with this email exists already
     """
-    email = email.strip()
+    email = _email(email)
     _check_fields(Account(email=email, name=name), "email", "name")
     plan = get_plan(slug=plan_slug)
     try:

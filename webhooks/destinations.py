@@ -353,9 +353,13 @@ def _resolve(*, host: str, port: int, deadline: _Deadline) -> list[tuple]:
         except BaseException as exc:  # noqa: BLE001 (handed over to the waiting delivery)
             lookup.set_exception(exc)
 
-    threading.Thread(target=look_up, name="destination-lookup", daemon=True).start()
+    timeout = deadline.remaining()  # none is started once the time is up
     try:
-        infos = lookup.result(timeout=deadline.remaining())
+        threading.Thread(target=look_up, name="destination-lookup", daemon=True).start()
+    except RuntimeError:  # the process can start no more threads: a failure to try again later
+        raise _ResolutionFailed(f"could not resolve {host}: no thread left for the lookup") from None
+    try:
+        infos = lookup.result(timeout=timeout)
     except FutureTimeout:
         raise _DeadlineExceeded() from None
     except (socket.gaierror, UnicodeError) as exc:

@@ -132,10 +132,11 @@ def test_values_the_models_refuse_are_errors_with_one_line_and_store_nothing(db,
     assert not Plan.objects.filter(slug__in=["team", "Team Plan!"]).exists()
 
 
-def test_an_email_is_stored_without_spaces_around_it(db):
+def test_an_email_is_stored_and_looked_up_without_spaces_around_it(db):
     run("create_account", "  spaced@example.com ")
 
     assert run("usage", "spaced@example.com")[0].startswith("plan=pro")
+    assert run("usage", " spaced@example.com  ")[0].startswith("plan=pro")
 
 
 def test_an_email_names_the_account_whose_address_it_is_whatever_the_case(db):

@@ -336,6 +336,20 @@ def test_lookups_that_never_end_hold_up_no_other_delivery(
     assert other.error.startswith("connection failed")
 
 
+def test_no_lookup_starts_once_the_time_is_up(private_networks_refused, resolver, monkeypatch, settings):
+    # As for a redirect that arrives when the time is up: its lookup would hold a thread for nothing.
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0
+    resolver.answers["hooks.example.com"] = ["93.184.215.14"]
+    starts = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: (starts.append(thread.name), real_start(thread)))
+
+    answer = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+
+    assert answer.error == "timed out after 0 s"
+    assert "destination-lookup" not in starts
+
+
 def test_loopback_receiver_is_contacted_when_private_networks_are_allowed(
     private_networks_allowed, receiver, connections, account
 ):
