@@ -90,13 +90,13 @@ def replace_content(*, api_key: ApiKey, course_public_id: str, if_match: str | N
     :raises CourseNotFound, PreconditionRequired, VersionConflict, CourseBusy, VersionLimitReached
     :raises InvalidContent: if the document breaks a rule of the course schema
     """
-    checked = validated(document)
-    if "schema_version" in document:
-        return _edit(api_key=api_key, course_public_id=course_public_id, if_match=if_match, change=lambda _: checked)
+    validated(document)
     # A document that does not say its schema version is in the course's own.
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
-        change=lambda current: validated({**document, "schema_version": course_content.stored_schema_version(current)}),
+        change=lambda current: validated(
+            {"schema_version": course_content.stored_schema_version(current), **document}, course=current
+        ),
     )
 
 
@@ -110,7 +110,8 @@ def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | Non
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
         change=lambda current: validated(
-            merge_patch({**current, "schema_version": course_content.stored_schema_version(current)}, patch)
+            merge_patch({**current, "schema_version": course_content.stored_schema_version(current)}, patch),
+            course=current,
         ),
     )
 
@@ -136,11 +137,14 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     except citations.InvalidEdit as exc:
         raise InvalidContent(exc.message) from None
     # Compared as the schema reads both, every default written: a document stored before a field
-    # existed holds no key for it.
-    before = course_content.CourseContent.model_validate(
-        {**course.content, "schema_version": course_content.stored_schema_version(course.content)}
-    )
-    if document == before.model_dump(mode="json"):
+    # existed holds no key for it. One stored before a rule it breaks is compared as it is.
+    try:
+        before = course_content.CourseContent.model_validate(
+            {**course.content, "schema_version": course_content.stored_schema_version(course.content)}
+        )
+    except pydantic.ValidationError:
+        before = None
+    if document == (before.model_dump(mode="json") if before else course.content):
         return course  # nothing changed: no version to keep
     _check_markup(after=course_content.CourseContent.model_validate(document), before=before)
     changed = what_changed(course.content, document)
@@ -164,9 +168,10 @@ def is_busy(*, course: Course) -> bool:
     return course.regenerations.filter(status__in=unfinished).exists()
 
 
-def validated(document) -> dict:
+def validated(document, *, course: dict | None = None) -> dict:
     """
     The document, validated and tidied by the course schema (as generated content is), as JSON.
+    Given the `course`'s current document, every text the edit writes anew must show something.
     :raises InvalidContent: naming the first bad field by its JSON path
     """
     if not isinstance(document, dict):
@@ -176,13 +181,22 @@ def validated(document) -> dict:
         # (a pass mark, a correct answer) and "80" as 80, which the API document refuses. A number
         # without a fraction (80.0) is an integer, as JSON Schema counts it.
         content = course_content.CourseContent.model_validate(
-            _whole_numbers_as_integers(document), strict=True, context={"edit": True}
+            _whole_numbers_as_integers(document), strict=True,
+            context={"kept": frozenset(_texts_of(course))} if course is not None else None,
         )
     except pydantic.ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         path = "/" + "/".join(str(part) for part in first["loc"])
         raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
     return content.model_dump(mode="json")
+
+
+def _texts_of(node) -> list[str]:
+    if isinstance(node, dict):
+        return [text for value in node.values() for text in _texts_of(value)]
+    if isinstance(node, list):
+        return [text for value in node for text in _texts_of(value)]
+    return [node] if isinstance(node, str) else []
 
 
 def _whole_numbers_as_integers(node):
@@ -193,14 +207,14 @@ def _whole_numbers_as_integers(node):
     return int(node) if isinstance(node, float) and node.is_integer() else node
 
 
-def _check_markup(*, after: course_content.CourseContent, before: course_content.CourseContent) -> None:
+def _check_markup(*, after: course_content.CourseContent, before: course_content.CourseContent | None) -> None:
     """
     An edit may not take the course's Markdown over MARKUP_OPENERS_MAX characters that open links
     and emphasis. A course already over it (from before the rule) can still be edited, if not raised.
     :raises InvalidContent:
     """
     openers = after.markup_openers()
-    if openers > course_content.MARKUP_OPENERS_MAX and openers > before.markup_openers():
+    if openers > course_content.MARKUP_OPENERS_MAX and openers > (before.markup_openers() if before else 0):
         raise InvalidContent(
             f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
             f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all, unescaped; "

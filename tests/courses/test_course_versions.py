@@ -256,6 +256,11 @@ def test_escaped_openers_are_not_counted_and_a_course_over_the_limit_can_still_b
     document["introduction"] = "\\*" * 6000
     document["chapters"][0]["lessons"][0]["body"] = "\\_" * 5000
     assert put(api_client, course, document).status_code == 200
+    # An escaped backslash escapes nothing after it: these are 11,000 openers.
+    document["introduction"] = "\\\\[" * 6000
+    document["chapters"][0]["lessons"][0]["body"] = "\\\\*" * 5000
+    refused = put(api_client, course, document, if_match='"2"').json()["message"]
+    assert int(refused.removesuffix(".").rsplit(" ", 1)[1]) >= 11_000
 
     document["introduction"] = "*" * 10_001
     Course.objects.filter(pk=course.pk).update(content=document)
@@ -289,6 +294,29 @@ def test_an_edit_that_changes_nothing_makes_no_version_whatever_keys_the_stored_
 
     assert [(response.status_code, response["ETag"]) for response in responses] == [(200, '"1"')] * 2
     assert course.versions.count() == 1
+
+
+def test_a_course_stored_with_what_the_rules_now_refuse_can_still_be_edited(api_client, course):
+    # A blank title (from before the rule, or from a model) and two options that say the same: an
+    # edit that leaves them as they are is no change, or changes what it names; it was a 400 or a 500.
+    stored = copy.deepcopy(course.content)
+    stored["chapters"][0]["title"] = "\u200b"
+    Course.objects.filter(pk=course.pk).update(content=stored)
+    unchanged = [patch(api_client, course, {}), put(api_client, course, api_client.get(url(course)).json()["content"])]
+    renamed = patch(api_client, course, {"name": "Renamed"})
+    stored = Course.objects.get(pk=course.pk).content
+    question = stored["assessment"]["questions"][0]
+    question["options"][1] = question["options"][0] + " "
+    Course.objects.filter(pk=course.pk).update(content=stored)
+    fixed = patch(api_client, course, {"assessment": {"questions": [dict(question, options=["One", "Two", "Three"],
+                                                                         correct_index=0)]
+                                                      + stored["assessment"]["questions"][1:]}}, if_match='"2"')
+    blank_written = patch(api_client, course, {"headline": "\u2060"}, if_match='"3"')
+
+    assert [(response.status_code, response["ETag"]) for response in unchanged] == [(200, '"1"')] * 2
+    assert (renamed.status_code, renamed["ETag"]) == (200, '"2"')
+    assert (fixed.status_code, fixed["ETag"]) == (200, '"3"')
+    assert blank_written.json()["message"].startswith("content/headline: Value error, must show something")
 
 
 def test_a_whole_number_written_with_a_fraction_is_an_integer(api_client, course):
@@ -343,6 +371,7 @@ def test_if_match_takes_the_etag_as_sent(api_client, course, if_match):
         ({"name": 7}, "content/name: Input should be a valid string"),
         # Nothing to show: a title of zero-width spaces was a blank title on the page and in the LMS.
         ({"name": "\u200b\ufeff"}, "content/name: Value error, must show something"),
+        ({"name": "\u3164\u2800\u034f\ufe0f"}, "content/name: Value error, must show something"),
         ({"introduction": "\u2060\n\u00a0\u200b"}, "content/introduction: Value error, must show something"),
     ],
 )
