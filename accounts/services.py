@@ -88,7 +88,9 @@ def save_plan(
     if source_storage_mb is not None:
         fields["source_storage_mb"] = source_storage_mb
     _check_fields(Plan(slug=slug, **fields), "slug", *fields)
-    plan, _ = Plan.objects.update_or_create(slug=slug, defaults=fields, create_defaults={"is_paid": True, **fields})
+    plan, _ = Plan.objects.update_or_create(
+        slug=slug, defaults=fields, create_defaults={"is_paid": True, **fields}
+    )
     return plan
 
 

@@ -207,7 +207,9 @@ def _whole_numbers_as_integers(node):
     return int(node) if isinstance(node, float) and node.is_integer() else node
 
 
-def _check_markup(*, after: course_content.CourseContent, before: course_content.CourseContent | None) -> None:
+def _check_markup(
+    *, after: course_content.CourseContent, before: course_content.CourseContent | None
+) -> None:
     """
     An edit may not take the course's Markdown over MARKUP_OPENERS_MAX characters that open links
     and emphasis. A course already over it (from before the rule) can still be edited, if not raised.

@@ -38,7 +38,7 @@ def _celery_runs_eagerly():
 
 
 def purge_task_queues() -> None:
-    """Drop the task messages waiting in the test broker (Redis database of the tests only), in either queue."""
+    """Drop the task messages waiting in the test broker (the tests' own Redis database), in either queue."""
     celery_app.control.purge()
     with celery_app.connection_for_write() as connection:
         connection.default_channel.queue_purge(settings.WEBHOOKS_QUEUE)

@@ -281,7 +281,8 @@ def test_a_mastery_score_is_met_by_the_share_of_right_answers_itself_never_a_rou
     document = samples.course_document(chapters=1, add_ons=["assessment"])
     document["assessment"]["questions"] = document["assessment"]["questions"][:questions]
     content = CourseContent.model_validate(document)
-    src = site.unpack(f"precise-{format}-{questions}", package.build_package(content=content, course_id="cou_runtime", format=format))
+    zip_bytes = package.build_package(content=content, course_id="cou_runtime", format=format)
+    src = site.unpack(f"precise-{format}-{questions}", zip_bytes)
     right = {5: 3, 3: 2}[questions]  # 60%, or 66.666…%
     answers = [
         question.correct_index if number < right else (question.correct_index + 1) % len(question.options)

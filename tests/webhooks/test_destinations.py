@@ -328,7 +328,9 @@ def test_lookups_that_never_end_hold_up_no_other_delivery(
             hung = destinations.post(url="https://hung.example/hook", body=b"{}", headers={}, user_agent="t")
             assert hung.error == "timed out after 0.5 s"
 
-        other = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+        other = destinations.post(
+            url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t"
+        )
     finally:
         released.set()
 
@@ -342,7 +344,9 @@ def test_no_lookup_starts_once_the_time_is_up(private_networks_refused, resolver
     resolver.answers["hooks.example.com"] = ["93.184.215.14"]
     starts = []
     real_start = threading.Thread.start
-    monkeypatch.setattr(threading.Thread, "start", lambda thread: (starts.append(thread.name), real_start(thread)))
+    monkeypatch.setattr(
+        threading.Thread, "start", lambda thread: (starts.append(thread.name), real_start(thread))
+    )
 
     answer = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
 

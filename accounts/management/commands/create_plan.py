@@ -11,8 +11,12 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True)
         parser.add_argument("--credits", type=int, required=True, help="Monthly course credits.")
         paid = parser.add_mutually_exclusive_group()
-        paid.add_argument("--paid", dest="is_paid", action="store_true", default=None, help="The plan gives API access.")
-        paid.add_argument("--unpaid", dest="is_paid", action="store_false", help="The plan gives no API access.")
+        paid.add_argument(
+            "--paid", dest="is_paid", action="store_true", default=None, help="The plan gives API access."
+        )
+        paid.add_argument(
+            "--unpaid", dest="is_paid", action="store_false", help="The plan gives no API access."
+        )
         parser.add_argument(
             "--storage-mb", type=int, default=None, help="Storage for sources, in MB (default: 0, or unchanged)."
         )
@@ -24,7 +28,11 @@ class Command(BaseCommand):
             raise CommandError("--storage-mb must be 0 or more")
         try:
             plan = services.save_plan(
-                slug=slug, name=name, monthly_course_credits=credits, is_paid=is_paid, source_storage_mb=storage_mb
+                slug=slug,
+                name=name,
+                monthly_course_credits=credits,
+                is_paid=is_paid,
+                source_storage_mb=storage_mb,
             )
         except services.InvalidInput as exc:
             raise CommandError(str(exc)) from None
