@@ -87,11 +87,14 @@
     return state.answers === null ? null : correctAnswers() / config.answers.length;
   }
 
-  /* The score shown, in percent with two decimals, or null before the assessment. */
+  /*
+   * The score shown, in percent with two decimals, rounded down, or null before the assessment:
+   * 2 of 3 reads 66.66 %, never the 66.67 % it does not reach.
+   */
   function score() {
     if (state.answers === null) { return null; }
     // Integer arithmetic, then two decimals: 16 of 20 is exactly 80, never 79.99999.
-    return Math.round(correctAnswers() * 10000 / config.answers.length) / 100;
+    return Math.floor(correctAnswers() * 10000 / config.answers.length) / 100;
   }
 
   /*
