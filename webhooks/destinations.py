@@ -385,7 +385,10 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
     """
     timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     deadline = _Deadline(timeout)
-    watchdog = _Watchdog(deadline)
+    try:
+        watchdog = _Watchdog(deadline)
+    except RuntimeError:  # the process can start no more threads: a failure, to be tried again
+        return Answer(error="delivery failed: no thread left to time it")
     try:
         target = _parse(url)
         return _exchange(
@@ -439,7 +442,10 @@ def get(*, url: str, max_bytes: int, timeout: float, user_agent: str, what: str 
     :raises FetchFailed: for an answer that is not 2xx, too many redirects, a network error or the time limit
     """
     deadline = _Deadline(timeout)
-    watchdog = _Watchdog(deadline)
+    try:
+        watchdog = _Watchdog(deadline)
+    except RuntimeError:  # the process can start no more threads
+        raise FetchFailed(f"{what} could not be fetched now; try again later.") from None
     try:
         for _ in range(MAX_REDIRECTS + 1):
             target = _parse(url, what=what)

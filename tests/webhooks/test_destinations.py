@@ -354,6 +354,22 @@ def test_no_lookup_starts_once_the_time_is_up(private_networks_refused, resolver
     assert "destination-lookup" not in starts
 
 
+def test_a_process_that_can_start_no_more_threads_fails_the_attempt(
+    private_networks_refused, resolver, monkeypatch
+):
+    # The attempt crashed: left unfinished, it was sent again only after its lease.
+    def start(thread):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+
+    answer = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+
+    assert (answer.error, answer.succeeded) == ("delivery failed: no thread left to time it", False)
+    with pytest.raises(destinations.FetchFailed, match="could not be fetched now; try again later"):
+        destinations.get(url="https://hooks.example.com/page", max_bytes=100, timeout=1, user_agent="t")
+
+
 def test_loopback_receiver_is_contacted_when_private_networks_are_allowed(
     private_networks_allowed, receiver, connections, account
 ):
