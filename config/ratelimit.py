@@ -84,7 +84,8 @@ class Decision:
     allowed: bool
     limit: int
     remaining: int
-    reset_seconds: int  # until the oldest request in the window ages out; 0 when the window is empty
+    # Until the oldest request in the window ages out (refused: until a slot is free); 0 when none will.
+    reset_seconds: int
 
     @property
     def retry_after_seconds(self) -> int:

@@ -13,6 +13,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config import queue
@@ -64,9 +65,13 @@ def enqueue_pending() -> int:
     wait = queue.lost_after(settings.WEBHOOKS_QUEUE, usually=LOST_AFTER)
     if wait is None:
         return 0
-    overdue = timezone.now() - wait
-    pending = Learner.objects.filter(events_pending=True, updated_at__lt=overdue).values_list("pk", flat=True)
-    learner_ids = list(pending[:SWEEP_BATCH])
+    now = timezone.now()
+    overdue = now - wait
+    not_sent_since = Q(events_requeued_at__isnull=True) | Q(events_requeued_at__lt=overdue)
+    pending = Learner.objects.filter(not_sent_since, events_pending=True, updated_at__lt=overdue)
+    learner_ids = list(pending.values_list("pk", flat=True)[:SWEEP_BATCH])
+    # Not `updated_at`: sending again changes nothing of the learner's result.
+    Learner.objects.filter(pk__in=learner_ids).update(events_requeued_at=now)
     from learners import tasks  # tasks import this module
 
     for learner_id in learner_ids:

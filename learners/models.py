@@ -48,6 +48,9 @@ class Learner(models.Model):
     # completed, signed) sets `events_pending`, and learners.events turns the facts not yet told
     # (`notified`, `attempts_notified`) into webhook events.
     events_pending = models.BooleanField(default=False)
+    # When beat's sweep last sent the learner's task again (learners.events.enqueue_pending): under
+    # a backlog it does so at most once a wait, not at every sweep.
+    events_requeued_at = models.DateTimeField(null=True, blank=True)
     notified = models.PositiveSmallIntegerField(default=0, help_text="Bits: 1 started, 2 completed, 4 signed.")
     attempts_notified = models.PositiveIntegerField(default=0)
 

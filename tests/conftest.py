@@ -1,3 +1,4 @@
+import contextlib
 import uuid
 
 import pytest
@@ -42,6 +43,16 @@ def purge_task_queues() -> None:
     celery_app.control.purge()
     with celery_app.connection_for_write() as connection:
         connection.default_channel.queue_purge(settings.WEBHOOKS_QUEUE)
+
+
+@contextlib.contextmanager
+def no_worker():
+    """Tasks sent go to the broker and stay there, as when every worker is busy."""
+    celery_app.conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = True
 
 
 @pytest.fixture

@@ -32,6 +32,8 @@ JITTER = 0.2
 SWEEP_BATCH = 1000
 # An event due this long ago whose attempt never started lost its queued message.
 OVERDUE_AFTER = datetime.timedelta(seconds=60)
+# How far the clocks of beat and the workers may disagree.
+CLOCK_SKEW_ALLOWED = datetime.timedelta(seconds=20)
 # The one answer that ends delivery early: the receiver says the endpoint is gone for good. Every
 # other answer that is not 2xx is tried again, as Stripe and Svix do: a receiver answering 404 or 401
 # for a minute during its own deploy must not lose the events sent in that minute.
@@ -115,7 +117,8 @@ def enqueue_due_events() -> int:
             .order_by("next_attempt_at")
             .values_list("id", flat=True)[:SWEEP_BATCH]
         )
-        WebhookEvent.objects.filter(id__in=event_ids).update(next_attempt_at=now)
+        # Due from a little before now, so that a worker whose clock runs behind beat's takes it.
+        WebhookEvent.objects.filter(id__in=event_ids).update(next_attempt_at=now - CLOCK_SKEW_ALLOWED)
     for event_id in event_ids:
         _enqueue(event_id=event_id)
     if event_ids:
