@@ -6,8 +6,11 @@ is a bug and becomes a 500 `INTERNAL_ERROR` that shows no internals.
 """
 
 import logging
+import time
 
+import psycopg
 from django.db import InterfaceError, OperationalError
+from django.db import InternalError as DatabaseInternalError  # not ours, below
 from django.http import JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -50,6 +53,24 @@ class ServiceUnavailable(AppError):
 # connection is dropped at the end of the request, so the next one connects afresh.
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 5
+
+
+def read_only_as_unavailable(execute, sql, params, many, context):
+    """
+    Every query's wrapper (config.apps): a database that refuses writes because it is read-only is
+    unavailable, raised as OperationalError for every handler of DATABASE_UNAVAILABLE (a 503, a
+    worker storing again). That is a failover's old primary, or a standby, behind an address not
+    yet moved, or a database set read-only for maintenance. The connection is dropped at the end of
+    the request (or by the worker), so the next one connects afresh, to whatever the address names
+    by then: a session keeps the read-only setting it connected with.
+    """
+    try:
+        return execute(sql, params, many, context)
+    except DatabaseInternalError as error:
+        if not isinstance(error.__cause__, psycopg.errors.ReadOnlySqlTransaction):
+            raise
+        context["connection"].close_at = time.monotonic()  # Django's own mark of a connection to drop
+        raise OperationalError(*error.args) from error.__cause__
 
 
 def error_body(*, message: str, code: str) -> dict:

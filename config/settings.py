@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "sources",
     "learners",
     "django.contrib.postgres",
+    "config.apps.ServiceConfig",
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,9 @@
-"""A database connection that goes away (a restart, a failover) is a 503 to retry, never a 500."""
+"""
+A database connection that goes away (a restart, a failover), or a database left read-only, is a
+503 to retry, never a 500.
+"""
 
+import contextlib
 import json
 import socket
 import subprocess
@@ -28,7 +32,15 @@ def drop_every_other_database_connection():
 
 
 def get(url: str, **headers) -> tuple[int, dict, bytes]:
-    request = urllib.request.Request(url, headers=headers)
+    return answer_to(urllib.request.Request(url, headers=headers))
+
+
+def post(url: str, body: dict, **headers) -> tuple[int, dict, bytes]:
+    data, media_type = json.dumps(body).encode(), {"Content-Type": "application/json"}
+    return answer_to(urllib.request.Request(url, data=data, headers={**media_type, **headers}))
+
+
+def answer_to(request: urllib.request.Request) -> tuple[int, dict, bytes]:
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, dict(answer.headers), answer.read()
@@ -93,3 +105,39 @@ def test_a_page_on_a_lost_connection_is_a_plain_503_page(warm_server, api_key):
     assert headers["Retry-After"] == "5"
     assert "Back in a moment" in body.decode() and "Traceback" not in body.decode()
     assert again[0] == 200
+
+
+@contextlib.contextmanager
+def read_only_database():
+    """
+    The database as a failover leaves it behind an address not yet moved (the old primary, now a
+    standby): read-only to the server's sessions. A session keeps the setting it connected with, so
+    the server's connections are made again under it, and a session made afterwards is writable.
+    """
+    name = connection.settings_dict["NAME"]
+    with connection.cursor() as cursor:
+        cursor.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    try:
+        drop_every_other_database_connection()
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
+
+
+def test_a_write_to_a_read_only_database_is_a_503_and_the_next_request_connects_afresh(
+    warm_server, plain_key, empty_task_queue
+):
+    url, key = f"{warm_server}/api/v1/courses", f"Bearer {plain_key}"
+    with read_only_database():
+        # The lost connection's 503: the server connects again, read-only.
+        assert get(f"{url}/jobs/job_0000000000000000000000", Authorization=key)[0] == 503
+        assert get(f"{url}/jobs/job_0000000000000000000000", Authorization=key)[0] == 404
+        status, headers, body = post(url, {"subject": "Intro to SQL"}, Authorization=key)
+
+    again = post(url, {"subject": "Intro to SQL"}, Authorization=key)
+
+    assert status == 503
+    assert headers["Retry-After"] == "5"
+    assert json.loads(body)["code"] == "SERVICE_UNAVAILABLE"
+    assert again[0] == 202  # not on the read-only session it had: connected afresh, to a writable database

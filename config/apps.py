@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+from django.db.backends.signals import connection_created
+
+from config import errors
+
+
+class ServiceConfig(AppConfig):
+    """The project's own wiring, for what belongs to no one app."""
+
+    name = "config"
+    verbose_name = "Service"
+
+    def ready(self):
+        connection_created.connect(_wrap_queries)
+
+
+def _wrap_queries(sender, connection, **kwargs):
+    # The wrapper object outlives its connections: a reconnect must not wrap twice.
+    if errors.read_only_as_unavailable not in connection.execute_wrappers:
+        connection.execute_wrappers.append(errors.read_only_as_unavailable)
