@@ -1,10 +1,11 @@
 """
 What the preview page records of a learner. The page's script sends small batches (a page view,
 the pages seen, time spent, a quiz attempt); each batch is one SQL statement, one write: it
-updates the learner's row, or creates it on a first view, and with a quiz attempt inserts that too
-(data-modifying WITH). A sign-off is one statement the same way. Every statement that makes a fact
-(started, an attempt, completed, signed) marks the row for learners.events, which tells the
-client's receiver after the write.
+updates the learner's row, and with a quiz attempt inserts that too (data-modifying WITH). A new
+learner's first batch finds no row to update: it takes one of its address's new learners for the
+minute, then a second statement makes the row. A sign-off is one statement the same way. Every
+statement that makes a fact (started, an attempt, completed, signed) marks the row for
+learners.events, which tells the client's receiver after the write.
 
 The pages of a course, for progress and resume: 0 is the introduction (a classic course's
 overview), 1 to n its chapters, n + 1 the closing page (wrap-up, assessment, agreement) when the
@@ -113,10 +114,12 @@ def _whole(value, low: int, high: int) -> int:
 # Who may send -----------------------------------------------------------------------------------
 
 # Crawlers and link previews run no script, or not for long; those that do must not become learners.
+# Named as the crawlers name themselves (Slackbot, TelegramBot, LinkedInBot, Pinterestbot,
+# Discordbot all end in "bot"), not by their company: the in-app browsers of LinkedIn, Telegram and
+# Pinterest carry their app's name, and a person reads in them. A Cubot phone is not a bot.
 _NOT_A_LEARNER = re.compile(
-    r"bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|embedly|quora link|"
-    r"whatsapp|telegram|discord|slack|skype|linkedin|pinterest|vkshare|redditbot|lighthouse|pagespeed|"
-    r"prerender|validator",
+    r"(?<!cu)bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|embedly|"
+    r"quora link|whatsapp/|vkshare|lighthouse|pagespeed|prerender|validator",
     re.IGNORECASE,
 )
 
@@ -126,27 +129,28 @@ def is_a_learner(user_agent: str) -> bool:
     return bool(user_agent) and not _NOT_A_LEARNER.search(user_agent)
 
 
-def _buckets(*, learner_public_id: str, client_address: str) -> tuple[str, str]:
-    prefix = f"{settings.RATE_LIMIT_KEY_PREFIX}:progress"
-    return f"{prefix}:learner:{learner_public_id}", f"{prefix}:new:{client_address}"
+def _bucket(kind: str, name: str) -> str:
+    return f"{settings.RATE_LIMIT_KEY_PREFIX}:progress:{kind}:{name}"
 
 
-def _check_rate(*, learner_public_id: str, client_address: str) -> None:
-    # Two Redis round trips; each fails open. The client address's bucket of new learners is looked
-    # at (not counted), so an address that made too many learners this minute makes no more; then
-    # the learner's own bucket counts the batch.
-    mine, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
-    made_here = ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT, counted=False)
-    if made_here.remaining == 0:
-        raise TooManyRequests(dataclasses.replace(made_here, allowed=False))
-    decision = ratelimit.hit(bucket=mine, limit=settings.PREVIEW_PROGRESS_LIMIT)
+def _check_rate(*, learner_public_id: str) -> None:
+    """The learner's own bucket counts the batch (one Redis round trip; fails open)."""
+    bucket = _bucket("learner", learner_public_id)
+    decision = ratelimit.hit(bucket=bucket, limit=settings.PREVIEW_PROGRESS_LIMIT)
     if not decision.allowed:
         raise TooManyRequests(decision)
 
 
-def _count_new_learner(*, learner_public_id: str, client_address: str) -> None:
-    _, new_here = _buckets(learner_public_id=learner_public_id, client_address=client_address)
-    ratelimit.hit(bucket=new_here, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+def _reserve_new_learner(*, client_address: str) -> None:
+    """
+    Take one of the client address's new learners for this minute, before the learner's row is made
+    (one Redis round trip, atomic, so learners made at the same instant are counted each; fails
+    open). Learners already recorded never come here: a crowd behind one address is not held up.
+    """
+    bucket = _bucket("new", client_address)
+    decision = ratelimit.hit(bucket=bucket, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+    if not decision.allowed:
+        raise TooManyRequests(decision)
 
 
 # Recording ------------------------------------------------------------------------------------
@@ -192,26 +196,23 @@ def record(
         return None
     if not looks_like_public_id(course_public_id, "cou_"):
         raise CourseNotFound()
-    _check_rate(learner_public_id=learner.public_id, client_address=client_address)
+    _check_rate(learner_public_id=learner.public_id)
     course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
     attempt = None if batch.answers is None else _score(course, batch)
     values = _values(course, batch, attempt)
     durable = attempt is not None
-    row = None
-    if learner.personal:
-        row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, durable=durable)
-        if row is None:
+    row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, durable=durable)
+    if row is None:  # a new learner (a first view), or a personal link's learner erased meanwhile
+        _reserve_new_learner(client_address=client_address)
+        if learner.personal:
             learner = identity.Known(public_id=new_learner_id())
-    if row is None:
         row = _execute(
             _statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id},
             durable=durable,
         )
     if row is None:  # an id of another course's learner: not this course's to record
         raise CourseNotFound()
-    learner_id, current_page, events_pending, inserted = row
-    if inserted:
-        _count_new_learner(learner_public_id=learner.public_id, client_address=client_address)
+    learner_id, current_page, events_pending = row
     if events_pending:
         _tell(learner_id)
     return Recorded(learner=learner, resume=current_page if batch.hello else None)
@@ -403,10 +404,10 @@ _CHANGES = """
     "events_pending" = l."events_pending" OR l."started_at" IS NULL OR %(attempts)s = 1
                        OR (l."completed_at" IS NULL AND {completes})
 """
-# `xmax` is 0 only in a row this statement inserted (PostgreSQL): a new learner.
-_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", (l."xmax" = 0) AS "inserted"'
+_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending"'
 
-# A personal link's learner: their row, made when the client added them.
+# A learner already recorded: a personal link's learner was when the client added them, an
+# anonymous one by their first batch.
 _UPDATE = (
     """
 WITH learner AS (
@@ -418,11 +419,12 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "inserted" FROM learner
+SELECT "id", "current_page", "events_pending" FROM learner
 """
 )
 
-# An anonymous learner: their row, made by their first batch under the id their browser was given.
+# A new learner: their row, made by their first batch under the id their browser was given (or, when
+# two first batches cross, updated by the second).
 _UPSERT = (
     """
 WITH learner AS (
@@ -443,7 +445,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "inserted" FROM learner
+SELECT "id", "current_page", "events_pending" FROM learner
 """
 )
 

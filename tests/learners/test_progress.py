@@ -87,6 +87,8 @@ def test_a_browser_that_keeps_no_cookies_is_not_recorded(course, reader):
         "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
         "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
         "TelegramBot (like TwitterBot)",
+        "Pinterest/0.2 (+http://www.pinterest.com/bot.html)",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) SkypeUriPreview Preview/0.5",
     ],
 )
 def test_crawlers_and_link_previews_make_no_learners_even_running_the_script(course, user_agent):
@@ -95,6 +97,28 @@ def test_crawlers_and_link_previews_make_no_learners_even_running_the_script(cou
     assert response.status_code == 204
     assert "cgs_learner" not in response.cookies
     assert Learner.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [
+        # A phone whose make ends in "bot".
+        "Mozilla/5.0 (Linux; Android 9; CUBOT KING KONG 3) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/120.0.0.0 Mobile Safari/537.36",
+        # In-app browsers, named after their app.
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+        "Mobile/15E148 [LinkedInApp]/9.29.6",
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/120.0.0.0 Mobile Safari/537.36 Telegram-Android/10.5.0 (Google Pixel 8; Android 14; SDK 34)",
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+        "Mobile/15E148 [Pinterest/iOS]",
+    ],
+)
+def test_people_in_browsers_named_like_crawlers_are_recorded(course, user_agent):
+    response = Reader(course, user_agent=user_agent).send(hello=True, page=0, seen=[0])
+
+    assert response.status_code == 200
+    assert Learner.objects.count() == 1
 
 
 def test_batches_add_up_in_the_learners_row(reader):
@@ -215,7 +239,7 @@ def test_answers_are_scored_against_the_version_the_page_showed(course, reader, 
     assert Learner.objects.get().version == 2  # the latest version the learner's pages showed
 
 
-def test_each_batch_is_one_write(reader):
+def test_each_batch_is_one_write_and_a_first_view_two(reader):
     reader.send(hello=True, page=0, seen=[0])
 
     newcomer = Reader(reader.course)
@@ -228,10 +252,13 @@ def test_each_batch_is_one_write(reader):
     with CaptureQueriesContext(connection) as first_view:
         newcomer.send(hello=True, page=0, seen=[0])
 
-    for captured in (progress_batch, quiz_attempt, first_view):
+    for captured in (progress_batch, quiz_attempt):
         queries = [query["sql"] for query in captured.captured_queries]
         assert len(queries) == 2  # the course's facts, then the write
         assert [sql for sql in queries if "UPDATE" in sql or "INSERT" in sql] == queries[1:]
+    # A first view: the update finds no row, then the row is made.
+    first = [query["sql"] for query in first_view.captured_queries]
+    assert len(first) == 3 and "UPDATE" in first[1] and "INSERT" in first[2]
     assert QuizAttempt.objects.count() == 1 and Learner.objects.count() == 2
 
 
@@ -397,9 +424,50 @@ def test_new_learners_are_limited_per_client_address(course, settings):
         elsewhere = Reader(course).send(hello=True, page=0)
 
     assert answers == [200, 200, 429]
-    assert known_ones_go_on.status_code == 429  # an address over its limit waits out the window
+    assert known_ones_go_on.status_code == 204  # learners already recorded are not held up
     assert elsewhere.status_code == 200
     assert Learner.objects.count() == 3
+
+
+def test_a_personal_links_learner_is_never_counted_as_a_new_learner(course, api_key, settings):
+    settings.PREVIEW_NEW_LEARNERS_LIMIT = 2
+    office = "203.0.113.60"
+    learner, _ = services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="E-1")
+    ada, colleague = Reader(course, ip=office), Reader(course, ip=office)
+    ada.client.get(services.personal_link(learner).removeprefix(settings.PUBLIC_BASE_URL))
+    ada.open()
+
+    with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        batches = [ada.send(page=page, seen=[page]).status_code for page in range(4)]
+        first_view = colleague.send(hello=True, page=0, seen=[0])
+
+    assert batches == [204] * 4
+    assert first_view.status_code == 200
+    assert Learner.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_learners_arriving_at_the_same_instant_are_each_counted(course, settings):
+    settings.PREVIEW_NEW_LEARNERS_LIMIT = 5
+    readers = [Reader(course, ip="203.0.113.70") for _ in range(20)]
+    for reader in readers:
+        reader.open()
+    together = threading.Barrier(len(readers))
+    answers = []
+
+    def first_batch(reader):
+        together.wait()
+        answers.append(reader.send(hello=True, page=0, seen=[0]).status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=first_batch, args=(reader,)) for reader in readers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers) == [200] * 5 + [429] * 15
+    assert Learner.objects.count() == 5
 
 
 def test_progress_is_taken_while_redis_is_down(course, reader, settings):
