@@ -154,6 +154,8 @@ class Rfc3339Field(serializers.Field):
         if match is None:
             self.fail("invalid")
         year, month, day, hour, minute, second, fraction, utc, sign, offset_hours, offset_minutes = match.groups()
+        if int(second) > 60 or int(offset_hours or 0) > 23 or int(offset_minutes or 0) > 59:
+            self.fail("invalid")  # 60 is a leap second; the calendar checks the rest
         try:
             offset = datetime.timedelta(hours=int(offset_hours or 0), minutes=int(offset_minutes or 0))
             zone = datetime.UTC if utc else datetime.timezone(offset if sign == "+" else -offset)

@@ -218,6 +218,9 @@ def test_not_passed_excludes_learners_who_never_tried(api_client, course, two_le
         ("since=2026-05-01", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("since=2024-01-01T12:99:00Z", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("since=2026-02-30T00:00:00Z", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
+        ("since=2026-01-01T00:00:61Z", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
+        ("since=2026-01-01T00:00:00%2B00:60", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
+        ("since=2026-01-01T00:00:00-24:00", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("cursor=abc", "cursor: This value does not match the required pattern."),
         # The pattern holds for the value as sent: a line break or a space around it was taken.
         ("cursor=1_1%0A", "cursor: This value does not match the required pattern."),
@@ -231,6 +234,13 @@ def test_malformed_filters_are_refused(api_client, course, query, message):
 
     assert response.status_code == 400
     assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+
+
+def test_a_leap_second_is_the_second_before(api_client, course, two_learners):
+    leap = results(api_client, course, "since=2026-05-01T11:59:60Z")
+    before = results(api_client, course, "since=2026-05-01T11:59:59Z")
+
+    assert leap.status_code == 200 and leap.json() == before.json()
 
 
 def test_moments_at_the_edges_of_the_calendar_are_positions(api_client, course, two_learners):
