@@ -1,5 +1,6 @@
 """
-The service's error pages outside /api/ (400, 403, 404, 500, 503), in the reader's language.
+The service's error pages outside /api/ (400, 403, 404, 500, 503, and the 403 of a form sent
+without its CSRF token), in the reader's language.
 
 They are rendered without the request: Django's default handlers run the CSRF check again, which
 reads the form a second time, so a form Django had refused to read (a charset other than UTF-8, a
@@ -12,6 +13,7 @@ import logging
 from django.http import HttpResponse
 from django.template import loader
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -49,25 +51,38 @@ _WORDS = {
 
 def page(request, status: int) -> HttpResponse:
     """The error page for `status` (one of _WORDS), in the reader's language."""
+    title, text = _WORDS[status]
+    context = {"status": status, "title": title, "text": text}
+    return _in_readers_language(request, status, "error.html", context)
+
+
+def csrf_failure(request, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: a form sent without its token, or an old one, in the reader's language."""
+    return _in_readers_language(request, 403, "403_csrf.html", {})
+
+
+def _in_readers_language(request, status: int, template: str, context: dict) -> HttpResponse:
     try:
         language = reader_language(request)
-        title, text = _WORDS[status]
         with translation.override(language):
-            html = loader.render_to_string(
-                "error.html", {"status": status, "title": title, "text": text, "html_lang": language}
-            )
+            html = loader.render_to_string(template, {**context, "html_lang": language})
     except Exception:
         logger.exception("error page not rendered", extra={"status": status})
         html = _BARE.format(status=status)
-    return HttpResponse(html, status=status)
+    response = HttpResponse(html, status=status)
+    patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 def reader_language(request) -> str:
     """
     The first language of the reader's Accept-Language that pages are written in, as such (pt-BR)
-    or by its first part (pt, pt-PT: pt-BR); else English.
+    or by its first part (pt, pt-PT: pt-BR); else English. A language given `q=0` is one the reader
+    does not want.
     """
-    for code, _quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+    for code, quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if quality <= 0:
+            continue
         for language in Language.values:
             if language.lower() == code:
                 return language

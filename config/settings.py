@@ -210,6 +210,7 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[PUBLIC_BASE_URL])
+CSRF_FAILURE_VIEW = "config.error_pages.csrf_failure"  # in the reader's language
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {

@@ -5,7 +5,7 @@ The public preview page of a course, `/go/<course_id>`: no key, no login, in the
 per chapter at `/go/<id>/<n>`, and, when the course has a wrap-up, an assessment or an agreement,
 a last page after the chapters. Every generated string is escaped by the templates; Markdown goes
 through courses.markdown. Pages are rendered once and stored (see Stored pages): a view costs one
-query, two when it renders, two to record a sign-off.
+query, two when it renders, three to record a sign-off.
 """
 
 import functools
@@ -27,7 +27,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import condition, require_POST, require_safe
+from django.views.decorators.http import etag, require_POST, require_safe
 
 from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
@@ -91,6 +91,8 @@ def _etag(request, course_id: str, **_kwargs) -> str:
         str(course.version),
         course.language_id,
         str(settings.PREVIEW_ALLOW_INDEXING),
+        settings.PUBLIC_BASE_URL,  # the page's canonical address
+        settings.STATIC_URL,
         page_version(),
     ):
         digest.update(part.encode())
@@ -98,14 +100,10 @@ def _etag(request, course_id: str, **_kwargs) -> str:
     return digest.hexdigest()[:40]
 
 
-def _last_modified(request, course_id: str, **_kwargs):
-    return _course(request, course_id).created_at
-
-
 @gone_when_deleted
 @identity.identify_reader
 @require_safe
-@condition(etag_func=_etag, last_modified_func=_last_modified)
+@etag(_etag)
 def course_page(request, course_id: str):
     course = _course(request, course_id)
     page = _stored_page(request, course, number=0)
@@ -122,8 +120,10 @@ def course_page(request, course_id: str):
 @gone_when_deleted
 @identity.identify_reader
 @require_safe
-@condition(etag_func=_etag, last_modified_func=_last_modified)
+@etag(_etag)
 def chapter_page(request, course_id: str, number: int):
+    if number < 1:  # a classic course's overview is its own page, stored under 0
+        raise Http404("No such chapter.")
     course = _course(request, course_id)
     page = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
     if page is not None:
@@ -465,7 +465,7 @@ def _agreement(course: Course, content: CourseContent, *, form: SignoffForm) -> 
 
 
 def _course(request, course_id: str) -> Course:
-    """The course of this request, loaded once (the ETag, Last-Modified and the view share it)."""
+    """The course of this request, loaded once (the ETag and the view share it)."""
     cached = getattr(request, "_preview_course", None)
     if cached is not None and cached.public_id == course_id:
         return cached
@@ -495,7 +495,7 @@ def _course_with_document(request, course: Course) -> tuple[Course, CourseConten
 
 def _with_etag(request, response: HttpResponse, course: Course) -> HttpResponse:
     # A page just made carries the ETag of the course it was made from, which an edit committed
-    # since the lookup changed; @condition sets the one it looked up only where the view set none.
+    # since the lookup changed; @etag sets the one it looked up only where the view set none.
     # A stored page was found under the looked-up ETag: it needs nothing.
     response["ETag"] = f'"{_etag(request, course.public_id)}"'
     return response
@@ -531,16 +531,17 @@ def _too_many_signoffs(request) -> bool:
 @functools.cache
 def page_version() -> str:
     """
-    A digest of everything besides the course that shapes the page (templates, styles, scripts,
-    translations, renderers), so a deploy that changes any of them changes every ETag.
+    A digest of everything besides the course that shapes the page (templates, static files,
+    translations, and the code of the apps that render it: Markdown, citation marks, the texts
+    generated per language), so a deploy that changes any of them changes every ETag.
     """
     digest = hashlib.sha256()
     files = [
         *sorted((_ROOT / "templates").rglob("*.html")),
-        *sorted((_ROOT / "static" / "courses").rglob("*")),
+        *sorted((_ROOT / "static").rglob("*")),
         *sorted((_ROOT / "locale").rglob("*.mo")),
-        _ROOT / "courses" / "markdown.py",
-        Path(__file__),
+        *sorted(path for app in ("courses", "learners") for path in (_ROOT / app).rglob("*.py")
+                if "migrations" not in path.parts),
     ]
     for path in files:
         if path.is_file():

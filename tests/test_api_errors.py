@@ -9,6 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.factories import CourseFactory
+
 pytestmark = [pytest.mark.urls("tests.urls_api_errors"), pytest.mark.django_db]
 
 EXPLODE = "/api/v1/test-errors/explode"
@@ -172,6 +174,7 @@ def test_an_unexpected_exception_outside_api_is_the_500_page(caplog):
         ("ja, fr;q=0.8", "fr-FR", "Page introuvable"),
         ("ja, *", "en-US", "Page not found"),
         ("", "en-US", "Page not found"),
+        ("de;q=0, fr;q=0.5", "fr-FR", "Page introuvable"),  # q=0: not German
     ],
 )
 def test_a_page_outside_api_is_in_the_readers_language(client, accept_language, lang, title):
@@ -180,6 +183,19 @@ def test_a_page_outside_api_is_in_the_readers_language(client, accept_language, 
     html = response.content.decode()
     assert response.status_code == 404
     assert f'<html lang="{lang}"' in html and title in html
+    assert response.headers["Vary"] == "Accept-Language"
+
+
+def test_a_form_sent_without_its_token_is_refused_in_the_readers_language(db):
+    course = CourseFactory()
+    browser = Client(enforce_csrf_checks=True)
+
+    refused = browser.post(f"/go/{course.public_id}/agreement", {"name": "Ada"}, HTTP_ACCEPT_LANGUAGE="de-DE")
+
+    html = refused.content.decode()
+    assert refused.status_code == 403
+    assert '<html lang="de-DE"' in html and "Dieses Formular ist abgelaufen" in html
+    assert refused.headers["Vary"] == "Accept-Language"
 
 
 def test_an_error_page_that_cannot_be_rendered_is_still_answered_and_logged(client, settings, tmp_path, caplog):

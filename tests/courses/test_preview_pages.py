@@ -2,6 +2,7 @@
 
 import gettext
 import ipaddress
+import json
 import random
 import re
 import time
@@ -365,13 +366,37 @@ def test_reload_is_answered_with_304(client, django_assert_max_num_queries):
 
     with django_assert_max_num_queries(1):
         by_etag = client.get(url, HTTP_IF_NONE_MATCH=first.headers["ETag"])
-    by_date = client.get(url, HTTP_IF_MODIFIED_SINCE=first.headers["Last-Modified"])
 
     assert first.status_code == 200
     assert first.headers["Cache-Control"] == "private, no-cache"
     assert by_etag.status_code == 304
     assert by_etag.content == b""
-    assert by_date.status_code == 304
+
+
+def test_a_date_never_stands_for_the_page(client, api_client, api_key):
+    # An edit, a deleted source or a deploy changes a page at no date the course keeps: only the ETag
+    # can tell, so the page names no Last-Modified, and a date alone is never answered 304.
+    course = CourseFactory(api_key=api_key)
+    url = f"/go/{course.public_id}"
+    first = client.get(url)
+    edited = api_client.patch(
+        f"/api/v1/courses/{course.public_id}/content", json.dumps({"name": "Renamed"}),
+        content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
+    )
+
+    by_date = client.get(url, HTTP_IF_MODIFIED_SINCE="Fri, 01 Jan 2999 00:00:00 GMT")
+
+    assert "Last-Modified" not in first.headers
+    assert edited.status_code == 200
+    assert by_date.status_code == 200
+    assert "Renamed" in by_date.content.decode()
+
+
+def test_a_classic_courses_overview_has_one_address(client):
+    course = CourseFactory(format="classic")
+    client.get(f"/go/{course.public_id}")  # the overview, now stored
+
+    assert client.get(f"/go/{course.public_id}/0").status_code == 404
 
 
 def test_etag_changes_when_the_page_would_render_differently(client, settings):
@@ -382,10 +407,15 @@ def test_etag_changes_when_the_page_would_render_differently(client, settings):
 
     settings.PREVIEW_ALLOW_INDEXING = True
     after_setting = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    settings.PUBLIC_BASE_URL = "https://learn.example.org"
+    after_moving = client.get(url, HTTP_IF_NONE_MATCH=after_setting.headers["ETag"])
 
     assert after_setting.status_code == 200
     assert after_setting.headers["ETag"] != etag
     assert client.get(f"/go/{other.public_id}").headers["ETag"] not in (etag, after_setting.headers["ETag"])
+    assert after_moving.status_code == 200
+    canonical = f'<link rel="canonical" href="https://learn.example.org/go/{course.public_id}">'
+    assert canonical in after_moving.content.decode()
 
 
 def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_assert_num_queries):
