@@ -8,7 +8,6 @@ Every rule has a stable code, a severity, a version (raised when what the rule f
 the part of the course it looks at. RULES_VERSION changes whenever any rule's version does.
 """
 
-import difflib
 import math
 import re
 from collections.abc import Sequence
@@ -50,9 +49,9 @@ _RULE_LIST = [
          summary="Correct answers pile up on one position: at least 3, and at least 2 more than chance gives."),
     Rule("ALL_OR_NONE_OF_THE_ABOVE", "medium", "question", version=1, language_specific=True,
          summary="An option is “all of the above”, “none of the above” or a kin of them."),
-    Rule("NEAR_DUPLICATE_OPTIONS", "medium", "question", version=1,
-         summary="Two options are the same text but for case, accents, punctuation or a few characters "
-                 "(similarity 0.9 or more)."),
+    Rule("NEAR_DUPLICATE_OPTIONS", "medium", "question", version=2,
+         summary="Two options are the same words but for case, accents, spacing and the punctuation "
+                 "around words (symbols that are part of an option, like C++ or <, count)."),
     Rule("OPTIONS_SAY_THE_SAME", "medium", "question", version=1, language_specific=True,
          summary="Two options are the same words (two content words at least) in another order."),
     Rule("NEGATIVE_STEM", "medium", "question", version=1, language_specific=True,
@@ -84,10 +83,11 @@ _RULE_LIST = [
     Rule("LESSON_HARD_TO_READ", "medium", "lesson", version=1, language_specific=True,
          summary="The lesson's reading ease in its language is below 30 (very difficult)."),]
 RULES = {rule.code: rule for rule in _RULE_LIST}
-RULES_VERSION = 1
+# Raised when any rule's version is: 2, as NEAR_DUPLICATE_OPTIONS no longer takes options that differ
+# by a word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same.
+RULES_VERSION = 2
 
 # Thresholds, named once for the rules, the report and the README.
-NEAR_DUPLICATE_SIMILARITY = 0.9
 UNEVEN_RATIO = 2.0
 UNEVEN_CHARACTERS = 12
 HARD_TO_READ_BELOW = 30.0
@@ -251,15 +251,31 @@ def _absolutes(option: str, language: str) -> list[str]:
     ]
 
 
-def _normalized(option: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", fold(option)).split())
+# What is dropped around a word before options are compared: sentence punctuation, quotes and
+# brackets. Symbols stay, as they may be what an option says (C#, C++, <, +, -), and so does a
+# token of other characters than these (!=).
+_AROUND_WORDS = ".,;:!?¡¿…\"'“”‘’«»()[]{}"
+
+
+def _as_compared(option: str) -> tuple[str, ...]:
+    """
+    An option's words, folded (case, accents, spacing) and without the punctuation around them; an
+    option of such punctuation alone, as it is written.
+    """
+    tokens = fold(option).split()
+    kept = tuple(
+        token.strip(_AROUND_WORDS) if any(char.isalnum() for char in token) else token
+        for token in tokens
+        if token.strip(_AROUND_WORDS)
+    )
+    return kept or tuple(tokens)
 
 
 def _similar_options(
     options: list[str], language: str
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Pairs of options that are nearly the same text, and pairs that say the same in other words."""
-    normalized = [_normalized(option) for option in options]
+    compared = [_as_compared(option) for option in options]
     # The same words in another order say the same (function words included: "after" and "before"
     # make a difference), as long as there is something to say: two content words at least.
     bags = [
@@ -271,8 +287,7 @@ def _similar_options(
     near, same = [], []
     for first in range(len(options)):
         for second in range(first + 1, len(options)):
-            a, b = normalized[first], normalized[second]
-            if a == b or difflib.SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE_SIMILARITY:
+            if compared[first] == compared[second]:
                 near.append((first, second))
             elif bags[first] is not None and bags[first] == bags[second]:
                 same.append((first, second))

@@ -1,5 +1,6 @@
 """Readability per lesson, in the lesson's language, computed offline."""
 
+import itertools
 import json
 import subprocess
 import sys
@@ -122,3 +123,28 @@ print(json.dumps({{"scores": scores, "nltk": "nltk" in sys.modules}}))
     assert answer["scores"] == {
         language: readability.readability(text, language).score for language, text in PLAIN_LESSON.items()
     }
+
+
+def test_each_table_cell_is_read_as_a_block():
+    table = (
+        "| Term | Meaning |\n| --- | --- |\n"
+        "| cache | a store kept close |\n| index | a sorted list of keys |\n"
+    )
+
+    measured = readability.readability(table, "en-US")
+
+    # "Term" | "Meaning" | "cache" | "a store kept close" | "index" | "a sorted list of keys"
+    assert (measured.words, measured.sentences) == (13, 6)
+
+
+def test_syllables_are_counted_over_a_bounded_sample_of_a_long_lesson():
+    syllable = ["ba", "ke", "lo", "mi", "nu", "pa", "re", "si", "to", "vu"]
+    never_met = ["".join(parts) for parts in itertools.product(syllable, repeat=4)]  # 10,000 words
+    lesson = " ".join(never_met) + "."
+    readability.syllables.cache_clear()
+
+    measured = readability.readability(lesson, "en-US")
+
+    assert measured.words == 10_000
+    assert readability.syllables.cache_info().misses <= readability.SYLLABLE_SAMPLE_WORDS
+    assert 3.5 <= measured.syllables_per_word <= 4.5

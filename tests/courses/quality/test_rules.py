@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from courses import quality
+from courses import content, quality
 from courses.quality import rules
 from tests.courses.generation.fake_openai import QUIZ
 from tests.courses.quality.documents import PLAIN_LESSON, course, filler_questions, objective, question
@@ -615,6 +615,29 @@ def test_emphasising_leaves_quoted_words_alone():
     stem = "Which statement about “Why not SQL” is NOT true?"
 
     assert rules.emphasise_negations("Which statement about “Why not SQL” is not true?", "en-US") == stem
+
+
+@pytest.mark.parametrize(
+    "options, near",
+    [
+        (["DELETE with a WHERE clause", "Delete, with a where clause!", "DROP it", "ALTER it"], [(0, 1)]),
+        (["Le café « noir »", "le cafe noir", "Le thé", "L'eau"], [(0, 1)]),
+        # What an option says may be a symbol, or one word among the same others.
+        (["+", "-", "*", "/"], []),
+        (["C", "C++", "C#", "Java"], []),
+        (["x < y", "x > y", "x = y", "x != y"], []),
+        (["All rows of the left table", "All rows of the right table", "Only matching rows", "No rows"], []),
+        (["It increases", "It decreases", "It stays the same", "It doubles"], []),
+    ],
+)
+def test_near_duplicates_are_the_same_words_not_options_that_differ_by_a_word_or_a_symbol(options, near):
+    found = rules.check_question(
+        content.Question.model_validate(question("Which one is right?", options)), language="en-US", where="q"
+    )
+
+    flagged = [finding.message for finding in found if finding.code == "NEAR_DUPLICATE_OPTIONS"]
+    message = "Options {} and {} are nearly the same text: make every option distinct."
+    assert flagged == [message.format("ABCD"[a], "ABCD"[b]) for a, b in near]
 
 
 # --- the quiz as a whole ---------------------------------------------------------------------------
