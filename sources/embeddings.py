@@ -13,6 +13,8 @@ import array
 import math
 import operator
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 import openai
 from django.conf import settings
@@ -46,12 +48,27 @@ class Embedder:
         One unit vector per text, in order.
         :raises EmbeddingsUnavailable: the server failed, ran past the deadline, or answered badly
         """
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise EmbeddingsUnavailable("the job's time is up")
         # A client (and its connections) per call, closed after it: a job embeds a few times at most.
-        with model_server.client() as client:
-            vectors: list[array.array] = []
-            for start in range(0, len(texts), BATCH):
-                vectors.extend(self._embed_batch(client, texts[start : start + BATCH]))
-            return vectors
+        # The requests run on a thread of their own, waited for until the deadline: the SDK's retries
+        # sleep as long as a server's Retry-After asks, which no timeout of a request bounds.
+        client = model_server.client()
+        runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embeddings")
+        try:
+            return runner.submit(self._embed_all, client, texts).result(timeout=remaining)
+        except FutureTimeout:
+            raise EmbeddingsUnavailable("the job's time ran out while embedding") from None
+        finally:
+            runner.shutdown(wait=False, cancel_futures=True)
+            client.close()  # a request still in flight fails, and its thread ends
+
+    def _embed_all(self, client: openai.OpenAI, texts: list[str]) -> list[array.array]:
+        vectors: list[array.array] = []
+        for start in range(0, len(texts), BATCH):
+            vectors.extend(self._embed_batch(client, texts[start : start + BATCH]))
+        return vectors
 
     def _embed_batch(self, client: openai.OpenAI, texts: list[str]) -> list[array.array]:
         remaining = self._deadline - time.monotonic()

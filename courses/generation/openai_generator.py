@@ -635,6 +635,9 @@ or compliance duties the subject implies. No placeholders for names or dates."""
                 raise ProviderUnavailable() from exc
             except openai.APIResponseValidationError:
                 return None
+            except (ValueError, RecursionError):  # a 200 whose body is no JSON, no UTF-8, or too deep
+                log.warning("generation.unreadable_answer", extra={"step": step})
+                return None
 
 
 def _refuses_schema(exc: openai.BadRequestError) -> bool:
@@ -645,14 +648,18 @@ def _refuses_schema(exc: openai.BadRequestError) -> bool:
 
 def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | None, str, list[str]]:
     """The mended, validated answer in a completion, or None with its text and the rules it broke."""
+    # The SDK builds the completion from the server's JSON without checking it: any part may be missing
+    # or of another type.
     choices = getattr(completion, "choices", None)
-    if not choices:
+    if not isinstance(choices, list) or not choices:
         return None, "", ["The answer was empty. Answer with one JSON object."]
-    choice = choices[0]
-    text = choice.message.content if isinstance(choice.message.content, str) else ""
-    if choice.finish_reason == "length":
+    message = getattr(choices[0], "message", None)
+    finish_reason = getattr(choices[0], "finish_reason", None)
+    content = getattr(message, "content", None)
+    text = content if isinstance(content, str) else ""
+    if finish_reason == "length":
         return None, "", ["The answer was cut off at the length limit. Write shorter texts, within the limits."]
-    if choice.finish_reason == "content_filter" or getattr(choice.message, "refusal", None):
+    if finish_reason == "content_filter" or getattr(message, "refusal", None):
         return None, "", ["The answer was refused. Write the course content asked for."]
     # Reasoning models on some servers put their thinking first; others wrap the JSON in a Markdown
     # code fence despite the response format.
@@ -661,13 +668,15 @@ def _read_reply(completion, reply_model: type[BaseModel]) -> tuple[BaseModel | N
     text = fenced.group(1) if fenced else text
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, text, ["The answer is not one JSON object. Answer with JSON only."]
     try:
         # Mended against the whole rule set, lengths included, whatever the server was told.
         return reply_model.model_validate(repair.mend(data, strict_schema(reply_model))), text, []
     except pydantic.ValidationError as exc:
         return None, text, repair.problems(exc)
+    except RecursionError:  # JSON nested deeper than any course document
+        return None, text, ["The answer is not one JSON object of the schema's shape. Answer with JSON only."]
 
 
 def _feedback(previous_answer: str, rules_broken: list[str], *, flaws: bool = False) -> list[dict]:

@@ -12,6 +12,7 @@ copied from them (`cite_passages`), and writes quiz questions whose answers its 
 """
 
 import collections
+import gzip
 import itertools
 import json
 import math
@@ -261,6 +262,8 @@ class FakeOpenAI:
         self.answered: list[str] = []  # the step of every request answered 200, in order
         self.embedding_requests: list[dict] = []
         self.embeddings_script: list[str] = []  # behaviours of the next embeddings requests, then "ok"
+        self.redirect_to: str | None = None  # where the "redirect" behaviour points
+        self.headers_seen: list[dict] = []  # of every request, names in lower case, in order
         self._words: dict[str, int] = {}  # each word's place in the fake's embeddings
         self._in_flight: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
@@ -328,7 +331,7 @@ class FakeOpenAI:
         with self._lock:
             self.embedding_requests.append(body)
             behaviour = self.embeddings_script.pop(0) if self.embeddings_script else "ok"
-        if behaviour != "ok":
+        if behaviour not in ("ok", "trickle"):
             return self._respond(behaviour, body)
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         data = [
@@ -336,7 +339,7 @@ class FakeOpenAI:
             for index, text in enumerate(texts)
         ]
         answer = {"object": "list", "data": data, "model": body["model"], "usage": {"prompt_tokens": 1}}
-        return 200, {}, json.dumps(answer).encode()
+        return 200, {_TRICKLE: "0.2"} if behaviour == "trickle" else {}, json.dumps(answer).encode()
 
     def embedding_of(self, text: str) -> list[float]:
         """
@@ -371,6 +374,8 @@ class FakeOpenAI:
                 fast_retry,
                 json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}).encode(),
             )
+        if behaviour == "error429_for_10s":
+            return 429, {"retry-after": "10"}, json.dumps({"error": {"message": "slow down"}}).encode()
         if behaviour == "error401":
             return (
                 401,
@@ -384,6 +389,10 @@ class FakeOpenAI:
             # What a server that takes only part of JSON Schema in strict mode answers.
             message = "Invalid schema for response_format: 'minLength' is not permitted."
             return 400, {}, json.dumps({"error": {"message": message, "type": "invalid_request_error"}}).encode()
+        if behaviour in _BROKEN_BODIES:  # a 200 whose body is no completion the SDK can read
+            return 200, {}, _BROKEN_BODIES[behaviour]
+        if behaviour == "redirect":
+            return 307, {"Location": self.redirect_to}, b""
         language = re.search(r"locale ([a-z]{2}-[A-Z]{2})", body["messages"][0]["content"]).group(1)
         document = self.document_for(body, language)
         if callable(behaviour):  # the test changes the answer: breaks a rule, say
@@ -398,10 +407,22 @@ class FakeOpenAI:
             text = json.dumps({"answer": "a course"})
         elif behaviour == "truncated":
             text, finish_reason = text[: len(text) // 2], "length"
+        elif behaviour == "deeply_nested":
+            text = "[" * 100_000
         elif behaviour == "fenced":
             text = f"```json\n{text}\n```"
         elif behaviour == "reasoning":
             text = f"<think>\nThe learner needs a plan.\n</think>\n\n{text}"
+        payload = self._completion(body, text, finish_reason)
+        if behaviour == "trickle":  # a good answer, sent a byte at a time: the handler sends it so
+            return 200, {_TRICKLE: "0.2"}, payload
+        if behaviour == "oversized":  # a good answer after 17 MiB of blanks, which JSON allows
+            return 200, {}, b" " * (17 * 1024 * 1024) + payload
+        if behaviour == "gzipped":  # a good answer, compressed though the client asked for none
+            return 200, {"Content-Encoding": "gzip"}, gzip.compress(payload)
+        return 200, {}, payload
+
+    def _completion(self, body: dict, text: str, finish_reason: str) -> bytes:
         completion = {
             "id": f"chatcmpl-{next(self._numbers)}",
             "object": "chat.completion",
@@ -416,7 +437,7 @@ class FakeOpenAI:
             ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
-        return 200, {}, json.dumps(completion).encode()
+        return json.dumps(completion).encode()
 
     def document_for(self, body: dict, language: str) -> dict:
         """The answer to a request, before any scripted behaviour changes it."""
@@ -449,6 +470,26 @@ class FakeOpenAI:
         return f"{phrase} {next(self._numbers)}"
 
 
+_TRICKLE = "X-Fake-Trickle"  # seconds between the bytes of the answer, read by the handler
+
+
+def _completion_with(choices) -> bytes:
+    return json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "created": 1767225600, "model": "m",
+                       "choices": choices}).encode()
+
+
+# 200 answers whose body breaks a reader: not JSON, not UTF-8, nested past any parser's depth, a number
+# of 5,000 digits, or a completion of the wrong shape.
+_BROKEN_BODIES = {
+    "body_not_json": b"not json{",
+    "body_not_utf8": b'{"choices": "' + bytes([0xFF, 0xFE]) + b'"}',
+    "body_nested_too_deep": b"[" * 100_000,
+    "body_huge_number": b'{"created": ' + b"9" * 5000 + b"}",
+    "choices_not_a_list": _completion_with("x"),
+    "message_null": _completion_with([{"index": 0, "message": None, "finish_reason": "stop"}]),
+}
+
+
 def _handler_for(fake: FakeOpenAI):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
@@ -456,19 +497,28 @@ def _handler_for(fake: FakeOpenAI):
                 self._send(404, {}, b'{"error": {"message": "not found"}}')
                 return
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fake.headers_seen.append({name.lower(): value for name, value in self.headers.items()})
             if self.path == "/v1/embeddings":
                 self._send(*fake.embed(body))
                 return
             self._send(*fake.answer(body, authorization=self.headers.get("Authorization")))
 
         def _send(self, status: int, headers: dict, payload: bytes):
+            pause = float(headers.pop(_TRICKLE, 0))
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(payload)
+            if not pause:
+                self.wfile.write(payload)
+                return
+            for byte in payload:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                if fake.release.wait(pause):  # the test is over
+                    return
 
         def log_message(self, *args):
             pass

@@ -186,6 +186,17 @@ def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(
     assert not Passage.objects.filter(source=office_guide).exclude(embedding_model="").exists()
 
 
+@pytest.mark.parametrize("behaviour", ["error429_for_10s", "trickle"])
+def test_embedding_ends_at_the_jobs_deadline_whatever_the_server_asks(embeddings_on, behaviour):
+    embeddings_on.embeddings_script.extend([behaviour] * 10)
+    started = time.monotonic()
+
+    with pytest.raises(embeddings.EmbeddingsUnavailable):
+        embeddings.Embedder(deadline=started + 1).embed(["Every car in the fleet"])
+
+    assert time.monotonic() - started < 8  # neither the 10 s the server asked for nor its slow answer
+
+
 def test_the_offline_generator_never_asks_for_embeddings(embeddings_on, office_guide, settings):
     settings.COURSE_GENERATOR = "offline"
 

@@ -5,7 +5,7 @@ import pytest
 
 from courses.generation import GenerationFailed, GenerationTimeout, ProviderUnavailable
 from courses.generation import openai_generator as openai_generator_module
-from tests.courses.generation.fake_openai import PHRASES, closed_port_url
+from tests.courses.generation.fake_openai import PHRASES, FakeOpenAI, closed_port_url
 from tests.courses.generation.helpers import generate
 from tests.courses.generation.walk import assert_complete
 from tests.samples import ALL_ADD_ONS
@@ -95,7 +95,13 @@ def test_progress_rises_as_chapters_finish(openai_generator):
     assert len(progress) >= 9 + 1  # the plan, each chapter, the add-ons
 
 
-@pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated"])
+UNREADABLE = [
+    "deeply_nested", "body_not_json", "body_not_utf8", "body_nested_too_deep", "body_huge_number",
+    "choices_not_a_list", "message_null",
+]
+
+
+@pytest.mark.parametrize("unusable", ["garbage", "wrong_shape", "truncated", *UNREADABLE])
 def test_unusable_output_is_asked_for_again(openai_generator, unusable):
     openai_generator.script["course_plan"] = [unusable, unusable]
 
@@ -141,8 +147,11 @@ def test_a_chapter_unusable_at_every_attempt_fails_the_generation(openai_generat
 
 @pytest.mark.parametrize("add_on, step", [("wrapup", "course_wrapup"), ("assessment", "course_assessment"),
                                           ("agreement", "course_agreement")])
-def test_an_add_on_unusable_at_every_attempt_comes_from_the_offline_generator(openai_generator, add_on, step):
-    openai_generator.script[step] = ["garbage"] * 3
+@pytest.mark.parametrize("unusable", ["garbage", "body_not_json"])
+def test_an_add_on_unusable_at_every_attempt_comes_from_the_offline_generator(
+    openai_generator, add_on, step, unusable
+):
+    openai_generator.script[step] = [unusable] * 3
 
     course = generate(add_ons=[add_on])
     offline = generate(add_ons=[add_on], generator="offline")
@@ -249,6 +258,34 @@ def test_server_refusing_the_key_is_provider_unavailable_without_retrying(openai
 
     assert openai_generator.steps() == ["course_plan"]
     assert openai_generator.requests[0]["model"] == "course-writer-1"
+
+
+def test_a_redirect_is_provider_unavailable_and_never_followed(openai_generator):
+    elsewhere = FakeOpenAI().start()
+    openai_generator.redirect_to = f"{elsewhere.base_url}/chat/completions"
+    openai_generator.script["course_plan"] = ["redirect"]
+    try:
+        with pytest.raises(ProviderUnavailable):
+            generate()
+    finally:
+        elsewhere.stop()
+
+    assert openai_generator.steps() == ["course_plan"]
+    assert elsewhere.requests == []
+
+
+@pytest.mark.parametrize("behaviour", ["trickle", "oversized", "gzipped"])
+def test_an_answer_too_slow_too_large_or_compressed_is_cut_off_and_asked_for_again(
+    openai_generator, settings, behaviour
+):
+    settings.OPENAI_TIMEOUT_S = 1.0  # for the whole answer, not for each byte of it
+    openai_generator.script["course_plan"] = [behaviour]
+
+    course = generate(add_ons=[], seconds=30)
+
+    assert openai_generator.steps()[:2] == ["course_plan"] * 2
+    assert len(course.chapters) == 4
+    assert {headers["accept-encoding"] for headers in openai_generator.headers_seen} == {"identity"}
 
 
 def test_unreachable_server_is_provider_unavailable(openai_generator, settings):
