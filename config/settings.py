@@ -331,9 +331,11 @@ CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_source
 PREVIEW_ALLOW_INDEXING = env.bool("PREVIEW_ALLOW_INDEXING", default=False)
 # Agreement sign-offs accepted per client IP, as a django-ratelimit rate (fixed window).
 PREVIEW_SIGNOFF_RATE = env.str("PREVIEW_SIGNOFF_RATE", default="10/m")
-# Progress the page sends, per learner in any 60 seconds (it sends every 15 s, and on each page), and
-# first views that make a new learner, per client address in any 60 seconds.
+# Progress the page sends, per learner in any 60 seconds (it sends every 15 s, and on each page); of
+# it, quiz attempts (each one is an event for the client's receiver); and first views that make a new
+# learner, per client address in any 60 seconds.
 PREVIEW_PROGRESS_LIMIT = env.int("PREVIEW_PROGRESS_LIMIT", default=60)
+PREVIEW_QUIZ_ATTEMPTS_LIMIT = env.int("PREVIEW_QUIZ_ATTEMPTS_LIMIT", default=10)
 PREVIEW_NEW_LEARNERS_LIMIT = env.int("PREVIEW_NEW_LEARNERS_LIMIT", default=60)
 # Learner records (results, quiz attempts, sign-offs, their events) untouched for this many days are
 # deleted by a daily task.

@@ -133,12 +133,18 @@ def _bucket(kind: str, name: str) -> str:
     return f"{settings.RATE_LIMIT_KEY_PREFIX}:progress:{kind}:{name}"
 
 
-def _check_rate(*, learner_public_id: str) -> None:
-    """The learner's own bucket counts the batch (one Redis round trip; fails open)."""
-    bucket = _bucket("learner", learner_public_id)
-    decision = ratelimit.hit(bucket=bucket, limit=settings.PREVIEW_PROGRESS_LIMIT)
-    if not decision.allowed:
-        raise TooManyRequests(decision)
+def _check_rate(*, learner_public_id: str, attempt: bool) -> None:
+    """
+    The learner's own bucket counts the batch, and a quiz attempt is counted in a tighter one of its
+    own: each attempt is an event sent to the client's receiver (a Redis round trip each; fails open).
+    """
+    limits = [("learner", settings.PREVIEW_PROGRESS_LIMIT)]
+    if attempt:
+        limits.append(("attempts", settings.PREVIEW_QUIZ_ATTEMPTS_LIMIT))
+    for kind, limit in limits:
+        decision = ratelimit.hit(bucket=_bucket(kind, learner_public_id), limit=limit)
+        if not decision.allowed:
+            raise TooManyRequests(decision)
 
 
 def _reserve_new_learner(*, client_address: str) -> None:
@@ -196,7 +202,7 @@ def record(
         return None
     if not looks_like_public_id(course_public_id, "cou_"):
         raise CourseNotFound()
-    _check_rate(learner_public_id=learner.public_id)
+    _check_rate(learner_public_id=learner.public_id, attempt=batch.answers is not None)
     course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
     attempt = None if batch.answers is None else _score(course, batch)
     values = _values(course, batch, attempt)

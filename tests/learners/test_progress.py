@@ -413,6 +413,19 @@ def test_progress_is_limited_per_learner(course, settings):
     assert Learner.objects.order_by("pk").first().seconds_spent == 3
 
 
+def test_quiz_attempts_are_limited_per_learner_tighter_than_progress(course, reader, settings):
+    settings.PREVIEW_QUIZ_ATTEMPTS_LIMIT = 2
+
+    with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        reader.send(hello=True, page=4, seen=[4])
+        attempts = [reader.send(answers=FAILING).status_code for _ in range(3)]
+        reading_on = reader.send(page=3, seen=[3], seconds=5)
+
+    assert attempts == [204, 204, 429]  # the page keeps the third, and sends it again later
+    assert reading_on.status_code == 204
+    assert QuizAttempt.objects.count() == 2 and Learner.objects.get().attempt_count == 2
+
+
 def test_new_learners_are_limited_per_client_address(course, settings):
     settings.PREVIEW_NEW_LEARNERS_LIMIT = 2
     crowded = "203.0.113.50"
