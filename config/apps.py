@@ -15,6 +15,7 @@ class ServiceConfig(AppConfig):
 
 
 def _wrap_queries(sender, connection, **kwargs):
-    # The wrapper object outlives its connections: a reconnect must not wrap twice.
+    # The wrapper object outlives its connections: a reconnect must not wrap twice. First in the list,
+    # so a `connection.execute_wrapper()` block open at the first connect pops its own, not this one.
     if errors.read_only_as_unavailable not in connection.execute_wrappers:
-        connection.execute_wrappers.append(errors.read_only_as_unavailable)
+        connection.execute_wrappers.insert(0, errors.read_only_as_unavailable)

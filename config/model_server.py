@@ -13,10 +13,16 @@ ANSWER_MAX_BYTES = 16 * 1024 * 1024
 
 def client() -> openai.OpenAI:
     """
-    A client of the server, with the SDK's retries and a time limit on each attempt, the whole
-    answer included; close it after use. An answer is never compressed (so none inflates past the
-    size read), and a redirect is an error, not followed to wherever it points.
+    A client of the server, with the SDK's retries and a time limit on each attempt that its body
+    is held to as a whole (the HTTP client's own timeouts apply to each read only, so an answer sent
+    a byte at a time ran on); close it after use. An answer is never compressed (so none inflates
+    past the size read), and a redirect is an error, not followed to wherever it points. Proxies
+    set in the environment (HTTPS_PROXY, NO_PROXY) are used as the SDK uses them.
     """
+    http = openai.DefaultHttpxClient(
+        follow_redirects=False,
+        event_hooks={"request": [_set_deadline], "response": [_bound_answer]},
+    )
     return openai.OpenAI(
         base_url=settings.OPENAI_BASE_URL,
         # Local servers (Ollama, vLLM, llama.cpp) need no key, but the SDK insists on one.
@@ -24,40 +30,32 @@ def client() -> openai.OpenAI:
         max_retries=settings.OPENAI_MAX_RETRIES,
         timeout=settings.OPENAI_TIMEOUT_S,
         default_headers={"Accept-Encoding": "identity"},
-        http_client=openai.DefaultHttpxClient(follow_redirects=False, transport=_BoundedTransport()),
+        http_client=http,
     )
 
 
-class _BoundedTransport(httpx2.BaseTransport):
-    """
-    HTTP whose answers are bounded as a whole: in time (the request's read timeout, which the
-    client's own timeouts apply to each read only, so an answer sent a byte at a time ran on) and in
-    size (ANSWER_MAX_BYTES). A compressed answer, sent though none was accepted, is refused.
-    """
+_DEADLINE = "answer_deadline"  # a request's extension, read by this module only
 
-    def __init__(self):
-        self._http = httpx2.HTTPTransport()
 
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        limit = (request.extensions.get("timeout") or {}).get("read") or settings.OPENAI_TIMEOUT_S
-        deadline = time.monotonic() + limit
-        response = self._http.handle_request(request)
-        encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
-        if encoding not in ("", "identity"):
-            response.close()
-            raise httpx2.DecodingError(f"The answer is compressed ({encoding}), though none was accepted.")
-        return httpx2.Response(
-            status_code=response.status_code,
-            headers=response.headers,
-            stream=_BoundedStream(response.stream, deadline=deadline),
-            extensions=response.extensions,
-        )
+def _set_deadline(request: httpx2.Request) -> None:
+    limit = (request.extensions.get("timeout") or {}).get("read") or settings.OPENAI_TIMEOUT_S
+    request.extensions[_DEADLINE] = time.monotonic() + limit
 
-    def close(self) -> None:
-        self._http.close()
+
+def _bound_answer(response: httpx2.Response) -> None:
+    """Called once the answer's headers are in, before its body is read."""
+    deadline = response.request.extensions[_DEADLINE]
+    if time.monotonic() > deadline:
+        raise httpx2.ReadTimeout("The answer took longer than the time allowed for it.")
+    encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in ("", "identity"):
+        raise httpx2.DecodingError(f"The answer is compressed ({encoding}), though none was accepted.")
+    response.stream = _BoundedStream(response.stream, deadline=deadline)
 
 
 class _BoundedStream(httpx2.SyncByteStream):
+    """A body held to ANSWER_MAX_BYTES and to its deadline (checked as each part of it arrives)."""
+
     def __init__(self, stream, *, deadline: float):
         self._stream = stream
         self._deadline = deadline

@@ -122,8 +122,6 @@ def course_page(request, course_id: str):
 @require_safe
 @etag(_etag)
 def chapter_page(request, course_id: str, number: int):
-    if number < 1:  # a classic course's overview is its own page, stored under 0
-        raise Http404("No such chapter.")
     course = _course(request, course_id)
     page = _stored_page(request, course, number=number) if course.format == Format.CLASSIC else None
     if page is not None:

@@ -142,7 +142,8 @@ class StrictBooleanField(serializers.Field):
 
 # RFC 3339 (what the API document's `date-time` means): the separator T or t, an offset Z, z or ±hh:mm.
 _RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))"
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,  # digits 0-9 only
 )
 
 

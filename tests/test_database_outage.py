@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from config import errors
 from tests import processes
 from tests.factories import CourseFactory
 
@@ -141,3 +143,21 @@ def test_a_write_to_a_read_only_database_is_a_503_and_the_next_request_connects_
     assert headers["Retry-After"] == "5"
     assert json.loads(body)["code"] == "SERVICE_UNAVAILABLE"
     assert again[0] == 202  # not on the read-only session it had: connected afresh, to a writable database
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_connection_keeps_the_read_only_rule_whatever_wraps_its_first_query():
+    kept = []
+
+    def first_query_in_a_wrapper():  # a thread's connection is made inside the block
+        with connection.execute_wrapper(lambda execute, *args: execute(*args)):
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        kept.append(connection.execute_wrappers == [errors.read_only_as_unavailable])
+        connection.close()
+
+    thread = threading.Thread(target=first_query_in_a_wrapper)
+    thread.start()
+    thread.join()
+
+    assert kept == [True]

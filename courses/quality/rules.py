@@ -50,8 +50,8 @@ _RULE_LIST = [
     Rule("ALL_OR_NONE_OF_THE_ABOVE", "medium", "question", version=1, language_specific=True,
          summary="An option is “all of the above”, “none of the above” or a kin of them."),
     Rule("NEAR_DUPLICATE_OPTIONS", "medium", "question", version=2,
-         summary="Two options are the same words but for case, accents, spacing and the punctuation "
-                 "around words (symbols that are part of an option, like C++ or <, count)."),
+         summary="Two options are the same words and symbols but for case, accents, spacing and the "
+                 "punctuation that ends a word (symbols, like C++, [1, 2] or !=, count)."),
     Rule("OPTIONS_SAY_THE_SAME", "medium", "question", version=1, language_specific=True,
          summary="Two options are the same words (two content words at least) in another order."),
     Rule("NEGATIVE_STEM", "medium", "question", version=1, language_specific=True,
@@ -251,24 +251,16 @@ def _absolutes(option: str, language: str) -> list[str]:
     ]
 
 
-# What is dropped around a word before options are compared: sentence punctuation, quotes and
-# brackets. Symbols stay, as they may be what an option says (C#, C++, <, +, -), and so does a
-# token of other characters than these (!=).
-_AROUND_WORDS = ".,;:!?¡¿…\"'“”‘’«»()[]{}"
+# Options are compared as their words and symbols, folded (case, accents) and whatever the spacing
+# between them (f(x) and f (x), x=1 and x = 1 are one option). Sentence punctuation after a word
+# is dropped ("Delete," "clause!"); every other mark is part of what an option says (C++, [1, 2],
+# !done, 5!, '5').
+_SENTENCE_MARK = re.compile(r"(?<=[^\W\d_])[.,;:!?…]+(?=\s|$)")
+_WORD_OR_SYMBOL = re.compile(r"\w+|[^\w\s]")
 
 
 def _as_compared(option: str) -> tuple[str, ...]:
-    """
-    An option's words, folded (case, accents, spacing) and without the punctuation around them; an
-    option of such punctuation alone, as it is written.
-    """
-    tokens = fold(option).split()
-    kept = tuple(
-        token.strip(_AROUND_WORDS) if any(char.isalnum() for char in token) else token
-        for token in tokens
-        if token.strip(_AROUND_WORDS)
-    )
-    return kept or tuple(tokens)
+    return tuple(_WORD_OR_SYMBOL.findall(_SENTENCE_MARK.sub("", fold(option))))
 
 
 def _similar_options(

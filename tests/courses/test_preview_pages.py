@@ -394,9 +394,11 @@ def test_a_date_never_stands_for_the_page(client, api_client, api_key):
 
 def test_a_classic_courses_overview_has_one_address(client):
     course = CourseFactory(format="classic")
-    client.get(f"/go/{course.public_id}")  # the overview, now stored
+    overview = client.get(f"/go/{course.public_id}")  # now stored
 
     assert client.get(f"/go/{course.public_id}/0").status_code == 404
+    revalidated = client.get(f"/go/{course.public_id}/0", HTTP_IF_NONE_MATCH=overview.headers["ETag"])
+    assert revalidated.status_code == 404
 
 
 def test_etag_changes_when_the_page_would_render_differently(client, settings):

@@ -221,6 +221,8 @@ def test_not_passed_excludes_learners_who_never_tried(api_client, course, two_le
         ("since=2026-01-01T00:00:61Z", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("since=2026-01-01T00:00:00%2B00:60", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("since=2026-01-01T00:00:00-24:00", "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
+        ("since=%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-01-01T00:00:00Z",  # fullwidth digits
+         "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("cursor=abc", "cursor: This value does not match the required pattern."),
         # The pattern holds for the value as sent: a line break or a space around it was taken.
         ("cursor=1_1%0A", "cursor: This value does not match the required pattern."),

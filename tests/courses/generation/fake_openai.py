@@ -19,6 +19,7 @@ import math
 import re
 import socket
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PHRASES = {
@@ -264,6 +265,7 @@ class FakeOpenAI:
         self.embeddings_script: list[str] = []  # behaviours of the next embeddings requests, then "ok"
         self.redirect_to: str | None = None  # where the "redirect" behaviour points
         self.headers_seen: list[dict] = []  # of every request, names in lower case, in order
+        self.urls: list[str] = []  # as every request named them (a whole URL through a proxy)
         self._words: dict[str, int] = {}  # each word's place in the fake's embeddings
         self._in_flight: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
@@ -493,12 +495,15 @@ _BROKEN_BODIES = {
 def _handler_for(fake: FakeOpenAI):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
-            if self.path not in ("/v1/chat/completions", "/v1/embeddings"):
+            # A request through a proxy names the whole URL: the fake is that proxy, for any host.
+            path = urllib.parse.urlsplit(self.path).path
+            if path not in ("/v1/chat/completions", "/v1/embeddings"):
                 self._send(404, {}, b'{"error": {"message": "not found"}}')
                 return
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             fake.headers_seen.append({name.lower(): value for name, value in self.headers.items()})
-            if self.path == "/v1/embeddings":
+            fake.urls.append(self.path)
+            if path == "/v1/embeddings":
                 self._send(*fake.embed(body))
                 return
             self._send(*fake.answer(body, authorization=self.headers.get("Authorization")))

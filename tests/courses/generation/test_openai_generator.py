@@ -274,6 +274,20 @@ def test_a_redirect_is_provider_unavailable_and_never_followed(openai_generator)
     assert elsewhere.requests == []
 
 
+def test_the_model_server_is_reached_through_the_proxy_the_environment_names(
+    openai_generator, settings, monkeypatch
+):
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", openai_generator.base_url.removesuffix("/v1"))
+    settings.OPENAI_BASE_URL = "http://model-server.invalid/v1"  # resolvable by the proxy only
+
+    course = generate(add_ons=[])
+
+    assert len(course.chapters) == 4
+    assert openai_generator.urls[0] == "http://model-server.invalid/v1/chat/completions"
+
+
 @pytest.mark.parametrize("behaviour", ["trickle", "oversized", "gzipped"])
 def test_an_answer_too_slow_too_large_or_compressed_is_cut_off_and_asked_for_again(
     openai_generator, settings, behaviour

@@ -621,11 +621,15 @@ def test_emphasising_leaves_quoted_words_alone():
     "options, near",
     [
         (["DELETE with a WHERE clause", "Delete, with a where clause!", "DROP it", "ALTER it"], [(0, 1)]),
-        (["Le café « noir »", "le cafe noir", "Le thé", "L'eau"], [(0, 1)]),
+        (["Le café noir.", "le cafe noir", "Le thé", "L'eau"], [(0, 1)]),
+        (["f(x)", "f (x)", "x=1", "x = 1"], [(0, 1), (2, 3)]),
         # What an option says may be a symbol, or one word among the same others.
         (["+", "-", "*", "/"], []),
         (["C", "C++", "C#", "Java"], []),
         (["x < y", "x > y", "x = y", "x != y"], []),
+        (["[1, 2]", "(1, 2)", "{1, 2}", "1, 2"], []),
+        (["5!", "5", "'5'", "!5"], []),
+        (["f()", "f", "list()", "list[]"], []),
         (["All rows of the left table", "All rows of the right table", "Only matching rows", "No rows"], []),
         (["It increases", "It decreases", "It stays the same", "It doubles"], []),
     ],
