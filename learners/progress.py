@@ -336,6 +336,7 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
         # Looking at the first page again (the course's own link) keeps the place to resume.
         "keep_place": page is None or (batch.hello and page == 0),
         "seconds": batch.seconds,
+        "most_seconds": MAX_SECONDS_PER_BATCH,
         "last_page_bit": 1 << (pages - 1),
         "agreement": course.agreement,
         "attempts": 0 if attempt is None else 1,
@@ -392,7 +393,9 @@ _COMPLETES = (
     "(l.\"pages_seen\" | %(seen)s) & %(last_page_bit)s <> 0 AND (NOT %(agreement)s OR l.\"signed_at\" IS NOT NULL)"
 )
 
-# The changes a batch makes to a learner's row.
+# The changes a batch makes to a learner's row. Time spent never runs ahead of the time since the
+# learner started by more than a batch may carry: one page's script sends each second once, and
+# several tabs, or a script of one's own, cannot add more time than passed.
 _CHANGES = """
     "updated_at" = %(now)s,
     "last_seen_at" = %(now)s,
@@ -401,7 +404,13 @@ _CHANGES = """
     "pages" = %(pages)s,
     "pages_seen" = l."pages_seen" | %(seen)s,
     "current_page" = CASE WHEN %(keep_place)s THEN l."current_page" ELSE %(page)s END,
-    "seconds_spent" = l."seconds_spent" + %(seconds)s,
+    "seconds_spent" = LEAST(
+        l."seconds_spent" + %(seconds)s,
+        GREATEST(
+            l."seconds_spent",
+            %(most_seconds)s + EXTRACT(EPOCH FROM %(now)s - COALESCE(l."started_at", %(now)s))::bigint
+        )
+    ),
     "completed_at" = COALESCE(l."completed_at", CASE WHEN {completes} THEN %(now)s END),
     "attempt_count" = l."attempt_count" + %(attempts)s,
     "best_score" = CASE WHEN %(attempts)s = 1 THEN GREATEST(COALESCE(l."best_score", 0), %(score)s)
