@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 
 from accounts import services
@@ -34,8 +35,25 @@ class ApiKeyInline(admin.TabularInline):
     can_delete = False
 
 
+class _NoLookupsBySecrets:
+    """
+    No list is filtered by a secret from the query string. Django takes any lookup on a model's own
+    fields there, and the count of what `?webhook_secret__startswith=whsec_a` matches tells a secret
+    character by character, even to staff who may only view. Lookups through relations are refused
+    by Django already, unless a list filter names them.
+    """
+
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
 @admin.register(Account)
-class AccountAdmin(admin.ModelAdmin):
+class AccountAdmin(_NoLookupsBySecrets, admin.ModelAdmin):
+    secret_fields = ("webhook_secret",)
     list_display = ["email", "name", "plan", "credits_used", "credits_left", "created_at"]
     list_filter = ["plan"]
     search_fields = ["email", "name"]
@@ -61,6 +79,9 @@ class AccountAdmin(admin.ModelAdmin):
                 "again. The old one no longer verifies.",
             )
 
+    def get_queryset(self, request):
+        return services.with_credits_used(super().get_queryset(request))  # one query for the whole list
+
     @admin.display(description="credits used this month")
     def credits_used(self, account):
         return services.usage_for(account=account).used if account.pk else "—"
@@ -85,7 +106,8 @@ class AccountAdmin(admin.ModelAdmin):
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(_NoLookupsBySecrets, admin.ModelAdmin):
+    secret_fields = ("key_hash",)
     list_display = ["prefix", "name", "account", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]
     search_fields = ["prefix", "name", "account__email"]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Lower
+from django.db.models import F, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
 from accounts import queries
@@ -274,11 +274,20 @@ class Usage:
 
 def usage_for(*, account: Account) -> Usage:
     period = billing_period_date()
-    row = UsagePeriod.objects.filter(account=account, period_date=period).first()
+    used = getattr(account, "credits_used_now", None)  # read with with_credits_used
+    if used is None:
+        row = UsagePeriod.objects.filter(account=account, period_date=period).first()
+        used = row.courses_used if row else 0
     return Usage(
         plan_slug=account.plan.slug,
         plan_name=account.plan.name,
         period_date=period,
-        used=row.courses_used if row else 0,
+        used=used,
         allowance=account.plan.monthly_course_credits,
     )
+
+
+def with_credits_used(accounts: QuerySet) -> QuerySet:
+    """The accounts with the credits each used this billing period, in the same query (for usage_for)."""
+    used = UsagePeriod.objects.filter(account=OuterRef("pk"), period_date=billing_period_date())
+    return accounts.annotate(credits_used_now=Coalesce(Subquery(used.values("courses_used")[:1]), 0))

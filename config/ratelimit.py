@@ -22,6 +22,7 @@ import logging
 import math
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 
 import redis
@@ -225,7 +226,9 @@ def limited_login(view, *, group: str, per_address: str, per_account: str):
             return view(request, *args, **kwargs)
         if too_many_from_address(request, group=group, rate=per_address):
             raise Ratelimited()
-        account = request.POST.get("username", "").strip().casefold()[:150]
+        # As Django's login form reads the name (NFKC), so that look-alike spellings of one name,
+        # which all log in as it, count as that name.
+        account = unicodedata.normalize("NFKC", request.POST.get("username", "")).strip().casefold()[:150]
         if _too_many_for(request, group=f"{group}.account", who=account, rate=per_account, increment=False):
             raise Ratelimited()
         response = view(request, *args, **kwargs)

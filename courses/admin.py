@@ -2,12 +2,19 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
+from config.admin import DatesInRange
 from courses import deletion, quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(DatesInRange, admin.ModelAdmin):
     """Staff look; the API and the workers write."""
+
+    # Course documents (up to a megabyte each) that no list shows: read only where a page needs them.
+    deferred: tuple[str, ...] = ()
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer(*self.deferred)
 
     def has_add_permission(self, request):
         return False
@@ -73,6 +80,7 @@ class CourseAdmin(DeletesThroughService, ReadOnlyAdmin):
     list_display = ["public_id", "name", "format", "language_id", "preview", "created_at"]
     list_filter = ["format", "language_id"]
     search_fields = ["public_id", "name", "api_key__account__email"]
+    deferred = ("content",)
     exclude = ["content"]
     readonly_fields = ["preview", "learner_callback_url", "learner_results", "quality_report"]
     inlines = [CourseVersionInline]
@@ -151,6 +159,7 @@ class CourseVersionAdmin(ReadOnlyAdmin):
     list_filter = ["source"]
     search_fields = ["course__public_id", "course__name"]
     list_select_related = ["course"]
+    deferred = ("content", "course__content")
     exclude = ["content"]
     readonly_fields = ["course", "number", "source", "changed", "created_at", "text_changes"]
 
@@ -167,6 +176,8 @@ class ExportAdmin(DeletesThroughService, ReadOnlyAdmin):
     """Deleting an export revokes its download link (410 from then on)."""
 
     list_display = ["public_id", "course", "format", "exported_at"]
+    list_select_related = ["course"]
+    deferred = ("course__content",)
     list_filter = ["format"]
     search_fields = ["public_id", "course__public_id", "course__name"]
 
@@ -181,5 +192,6 @@ class SignoffAdmin(ReadOnlyAdmin):
     list_display = ["name", "course", "signed_at"]
     search_fields = ["name", "course__public_id", "course__name"]
     list_select_related = ["course"]
+    deferred = ("course__content",)
     date_hierarchy = "signed_at"
     readonly_fields = ["course", "name", "ip_hash", "signed_at"]

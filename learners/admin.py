@@ -56,6 +56,7 @@ class LearnerAdmin(ReadOnlyAdmin):
     list_filter = [CompletedFilter, "passed"]
     search_fields = ["public_id", "external_id", "name", "signed_name", "course__public_id", "course__name"]
     list_select_related = ["course"]
+    deferred = ("course__content",)
     date_hierarchy = "created_at"
     exclude = ["events_pending", "notified", "attempts_notified", "pages_seen"]
     readonly_fields = ["progress", "results_of_the_course"]

@@ -3,6 +3,7 @@ import json
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
+from config.admin import DatesInRange
 from webhooks import services
 from webhooks.models import WebhookAttempt, WebhookEvent
 
@@ -33,7 +34,7 @@ class WebhookAttemptInline(admin.TabularInline):
 
 
 @admin.register(WebhookEvent)
-class WebhookEventAdmin(admin.ModelAdmin):
+class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
     list_display = [
         "message_id",
         "event_type",

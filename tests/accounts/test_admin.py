@@ -2,10 +2,14 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import services
-from accounts.models import ApiKey
-from tests.factories import CourseFactory
+from accounts.models import Account, ApiKey
+from courses.models import Export
+from learners import services as learner_services
+from tests.factories import AccountFactory, CourseFactory
 
 
 @pytest.fixture
@@ -71,6 +75,68 @@ def test_staff_who_may_only_view_keys_cannot_revoke_one(client, account, plain_k
     assert key.revoked_at is None
 
 
+def test_the_list_of_accounts_costs_the_same_queries_for_3_accounts_as_for_30(staff_client):
+    def queries_to_list(accounts: int) -> int:
+        for account in AccountFactory.create_batch(accounts - Account.objects.count()):
+            services.charge_credit(account=account)
+        with CaptureQueriesContext(connection) as listing:
+            assert staff_client.get("/admin/accounts/account/").status_code == 200
+        return len(listing.captured_queries)
+
+    assert queries_to_list(3) == queries_to_list(30)
+
+
+@pytest.mark.parametrize(
+    "model", ["courses/course", "courses/courseversion", "courses/export", "courses/signoff", "learners/learner"],
+)
+def test_lists_never_read_course_documents_and_pages_still_show(staff_client, api_key, model):
+    course = CourseFactory(api_key=api_key)
+    version = course.versions.get()
+    export = Export.objects.create(course=course, api_key=api_key, format="scorm12", file="exports/x.zip")
+    signoff = course.signoffs.create(name="Ada Lovelace", ip_hash="0" * 64)
+    learner, _ = learner_services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="1")
+    shown = {"courses/course": course, "courses/courseversion": version, "courses/export": export,
+             "courses/signoff": signoff, "learners/learner": learner}[model]
+
+    with CaptureQueriesContext(connection) as listing:
+        listed = staff_client.get(f"/admin/{model}/")
+    documents_read = [query["sql"] for query in listing.captured_queries if '"content"' in query["sql"]]
+    page = staff_client.get(f"/admin/{model}/{shown.pk}/change/")  # the log of queries starts again
+
+    assert listed.status_code == page.status_code == 200
+    assert documents_read == []
+
+
+@pytest.mark.parametrize("model", ["learners/learner", "courses/signoff", "webhooks/webhookevent"])
+def test_a_date_too_large_for_the_calendar_is_an_invalid_filter_not_an_error(staff_client, model):
+    field = "signed_at" if model == "courses/signoff" else "created_at"
+
+    listed = staff_client.get(f"/admin/{model}/?{field}__year={'9' * 20}")
+
+    assert listed.status_code == 302
+    assert listed.headers["Location"].endswith("?e=1")
+
+
+@pytest.mark.parametrize(
+    "lookup",
+    [
+        "/admin/accounts/account/?webhook_secret__startswith={secret}",
+        "/admin/accounts/account/?webhook_secret={secret}",
+        "/admin/accounts/apikey/?key_hash__startswith={key_hash}",
+        "/admin/accounts/apikey/?account__webhook_secret__startswith={secret}",
+        "/admin/webhooks/webhookevent/?account__webhook_secret__startswith={secret}",
+    ],
+)
+def test_no_list_is_filtered_by_a_secret(staff_client, account, api_key, lookup):
+    # The count of what a filter matches would tell a secret character by character.
+    url = lookup.format(secret=account.webhook_secret[:8], key_hash=api_key.key_hash[:5])
+
+    listed = staff_client.get(url)
+
+    assert listed.status_code == 400
+    assert account.webhook_secret[:8] not in listed.content.decode()
+
+
 def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):
     course = CourseFactory()
 
@@ -100,6 +166,19 @@ def test_guessing_one_staff_password_from_many_addresses_is_slowed_per_account(c
     assert right_password_now.status_code == 403
     assert other_account.status_code == 302
     assert right_password_later.status_code == 302
+
+
+def test_a_user_name_spelt_in_look_alike_characters_counts_as_the_same_account(client, db, time_machine):
+    User.objects.create_superuser("ada", "ada@example.com", "right horse battery staple")
+    time_machine.move_to("2026-05-01T10:00:05Z", tick=False)
+    # Each of these is "ada" once Django's login form has put it in its standard form (NFKC).
+    spellings = ["ada", "\uff41da", "\U0001d41a\U0001d41d\U0001d41a", "a\uff44a", "ad\uff41"]
+
+    guesses = [login(client, spellings[n % 5], f"guess {n}", f"203.0.113.{n}").status_code for n in range(10)]
+    look_alike_now = login(client, "\uff41\uff44\uff41", "right horse battery staple", "198.51.100.1")
+
+    assert guesses == [200] * 10
+    assert look_alike_now.status_code == 403
 
 
 def test_successful_logins_do_not_count_against_the_account(client, db, time_machine):
