@@ -87,14 +87,17 @@ def test_the_list_of_accounts_costs_the_same_queries_for_3_accounts_as_for_30(st
 
 
 @pytest.mark.parametrize(
-    "model", ["courses/course", "courses/courseversion", "courses/export", "courses/signoff", "learners/learner"],
+    "model",
+    ["courses/course", "courses/courseversion", "courses/export", "courses/signoff", "learners/learner"],
 )
 def test_lists_never_read_course_documents_and_pages_still_show(staff_client, api_key, model):
     course = CourseFactory(api_key=api_key)
     version = course.versions.get()
     export = Export.objects.create(course=course, api_key=api_key, format="scorm12", file="exports/x.zip")
     signoff = course.signoffs.create(name="Ada Lovelace", ip_hash="0" * 64)
-    learner, _ = learner_services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="1")
+    learner, _ = learner_services.add_learner(
+        api_key=api_key, course_public_id=course.public_id, external_id="E-1"
+    )
     shown = {"courses/course": course, "courses/courseversion": version, "courses/export": export,
              "courses/signoff": signoff, "learners/learner": learner}[model]
 
