@@ -69,11 +69,6 @@ class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="answer")
-    def answer_start(self, attempt):
-        excerpt = attempt.response_excerpt
-        return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"
-
     @admin.display(description="body")
     def pretty_body(self, event):
         return format_html("<pre>{}</pre>", json.dumps(event.payload, indent=2, ensure_ascii=False))
