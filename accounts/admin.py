@@ -4,11 +4,12 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import Account, ApiKey, Plan
+from config.admin import DatesInRange
 from webhooks import services as webhook_services
 
 
 @admin.register(Plan)
-class PlanAdmin(admin.ModelAdmin):
+class PlanAdmin(DatesInRange, admin.ModelAdmin):
     list_display = ["name", "slug", "is_paid", "monthly_course_credits", "source_storage_mb"]
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = [
@@ -52,7 +53,7 @@ class _NoLookupsBySecrets:
 
 
 @admin.register(Account)
-class AccountAdmin(_NoLookupsBySecrets, admin.ModelAdmin):
+class AccountAdmin(_NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     secret_fields = ("webhook_secret",)
     list_display = ["email", "name", "plan", "credits_used", "credits_left", "created_at"]
     list_filter = ["plan"]
@@ -106,7 +107,7 @@ class AccountAdmin(_NoLookupsBySecrets, admin.ModelAdmin):
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(_NoLookupsBySecrets, admin.ModelAdmin):
+class ApiKeyAdmin(_NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     secret_fields = ("key_hash",)
     list_display = ["prefix", "name", "account", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from config.admin import DatesInRange
 from sources.models import Passage, Source
 
 
@@ -17,7 +18,7 @@ class PassageInline(admin.TabularInline):
 
 
 @admin.register(Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(DatesInRange, admin.ModelAdmin):
     """Read-only: sources are the clients' documents; they delete them through the API."""
 
     list_display = ["public_id", "name", "status", "media_type", "bytes", "pages", "language", "api_key", "created_at"]

@@ -81,7 +81,7 @@ class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
 
 
 @admin.register(WebhookAttempt)
-class WebhookAttemptAdmin(admin.ModelAdmin):
+class WebhookAttemptAdmin(DatesInRange, admin.ModelAdmin):
     list_display = [
         "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "error", "answer_start",
     ]

@@ -110,14 +110,38 @@ def test_lists_never_read_course_documents_and_pages_still_show(staff_client, ap
     assert documents_read == []
 
 
-@pytest.mark.parametrize("model", ["learners/learner", "courses/signoff", "webhooks/webhookevent"])
-def test_a_date_too_large_for_the_calendar_is_an_invalid_filter_not_an_error(staff_client, model):
-    field = "signed_at" if model == "courses/signoff" else "created_at"
-
-    listed = staff_client.get(f"/admin/{model}/?{field}__year={'9' * 20}")
+@pytest.mark.parametrize(
+    "model, field",
+    [
+        ("learners/learner", "created_at"),  # a date hierarchy
+        ("courses/signoff", "signed_at"),
+        ("webhooks/webhookevent", "created_at"),
+        ("learners/learner", "started_at"),  # a lookup of the query string only
+        ("accounts/account", "created_at"),
+        ("webhooks/webhookattempt", "started_at"),
+        ("sources/source", "created_at"),
+    ],
+)
+@pytest.mark.parametrize("year", ["10000", "9" * 20])
+def test_a_year_past_the_calendar_is_an_invalid_filter_not_an_error(staff_client, model, field, year):
+    listed = staff_client.get(f"/admin/{model}/?{field}__year={year}")
 
     assert listed.status_code == 302
     assert listed.headers["Location"].endswith("?e=1")
+
+
+@pytest.mark.parametrize(
+    "model, field",
+    [
+        ("learners/learner", "created_at"),
+        ("courses/signoff", "signed_at"),
+        ("webhooks/webhookevent", "created_at"),
+    ],
+)
+def test_a_date_hierarchy_in_the_calendars_last_year_is_an_invalid_filter(staff_client, model, field):
+    listed = staff_client.get(f"/admin/{model}/?{field}__year=9999")  # it cannot go on to the next year
+
+    assert listed.status_code == 302
 
 
 @pytest.mark.parametrize(
