@@ -58,7 +58,7 @@ class LearnerAdmin(ReadOnlyAdmin):
     list_select_related = ["course"]
     deferred = ("course__content",)
     date_hierarchy = "created_at"
-    exclude = ["events_pending", "notified", "attempts_notified", "pages_seen"]
+    exclude = ["events_pending", "notified", "attempts_notified", "pages_seen", "time_counted_until"]
     readonly_fields = ["progress", "results_of_the_course"]
     inlines = [QuizAttemptInline, SignoffInline]
 

@@ -37,6 +37,10 @@ class Learner(models.Model):
     pages_seen = models.BigIntegerField(default=0, help_text="Bit n set: page n was seen.")
     current_page = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Where to resume.")
     seconds_spent = models.PositiveIntegerField(default=0)
+    # The moment up to which time spent has been counted: a batch is counted no further than now, and
+    # from no earlier than a batch's most before it (learners.progress), so no tabs or scripts add
+    # more time than passed.
+    time_counted_until = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     attempt_count = models.PositiveIntegerField(default=0)
     best_score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Percent.")

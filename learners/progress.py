@@ -13,6 +13,7 @@ course has one of them. A onepage course numbers its sections the same way.
 """
 
 import dataclasses
+import datetime
 import functools
 import json
 import math
@@ -336,7 +337,7 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
         # Looking at the first page again (the course's own link) keeps the place to resume.
         "keep_place": page is None or (batch.hello and page == 0),
         "seconds": batch.seconds,
-        "most_seconds": MAX_SECONDS_PER_BATCH,
+        "most": datetime.timedelta(seconds=MAX_SECONDS_PER_BATCH),
         "last_page_bit": 1 << (pages - 1),
         "agreement": course.agreement,
         "attempts": 0 if attempt is None else 1,
@@ -361,7 +362,10 @@ def _first_values(values: dict) -> dict:
 
 
 def _statement(template: str, attempt: _Attempt | None) -> str:
-    return template.format(completes=_COMPLETES, attempt=_ATTEMPT if attempt is not None else "")
+    return template.format(
+        completes=_COMPLETES, credit=_CREDIT, counted_from=_COUNTED_FROM,
+        attempt=_ATTEMPT if attempt is not None else "",
+    )
 
 
 def _execute(sql: str, values: dict, *, durable: bool):
@@ -393,9 +397,18 @@ _COMPLETES = (
     "(l.\"pages_seen\" | %(seen)s) & %(last_page_bit)s <> 0 AND (NOT %(agreement)s OR l.\"signed_at\" IS NOT NULL)"
 )
 
-# The changes a batch makes to a learner's row. Time spent never runs ahead of the time since the
-# learner started by more than a batch may carry: one page's script sends each second once, and
-# several tabs, or a script of one's own, cannot add more time than passed.
+# Time spent is counted against the clock: up to now, from where the counting stopped, or from a
+# batch's most (MAX_SECONDS_PER_BATCH) before now if that is later. One page's script sends each
+# second once; several tabs, or a script of one's own, add no more time than passed, and a learner
+# back after a week has no week to spend.
+_COUNTED_FROM = (
+    'GREATEST(COALESCE(l."time_counted_until", %(now)s - %(most)s), %(now)s - %(most)s)'
+)
+_CREDIT = (
+    "LEAST(%(seconds)s, GREATEST(0, FLOOR(EXTRACT(EPOCH FROM %(now)s - " + _COUNTED_FROM + "))))::integer"
+)
+
+# The changes a batch makes to a learner's row.
 _CHANGES = """
     "updated_at" = %(now)s,
     "last_seen_at" = %(now)s,
@@ -404,13 +417,8 @@ _CHANGES = """
     "pages" = %(pages)s,
     "pages_seen" = l."pages_seen" | %(seen)s,
     "current_page" = CASE WHEN %(keep_place)s THEN l."current_page" ELSE %(page)s END,
-    "seconds_spent" = LEAST(
-        l."seconds_spent" + %(seconds)s,
-        GREATEST(
-            l."seconds_spent",
-            %(most_seconds)s + EXTRACT(EPOCH FROM %(now)s - COALESCE(l."started_at", %(now)s))::bigint
-        )
-    ),
+    "seconds_spent" = l."seconds_spent" + {credit},
+    "time_counted_until" = {counted_from} + make_interval(secs => {credit}),
     "completed_at" = COALESCE(l."completed_at", CASE WHEN {completes} THEN %(now)s END),
     "attempt_count" = l."attempt_count" + %(attempts)s,
     "best_score" = CASE WHEN %(attempts)s = 1 THEN GREATEST(COALESCE(l."best_score", 0), %(score)s)
@@ -446,11 +454,13 @@ WITH learner AS (
   INSERT INTO "learners_learner" AS l (
     "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
     "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
-    "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
+    "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified",
+    "time_counted_until"
   ) VALUES (
     %(learner)s, %(course)s, NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
     %(version)s, %(pages)s, %(seen)s, %(page)s, %(seconds)s, %(completed_at)s, %(attempts)s,
-    %(best_score)s, %(first_passed)s, NULL, '', true, 0, 0
+    %(best_score)s, %(first_passed)s, NULL, '', true, 0, 0,
+    %(now)s - %(most)s + make_interval(secs => %(seconds)s)
   )
   ON CONFLICT ("public_id") DO UPDATE SET """
     + _CHANGES

@@ -413,17 +413,31 @@ def test_progress_is_limited_per_learner(course, settings):
     assert Learner.objects.order_by("pk").first().seconds_spent == 3
 
 
-def test_time_spent_never_runs_ahead_of_the_time_since_the_learner_started(reader):
+def test_time_spent_never_runs_ahead_of_the_clock(reader):
+    def spent() -> int:
+        return Learner.objects.get().seconds_spent
+
     with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
         reader.send(hello=True, page=0, seen=[0])
         for _ in range(10):  # a script, or ten tabs, each claiming the most a batch may carry
             reader.send(page=1, seconds=120)
-        at_once = Learner.objects.get().seconds_spent
+        at_once = spent()
     with time_machine.travel("2026-05-01T10:10:00Z", tick=False):
         reader.send(page=1, seconds=120)
+        ten_minutes_on = spent()
+    with time_machine.travel("2026-05-08T10:00:00Z", tick=False) as clock:  # back a week later
+        for _ in range(10):
+            reader.send(page=1, seconds=120)
+        back = spent()
+        for _ in range(4):  # two tabs, each sending its 15 seconds every 15 seconds
+            clock.shift(15)
+            reader.send(page=1, seconds=15)
+            reader.send(page=2, seconds=15)
 
     assert at_once == 120  # what one batch may carry, as no time passed
-    assert Learner.objects.get().seconds_spent == 240
+    assert ten_minutes_on == 240
+    assert back == 360  # a batch's most again, not the week
+    assert spent() == 420  # the minute that passed
 
 
 def test_quiz_attempts_are_limited_per_learner_tighter_than_progress(course, reader, settings):
