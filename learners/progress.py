@@ -130,32 +130,28 @@ def is_a_learner(user_agent: str) -> bool:
     return bool(user_agent) and not _NOT_A_LEARNER.search(user_agent)
 
 
-def _bucket(kind: str, name: str) -> str:
-    return f"{settings.RATE_LIMIT_KEY_PREFIX}:progress:{kind}:{name}"
-
-
 def _check_rate(*, learner_public_id: str, attempt: bool) -> None:
     """
     The learner's own bucket counts the batch, and a quiz attempt is counted in a tighter one of its
-    own: each attempt is an event sent to the client's receiver (a Redis round trip each; fails open).
+    own: each attempt is an event sent to the client's receiver.
     """
-    limits = [("learner", settings.PREVIEW_PROGRESS_LIMIT)]
+    _count("learner", learner_public_id, limit=settings.PREVIEW_PROGRESS_LIMIT)
     if attempt:
-        limits.append(("attempts", settings.PREVIEW_QUIZ_ATTEMPTS_LIMIT))
-    for kind, limit in limits:
-        decision = ratelimit.hit(bucket=_bucket(kind, learner_public_id), limit=limit)
-        if not decision.allowed:
-            raise TooManyRequests(decision)
+        _count("attempts", learner_public_id, limit=settings.PREVIEW_QUIZ_ATTEMPTS_LIMIT)
 
 
 def _reserve_new_learner(*, client_address: str) -> None:
     """
-    Take one of the client address's new learners for this minute, before the learner's row is made
-    (one Redis round trip, atomic, so learners made at the same instant are counted each; fails
-    open). Learners already recorded never come here: a crowd behind one address is not held up.
+    Take one of the client address's new learners for this minute, before the learner's row is made,
+    so learners made at the same instant are counted each. Learners already recorded never come
+    here: a crowd behind one address is not held up.
     """
-    bucket = _bucket("new", client_address)
-    decision = ratelimit.hit(bucket=bucket, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+    _count("new", client_address, limit=settings.PREVIEW_NEW_LEARNERS_LIMIT)
+
+
+def _count(kind: str, name: str, *, limit: int) -> None:
+    """One request in a bucket, atomically: one Redis round trip, failing open (config.ratelimit)."""
+    decision = ratelimit.hit(bucket=f"{settings.RATE_LIMIT_KEY_PREFIX}:progress:{kind}:{name}", limit=limit)
     if not decision.allowed:
         raise TooManyRequests(decision)
 

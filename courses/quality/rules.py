@@ -83,8 +83,8 @@ _RULE_LIST = [
     Rule("LESSON_HARD_TO_READ", "medium", "lesson", version=1, language_specific=True,
          summary="The lesson's reading ease in its language is below 30 (very difficult)."),]
 RULES = {rule.code: rule for rule in _RULE_LIST}
-# Raised when any rule's version is: 2, as NEAR_DUPLICATE_OPTIONS no longer takes options that differ
-# by a word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same.
+# Raised with any rule's version. 2: NEAR_DUPLICATE_OPTIONS no longer takes options that differ by a
+# word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same.
 RULES_VERSION = 2
 
 # Thresholds, named once for the rules, the report and the README.

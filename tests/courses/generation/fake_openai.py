@@ -425,21 +425,9 @@ class FakeOpenAI:
         return 200, {}, payload
 
     def _completion(self, body: dict, text: str, finish_reason: str) -> bytes:
-        completion = {
-            "id": f"chatcmpl-{next(self._numbers)}",
-            "object": "chat.completion",
-            "created": 1767225600,
-            "model": body["model"],
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": text},
-                    "finish_reason": finish_reason,
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
-        return json.dumps(completion).encode()
+        message = {"role": "assistant", "content": text}
+        choice = {"index": 0, "message": message, "finish_reason": finish_reason}
+        return _completion_with([choice], number=next(self._numbers), model=body["model"])
 
     def document_for(self, body: dict, language: str) -> dict:
         """The answer to a request, before any scripted behaviour changes it."""
@@ -475,9 +463,16 @@ class FakeOpenAI:
 _TRICKLE = "X-Fake-Trickle"  # seconds between the bytes of the answer, read by the handler
 
 
-def _completion_with(choices) -> bytes:
-    return json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "created": 1767225600, "model": "m",
-                       "choices": choices}).encode()
+def _completion_with(choices, *, number: int = 0, model: str = "m") -> bytes:
+    completion = {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": 1767225600,
+        "model": model,
+        "choices": choices,
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+    return json.dumps(completion).encode()
 
 
 # 200 answers whose body breaks a reader: not JSON, not UTF-8, nested past any parser's depth, a number
