@@ -161,8 +161,8 @@ def sign_agreement(request, course_id: str):
                 course=course,
                 name=form.cleaned_data["name"],
                 client_ip=ratelimit.client_address(request),
-                # The learner the browser names signs as themselves when they are recorded (the page's
-                # script ran, or they have a personal link); otherwise the sign-off stands on its own.
+                # The learner the browser names signs as themselves, recorded by the sign-off if their
+                # page's script never ran; a browser that keeps no cookies signs on its own.
                 learner=identity.learner_in(request, course_public_id=course.public_id),
             )
         except signoffs.InvalidSignoffName:

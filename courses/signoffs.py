@@ -27,8 +27,9 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     """
     Record that a learner confirmed the course's agreement, under the name they typed. The IP is
     kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
-    With the learner the browser names (learners.identity.Known), if they are recorded, the sign-off
-    is theirs: their result shows their first sign-off (one write for both, see learners.progress).
+    With the learner the browser names (learners.identity.Known), the sign-off is theirs: their result
+    shows their first sign-off (one write for both, see learners.progress), and a reader not recorded
+    yet is recorded by it. Without one (the browser keeps no cookies) it stands on its own.
     :raises InvalidSignoffName: if the name is empty, too long, or without a letter or digit once tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
     :raises CourseDeleted: if the course was deleted meanwhile
@@ -52,7 +53,7 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     try:
         signoff_id, learner_id = progress.record_signoff(
             course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
-            learner_public_id=learner.public_id, name=tidy, ip_hash=ip_hash, public_id=public_id,
+            learner=learner, name=tidy, ip_hash=ip_hash, public_id=public_id,
         )
     except progress.CourseNotFound:
         raise CourseDeleted() from None

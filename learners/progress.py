@@ -222,22 +222,23 @@ def record(
 
 
 def record_signoff(
-    *, course_id: int, course_version: int, pages: int, learner_public_id: str, name: str, ip_hash: str,
+    *, course_id: int, course_version: int, pages: int, learner: identity.Known, name: str, ip_hash: str,
     public_id: str,
 ) -> tuple[int, int | None]:
     """
-    Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same statement, their first
-    sign-off and what it completes on their row). Return the sign-off's id and the learner's, or
-    None when the learner is not recorded (the page's script never ran for them, or they were
-    erased): the sign-off is then kept on its own.
+    Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same
+    statement, their first sign-off and what it completes on their row). A learner not recorded yet
+    is recorded by it, unless a personal link named them (they were erased: no one is recorded under
+    their id again). Return the sign-off's id and the learner's, or None when the sign-off is kept on
+    its own.
     :raises CourseNotFound: if the course was deleted meanwhile
     """
     now = timezone.now()
     signoff_id, learner_id = _execute(
-        _SIGN,
+        _SIGN.format(write=_SIGN_KNOWN if learner.personal else _SIGN_NEW),
         {
             "now": now, "course": course_id, "version": course_version, "pages": pages,
-            "last_page_bit": 1 << (pages - 1), "learner": learner_public_id, "name": name, "ip_hash": ip_hash,
+            "last_page_bit": 1 << (pages - 1), "learner": learner.public_id, "name": name, "ip_hash": ip_hash,
             "public_id": public_id,
         },
         durable=True,
@@ -481,11 +482,11 @@ attempt AS (
 )"""
 
 # A sign-off with its learner: the first sign-off is the learner's (name and time), and it completes
-# the course when its last page was reached. A learner who signs without the page's script (a
-# personal link opened with JavaScript off) has started too. The sign-off row is kept either way.
-_SIGN = """
-WITH learner AS (
-  UPDATE "learners_learner" AS l SET
+# the course when its last page was reached. A reader who signs before any progress of theirs was
+# recorded (their browser runs no script, or their first batch was refused by their address's limit
+# of new learners) is recorded by the sign-off, as a learner who started and signed; a personal
+# link's learner who was erased is not recorded again. The sign-off row is kept either way.
+_SIGN_CHANGES = """
     "updated_at" = %(now)s,
     "last_seen_at" = %(now)s,
     "started_at" = COALESCE(l."started_at", %(now)s),
@@ -496,7 +497,32 @@ WITH learner AS (
     "completed_at" = COALESCE(l."completed_at",
                               CASE WHEN l."pages_seen" & %(last_page_bit)s <> 0 THEN %(now)s END),
     "events_pending" = true
-  WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
+  WHERE l."course_id" = %(course)s
+"""
+_SIGN_KNOWN = (
+    """
+  UPDATE "learners_learner" AS l SET """
+    + _SIGN_CHANGES
+    + """ AND l."public_id" = %(learner)s"""
+)
+# When the learner's first batch makes their row at the same instant, the insert waits for it and
+# then signs that row.
+_SIGN_NEW = (
+    """
+  INSERT INTO "learners_learner" AS l (
+    "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
+    "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
+    "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
+  ) VALUES (
+    %(learner)s, %(course)s, NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
+    %(version)s, %(pages)s, 0, NULL, 0, NULL, 0,
+    NULL, NULL, %(now)s, %(name)s, true, 0, 0
+  )
+  ON CONFLICT ("public_id") DO UPDATE SET """
+    + _SIGN_CHANGES
+)
+_SIGN = """
+WITH learner AS ({write}
   RETURNING l."id"
 )
 INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")

@@ -182,8 +182,81 @@ def test_a_known_learners_signoff_is_theirs_and_their_first_one_counts(course, r
     assert reader.client.get(first.headers["Location"]).status_code == 200  # the confirmation
 
 
-def test_signing_without_the_pages_script_records_the_signoff_and_no_learner(course, reader):
-    # No progress was ever sent: no learner cookie, as with JavaScript off.
+def test_a_reader_who_signs_before_any_progress_is_recorded_as_the_learner_who_signed(course, reader):
+    # The page gave the browser its learner id, and no progress was recorded: JavaScript off, or
+    # the first batch refused by the address's limit of new learners.
+    signed = reader.sign("Ada Lovelace")
+
+    learner, signoff = Learner.objects.get(), Signoff.objects.get()
+    assert signed.status_code == 303
+    assert reader.learner_cookie.value.startswith(learner.public_id + ":")
+    assert signoff.learner == learner
+    assert learner.signed_name == "Ada Lovelace"
+    assert learner.signed_at == learner.started_at == signoff.signed_at
+    assert (learner.version, learner.pages, learner.pages_seen, learner.completed_at) == (1, 5, 0, None)
+    assert learner.events_pending is True
+
+    reader.send(hello=True, page=4, seen=[4])  # the page's script, later: the same learner
+
+    learner = Learner.objects.get()
+    assert learner.completed_at == learner.last_seen_at > learner.signed_at
+    assert learner.signoffs.get() == signoff
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_signoff_while_the_first_batch_makes_the_learner_is_that_learners(course, reader):
+    # The first batch's row is made in a transaction that stays open; the sign-off waits for it,
+    # then signs that row.
+    reader.open()
+    learner_id = reader.learner_cookie.value.split(":")[0]
+    answers = []
+    with second_session() as first_batch:
+        first_batch.execute(
+            'INSERT INTO "learners_learner" ("public_id", "course_id", "name", "created_at", "updated_at",'
+            ' "pages", "pages_seen", "seconds_spent", "attempt_count", "signed_name", "events_pending",'
+            ' "notified", "attempts_notified")'
+            " VALUES (%s, %s, '', now(), now(), 5, 1, 0, 0, '', true, 0, 0)",
+            [learner_id, course.pk],
+        )
+        def sign():
+            try:
+                answers.append(reader.sign("Ada Lovelace"))
+            finally:
+                connection.close()  # the thread's own
+
+        signing = threading.Thread(target=sign)
+        signing.start()
+        while signing.is_alive() and not waiting_for_a_lock(first_batch):
+            signing.join(0.05)
+        first_batch.commit()
+    signing.join()
+
+    learner = Learner.objects.get()
+    assert [answer.status_code for answer in answers] == [303]
+    assert (learner.public_id, learner.pages_seen, learner.signed_name) == (learner_id, 1, "Ada Lovelace")
+    assert Signoff.objects.get().learner == learner
+
+
+def test_a_browser_that_keeps_no_cookies_signs_on_its_own(course, reader):
+    reader.open()
+    reader.client.cookies.pop("cgs_learner")
+
+    signed = reader.sign("Ada Lovelace")
+
+    assert signed.status_code == 303
+    assert Learner.objects.count() == 0
+    assert Signoff.objects.get().learner is None
+
+
+def test_an_erased_personal_learner_who_signs_is_not_recorded_again(course, api_key, settings):
+    learner, _ = services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="E-1")
+    reader = Reader(course)
+    reader.client.get(services.personal_link(learner).removeprefix(settings.PUBLIC_BASE_URL))
+    reader.open()
+    services.erase_learner(
+        api_key=api_key, course_public_id=course.public_id, learner_public_id=learner.public_id
+    )
+
     signed = reader.sign("Ada Lovelace")
 
     assert signed.status_code == 303
