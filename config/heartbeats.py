@@ -11,6 +11,7 @@ heartbeats and results no longer match the row, and are ignored.
 import contextlib
 import datetime
 import logging
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 
@@ -23,6 +24,20 @@ logger = logging.getLogger(__name__)
 
 # How long a stopping worker waits for its hand-backs to be written before it goes on stopping.
 HAND_BACK_WAIT_S = 5.0
+
+# An id of this worker's start: drawn once in its main process, which forks its pool's processes
+# after, so every task it runs names the same one. Two workers started under one node name (the
+# Procfile's lines run as units of one host, whose node name defaults to celery@<host>) are told
+# apart by it.
+_STARTED = secrets.token_hex(6)
+
+
+def worker_name(node_name: str) -> str:
+    """
+    How work names the worker running it, to hand it back when that worker (and no other) stops:
+    Celery's node name and an id drawn when this worker started ("" for work run outside a worker).
+    """
+    return f"{node_name}#{_STARTED}" if node_name else ""
 
 
 def timeout() -> datetime.timedelta:
@@ -105,9 +120,10 @@ _hand_backs: list[Callable[[str], int]] = []
 
 def on_worker_stop(hand_back: Callable[[str], int]) -> Callable[[str], int]:
     """
-    Register `hand_back(worker_name)`, called when a Celery worker is told to stop (SIGTERM on a
-    deploy): it gives back the jobs that worker runs, so that another worker resumes them at once
-    rather than after the heartbeat timeout. It returns how many it gave back.
+    Register `hand_back(worker)`, called when a Celery worker is told to stop (SIGTERM on a
+    deploy), with the name its work records (`worker_name`): it gives back the jobs that worker
+    runs, so that another worker resumes them at once rather than after the heartbeat timeout. It
+    returns how many it gave back.
     """
     _hand_backs.append(hand_back)
     return hand_back
@@ -117,17 +133,17 @@ def on_worker_stop(hand_back: Callable[[str], int]) -> Callable[[str], int]:
 def _hand_back_on_stop(sender=None, **_):
     # This runs in the worker's main process, inside its signal handler: the database work runs on
     # a thread of its own (its own connection), and a stop never waits on it for long.
-    worker_name = str(sender or "")
+    worker = worker_name(str(sender or ""))
 
     def hand_back_all():
         try:
             for hand_back in _hand_backs:
                 try:
-                    count = hand_back(worker_name)
+                    count = hand_back(worker)
                     if count:
-                        logger.warning("jobs handed back", extra={"worker": worker_name, "count": count})
+                        logger.warning("jobs handed back", extra={"worker": worker, "count": count})
                 except Exception:
-                    logger.exception("handing jobs back failed", extra={"worker": worker_name})
+                    logger.exception("handing jobs back failed", extra={"worker": worker})
         finally:
             connection.close()
 

@@ -62,10 +62,15 @@ def _decode(data: dict):
 
 
 class Checkpoints:
-    """The finished steps of one job; `save` is called from the pipeline's calling thread."""
+    """
+    The finished steps of one job, written by one attempt of it: once another attempt took the job
+    over (this one's worker was only slow) or it ended, this one's steps are no longer kept. `save`
+    is called from the pipeline's calling thread.
+    """
 
-    def __init__(self, *, job_id: int):
+    def __init__(self, *, job_id: int, attempt: int):
         self.job_id = job_id
+        self.attempt = attempt
         self._kept = dict(GenerationCheckpoint.objects.filter(job_id=job_id).values_list("step", "data"))
 
     def load(self, step: str):
@@ -77,11 +82,7 @@ class Checkpoints:
         data = _encode(value)
         try:
             with transaction.atomic():
-                # Only while the job runs: a late step of an ended job leaves nothing behind.
-                running = GenerationJob.objects.select_for_update(no_key=True).filter(
-                    pk=self.job_id, status=GenerationJob.Status.RUNNING
-                )
-                if running.exists():
+                if self._still_running():
                     # A step kept before is replaced: the pipeline generates a kept step again only
                     # when it no longer fits (its plan was not kept, or a source it cites is gone).
                     GenerationCheckpoint.objects.bulk_create(
@@ -106,11 +107,24 @@ class Checkpoints:
             return
         self._kept.clear()
         try:
-            GenerationCheckpoint.objects.filter(job_id=self.job_id).delete()
+            with transaction.atomic():
+                if self._still_running():
+                    GenerationCheckpoint.objects.filter(job_id=self.job_id).delete()
         except errors.DATABASE_UNAVAILABLE:
             # Left behind, they are replaced step by step as this attempt saves its own.
             logger.warning("old checkpoints not dropped, database unreachable", extra={"job_id": self.job_id})
             connection.close()
+
+
+    def _still_running(self) -> bool:
+        """
+        Whether the job still runs as this attempt, locked until the transaction ends: a late step of
+        an ended job, or of an attempt another one replaced, leaves nothing behind.
+        """
+        running = GenerationJob.objects.select_for_update(no_key=True).filter(
+            pk=self.job_id, status=GenerationJob.Status.RUNNING, attempts=self.attempt
+        )
+        return running.exists()
 
 
 def clear(*, job_id: int) -> None:

@@ -242,7 +242,7 @@ def run_job(*, job_id: int, worker: str = "") -> None:
     """
     Generate the job's course if this worker can claim the job; record the outcome either way.
     A job already finished, or running under a live worker, is left alone. `worker` names this
-    worker (Celery's node name), so that it can hand its jobs back when told to stop.
+    worker (config.heartbeats.worker_name), so that it can hand its jobs back when told to stop.
     """
     attempt = _claim_job(job_id=job_id, worker=worker)
     if attempt is None:
@@ -257,7 +257,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
     job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
     on_progress = _progress_writer(job_id=job_id, attempt=attempt)
-    kept = checkpoints.Checkpoints(job_id=job_id)  # the steps earlier attempts finished
+    kept = checkpoints.Checkpoints(job_id=job_id, attempt=attempt)  # the steps earlier attempts finished
     try:
         if job.is_regeneration:
             content = generation.regenerate_part(
@@ -515,7 +515,8 @@ def _deleted_meanwhile(document: dict) -> list[str]:
 def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bool:
     """
     Fail the job, give its credit back and record its course.failed event. With `attempt`, only
-    if that attempt still owns the job. Return whether the job was failed by this call.
+    if that attempt still owns the job (0: only if no attempt has started it). Return whether the
+    job was failed by this call.
     """
     jobs = GenerationJob.objects.select_for_update(of=("self",), no_key=True).select_related("api_key__account")
     jobs = jobs.filter(pk=job_id, status__in=[Status.PENDING, Status.RUNNING])
@@ -555,8 +556,9 @@ def recover_jobs() -> dict[str, int]:
     for job_id in GenerationJob.objects.filter(
         status=Status.PENDING, created_at__lt=now - datetime.timedelta(seconds=settings.JOB_PENDING_MAX_S)
     ).values_list("pk", flat=True):
+        # Unless a worker started it meanwhile: its message came late, behind a backlog.
         counts["failed"] += fail_job(
-            job_id=job_id, attempt=None, code="GENERATION_TIMEOUT", message=_NOT_STARTED_MESSAGE
+            job_id=job_id, attempt=0, code="GENERATION_TIMEOUT", message=_NOT_STARTED_MESSAGE
         )
 
     # A pending job's message counts as lost only while no messages wait in the queue: under a

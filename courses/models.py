@@ -94,8 +94,9 @@ class GenerationJob(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     # Attempts given back by a worker told to stop (a deploy): they do not count as deaths.
     handbacks = models.PositiveSmallIntegerField(default=0)
-    # The running attempt's worker (Celery node name), and when it last showed it was alive; none
-    # while nobody holds the job (a handed-back job is free to take at once).
+    # The running attempt's worker (its node name and start, config.heartbeats.worker_name), and
+    # when it last showed it was alive; none while nobody holds the job (a handed-back job is free
+    # to take at once).
     worker = models.CharField(max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     # The billing period whose credit this job consumed, so a refund goes back to the right month.

@@ -1,6 +1,7 @@
 from celery import shared_task
 from django.conf import settings
 
+from config import heartbeats
 from sources import services
 
 
@@ -13,7 +14,7 @@ from sources import services
     time_limit=settings.SOURCE_FETCH_TIMEOUT_S + settings.SOURCE_EXTRACTION_TIMEOUT_S + 90,
 )
 def extract_source(self, *, source_id: int, **_newer_kwargs) -> None:
-    services.read_source(source_id=source_id, worker=self.request.hostname or "")
+    services.read_source(source_id=source_id, worker=heartbeats.worker_name(self.request.hostname or ""))
 
 
 @shared_task

@@ -113,9 +113,9 @@ class Stack:
         assert wait_for(lambda: http("GET", f"{self.web_url}/healthz")[0] == 200, 60), self.processes[-1].log()
         return self.web_url
 
-    def start_worker(self, node: str) -> Process:
+    def start_worker(self, node: str, *, name: str = "") -> Process:
         command = f"{procfile_command('worker')} -n {node}@%h --concurrency 2 --without-mingle --without-gossip"
-        process = Process(node, command, self.env, self.log_dir)
+        process = Process(name or node, command, self.env, self.log_dir)
         self.processes.append(process)
         assert wait_for(lambda: " ready." in process.log() or process.popen.poll() is not None, 60)
         assert process.popen.poll() is None, process.log()

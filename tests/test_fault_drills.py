@@ -137,6 +137,30 @@ def test_a_worker_told_to_stop_hands_its_job_back_within_seconds_to_another_work
     assert credits_used(account) == 1
 
 
+def test_a_worker_told_to_stop_hands_back_no_job_of_another_worker_with_its_node_name(
+    stack, model_server, plain_key
+):
+    # Two units of the Procfile's lines on one host are both named celery@<host> (the webhooks
+    # worker, or a second generation worker): stopping one must not take the other's jobs.
+    model_server.script["course_chapter"] = ["ok", "ok", "hold", "hold"]
+    stack.start_web()
+    stack.start_worker("twin", name="running")
+    job_id = create_course(stack, plain_key)
+    assert wait_for(lambda: model_server.holding == 2, 60), stack.logs()
+    stopping = stack.start_worker("twin", name="stopping")
+    running = job(job_id)
+
+    stopping.terminate()  # SIGTERM, as a restart of its unit sends
+    assert wait_for(lambda: stopping.popen.poll() is not None, 20), stack.logs()  # its hand-back done
+    model_server.release.set()
+    completed = wait_for(lambda: job(job_id).status == GenerationJob.Status.COMPLETED, 60)
+
+    assert completed, stack.logs()
+    assert (job(job_id).handbacks, job(job_id).attempts) == (0, 1)
+    assert model_server.steps().count("course_chapter") == 4  # each chapter asked for once
+    assert running.worker.startswith("twin@")
+
+
 def test_while_redis_is_stopped_creates_are_accepted_and_polls_answered_and_every_job_completes_after(
     stack, drill_redis, plain_key, account
 ):

@@ -46,7 +46,7 @@ def interrupted_attempt(job, model_server):
             request=jobs._course_request(job),
             on_progress=lambda percent: None,
             deadline=time.monotonic() + 60,
-            checkpoints=checkpoints.Checkpoints(job_id=job.pk),
+            checkpoints=checkpoints.Checkpoints(job_id=job.pk, attempt=attempt),
         )
     # A step written beside the wrap-up may still be in flight: the attempt leaves it to end by its
     # own timeout. A dead worker would send nothing more, so wait for it to end before anyone counts
@@ -98,9 +98,28 @@ def test_a_step_finished_after_the_job_ended_is_not_kept(api_key):
         request=jobs._course_request(job)
     )
 
-    checkpoints.Checkpoints(job_id=job.pk).save("plan", plan)
+    checkpoints.Checkpoints(job_id=job.pk, attempt=1).save("plan", plan)
 
     assert not GenerationCheckpoint.objects.filter(job=job).exists()
+
+
+def test_a_replaced_attempt_neither_writes_nor_drops_the_steps_of_the_attempt_that_took_over(api_key):
+    # Attempt 1's worker was only slow: its heartbeats stopped reaching the database, and another
+    # worker took the job over and kept its own plan. Then attempt 1 comes back.
+    job = create(api_key)
+    first = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs._claim_job(job_id=job.pk, worker="slow"))
+    GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
+    second = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs._claim_job(job_id=job.pk, worker="next"))
+    second.save("plan", "the plan of attempt 2")
+
+    first.save("plan", "the plan of attempt 1")
+    first.save("chapter:1", "a chapter of attempt 1's plan")
+    first.forget()
+
+    assert dict(GenerationCheckpoint.objects.filter(job=job).values_list("step", "data")) == {
+        "plan": {"kind": "text", "text": "the plan of attempt 2"},
+    }
+    assert (first.attempt, second.attempt) == (1, 2)
 
 
 # Courses built from the client's sources ----------------------------------------------------------
@@ -187,7 +206,7 @@ def test_a_regenerated_part_written_before_the_worker_died_is_not_asked_for_agai
         api_key=api_key, course_public_id=course_job.course.public_id, part="chapter", chapter=2
     )
     # The first attempt writes the chapter, then its worker dies before the course is stored.
-    jobs._claim_job(job_id=job.pk, worker="celery@dead")
+    attempt = jobs._claim_job(job_id=job.pk, worker="celery@dead")
     written = generation.regenerate_part(
         request=jobs._course_request(job, variant=jobs._next_variant(job)),
         document=CourseContent.model_validate(course_job.course.content),
@@ -195,7 +214,7 @@ def test_a_regenerated_part_written_before_the_worker_died_is_not_asked_for_agai
         chapter=2,
         on_progress=lambda percent: None,
         deadline=time.monotonic() + 60,
-        checkpoints=checkpoints.Checkpoints(job_id=job.pk),
+        checkpoints=checkpoints.Checkpoints(job_id=job.pk, attempt=attempt),
     )
     GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None, worker="")
     asked_before = len(model_server.requests)

@@ -4,6 +4,7 @@ import sys
 import time
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from accounts import services as account_services
@@ -174,6 +175,30 @@ def test_a_job_no_worker_ever_takes_is_failed_in_the_end(api_key, settings, time
 
     job.refresh_from_db()
     assert (job.status, job.error_code) == (Status.FAILED, "GENERATION_TIMEOUT")
+
+
+def test_the_pending_timeout_never_fails_a_job_a_worker_starts_as_the_sweep_runs(
+    api_key, settings, time_machine
+):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    job = GenerationJobFactory(api_key=api_key, enqueued_at=timezone.now())
+    time_machine.move_to(
+        timezone.now() + datetime.timedelta(seconds=settings.JOB_PENDING_MAX_S + 1), tick=False
+    )
+    claimed = []
+
+    def a_worker_claims_it_once_the_sweep_has_listed_it(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if '"created_at" <' in sql and not claimed:  # the job's message, late behind a backlog
+            claimed.append(jobs._claim_job(job_id=job.pk, worker="celery@b"))
+        return result
+
+    with connection.execute_wrapper(a_worker_claims_it_once_the_sweep_has_listed_it):
+        jobs.recover_jobs()
+
+    job.refresh_from_db()
+    assert claimed == [1]
+    assert (job.status, job.error_code) == (Status.RUNNING, "")
 
 
 @pytest.fixture
