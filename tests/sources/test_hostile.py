@@ -3,11 +3,13 @@ Hostile and broken documents: each ends `failed` with its code, within the limit
 process that reads it, and nothing of it is kept.
 """
 
+import io
+import time
 import zipfile
 
 import pytest
 
-from sources.extraction import office
+from sources.extraction import office, sniff
 from sources.models import Source
 from tests.sources import documents
 from tests.sources.conftest import read
@@ -156,6 +158,53 @@ def test_truncated_files_fail_as_unreadable(api_client, name, whole, message):
     source = read(api_client, data[: len(data) // 2], name)
 
     assert failure(source) == ("SOURCE_UNREADABLE", message)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA], ids=["deflate", "lzma"])
+def test_an_office_file_whose_content_types_part_is_damaged_fails_as_unreadable(api_client, method):
+    package = io.BytesIO()
+    with zipfile.ZipFile(package, "w", method) as archive:
+        archive.writestr("[Content_Types].xml", "<Types>" + "x" * 5000 + "</Types>")
+        archive.writestr("word/document.xml", "<w:document/>")
+    damaged = bytearray(package.getvalue())
+    start = 30 + len("[Content_Types].xml") + 9  # into the part's compressed data (LZMA's header is 9 bytes)
+    damaged[start : start + 8] = b"\xff" * 8
+
+    source = read(api_client, bytes(damaged), "contract.docx")  # sniffed in the request: never a 500
+
+    assert failure(source)[0] == "SOURCE_UNREADABLE"
+
+
+@pytest.mark.parametrize("line", [b"__a ", b"**a ", b"[a](b", b"[[[[", b"[a]("], ids=repr)
+def test_sniffing_a_file_made_to_backtrack_is_linear(tmp_path, line):
+    # Sniffing runs in the upload's request. Patterns that looked to the line's end from every
+    # opening cost 12 to 16 s of CPU for these 64 KiB; a linear scan costs milliseconds. The bound
+    # is a guard against that blow-up, a thousand times what the scan costs, not a budget.
+    path = tmp_path / "notes.txt"
+    path.write_bytes(line * (sniff.SNIFF_BYTES // len(line)))
+
+    started = time.thread_time()
+    media_type = sniff.sniff(str(path))
+
+    assert time.thread_time() - started < 2
+    assert media_type in (sniff.TEXT, sniff.MARKDOWN)
+
+
+@pytest.mark.parametrize(
+    "text, media_type",
+    [
+        ("Read **the guide** and [the FAQ](https://example.com/faq).", sniff.MARKDOWN),
+        ("Read **a** and __b__, then [c](d).", sniff.MARKDOWN),
+        ("Read **the guide** and nothing else.", sniff.TEXT),
+        ("file_name_one and file_name_two, 2 ** 3 ** 2", sniff.TEXT),
+        ("See [1] (the appendix) and f(x) = [a](b c).", sniff.TEXT),
+    ],
+)
+def test_markdown_is_told_by_two_of_its_signs(tmp_path, text, media_type):
+    path = tmp_path / "notes.txt"
+    path.write_text(text)
+
+    assert sniff.sniff(str(path)) == media_type
 
 
 def test_corrupt_pdf_fails_as_unreadable(api_client):
