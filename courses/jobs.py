@@ -18,6 +18,7 @@ from config import errors, heartbeats, queue
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.content import CourseContent
+from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import course_output, job_error
 from sources import queries as source_queries
@@ -111,7 +112,8 @@ def create_job(
     built_from = sources_to_build_from(api_key=api_key, public_ids=source_ids) if source_ids else []
     period = account_services.charge_credit(account=api_key.account)
     job = GenerationJob.objects.create(
-        api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(), **request
+        api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(),
+        from_sources=bool(built_from), **request,
     )
     _attach_sources(job, built_from)
     if idempotency_key is not None:
@@ -178,6 +180,7 @@ def create_regeneration_job(
         part=part,
         chapter=chapter if part == Part.CHAPTER else None,
         instructions=instructions,
+        from_sources=bool(built_from),
     )
     _attach_sources(job, built_from)
     if idempotency_key is not None:
@@ -315,6 +318,13 @@ def _while_database_returns(write):
 
 
 def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.CourseRequest:
+    """
+    What the job asks the generator for.
+    :raises SourcesGone: when the job builds from sources and every one of them has been deleted
+    """
+    source_ids = tuple(job.job_sources.order_by("position").values_list("source_id", flat=True))
+    if job.from_sources and not source_ids:
+        raise SourcesGone()
     return generation.CourseRequest(
         subject=job.subject,
         format=job.format,
@@ -323,7 +333,7 @@ def _course_request(job: GenerationJob, *, variant: int = 0) -> generation.Cours
         add_ons=list(job.add_ons),
         instructions=job.instructions,
         variant=variant,
-        source_ids=tuple(job.job_sources.order_by("position").values_list("source_id", flat=True)),
+        source_ids=source_ids,
     )
 
 

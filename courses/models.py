@@ -77,10 +77,13 @@ class GenerationJob(models.Model):
     regenerated_course = models.ForeignKey(
         "Course", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
     )
-    # The client's documents the course is built from, in the order given (JobSource).
+    # The client's documents the course is built from, in the order given (JobSource). A deleted
+    # source leaves the list, so whether the job was asked to build from sources is kept apart: one
+    # whose sources are all gone fails rather than building from the subject alone.
     sources = models.ManyToManyField(
         "sources.Source", through="JobSource", related_name="jobs", blank=True
     )
+    from_sources = models.BooleanField(default=False)
     part = models.CharField(max_length=20, choices=Part.choices, blank=True)
     chapter = models.PositiveSmallIntegerField(null=True, blank=True)  # 1-based, with part "chapter"
     instructions = models.TextField(blank=True)

@@ -7,6 +7,7 @@ that are another key's, unknown or not ready refused without a credit spent.
 import json
 
 import pytest
+from django.test import TestCase
 from pytest_httpserver import HTTPServer
 
 from accounts import services as account_services
@@ -320,6 +321,30 @@ def test_deleting_a_source_keeps_the_courses_text_and_citations_marked_as_from_a
     assert "handbook.pdf, page 1 (source deleted)" in page_after.content.decode()
     exported = api_client.post(f"/api/v1/courses/{course['id']}/export", {"format": "scorm12"}, format="json")
     assert exported.status_code == 200
+
+
+def test_a_course_whose_sources_were_all_deleted_before_a_worker_took_it_fails_with_its_credit_back(
+    api_client, account, handbook, policy, settings
+):
+    settings.COURSE_GENERATOR = "offline"
+    with TestCase.captureOnCommitCallbacks(execute=False) as queued:
+        created = api_client.post(
+            "/api/v1/courses", {"subject": "Security", "sources": [handbook, policy]}, format="json"
+        )
+    for source_id in (handbook, policy):
+        assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
+    for callback in queued:  # a worker takes the job now
+        callback()
+
+    job = api_client.get(created.json()["pollUrl"]).json()
+    # Not a course built from the subject alone, as if no source had been asked for.
+    assert (job["status"], job["course"]) == ("failed", None)
+    assert job["error"] == {
+        "code": "GENERATION_FAILED",
+        "message": "The sources of this course have been deleted, or hold no text to build it from.",
+    }
+    assert account_services.usage_for(account=account).used == 0
+    assert not Course.objects.exists()
 
 
 def test_a_source_deleted_while_its_course_is_generated_is_marked_in_the_course(

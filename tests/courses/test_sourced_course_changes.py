@@ -152,6 +152,25 @@ def test_a_course_whose_sources_are_all_deleted_cannot_be_generated_again_in_par
     assert not GenerationJob.objects.filter(regenerated_course__public_id=course["id"]).exists()
 
 
+def test_a_part_asked_for_again_whose_sources_were_all_deleted_before_a_worker_took_it_fails(
+    api_client, course, handbook, policy
+):
+    with TestCase.captureOnCommitCallbacks(execute=False) as queued:
+        asked = api_client.post(
+            f"/api/v1/courses/{course['id']}/regenerate", {"target": "wrapup"}, format="json"
+        )
+    for source_id in (handbook, policy):
+        assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
+    for callback in queued:  # a worker takes the job now
+        callback()
+
+    job = api_client.get(asked.json()["pollUrl"]).json()
+    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    # Not a wrap-up written from the subject alone into a course built from sources.
+    assert (job["status"], job["error"]["code"]) == ("failed", "GENERATION_FAILED")
+    assert (after["version"], after["content"]["wrapup"]) == (1, course["content"]["wrapup"])
+
+
 # Edits ------------------------------------------------------------------------------------------
 
 
