@@ -167,8 +167,19 @@ def read_docx(path: str, *, max_pages: int) -> Document:
 
     for element in _body_elements(body):
         if element.tag == f"{_W}tbl":
-            for cells in _table_rows(Table(element, document)):
-                blocks.append(Block(kind=TABLE_ROW, text=" | ".join(cells), page=page if paginated else None))
+            for cells, row in _table_rows(Table(element, document)):
+                # A table runs over pages too: a row starts on the next page when a cell's first
+                # paragraph begins one, and the pages the row's longest cell runs over are counted.
+                breaks = [
+                    _cell_page_breaks(cell, rendered=rendered_breaks) for cell in row.iterchildren(f"{_W}tc")
+                ]
+                page += max((before for before, _ in breaks), default=0)
+                if page > max_pages:
+                    raise ExtractionError(TOO_LARGE, f"The document has more than {max_pages} pages.")
+                if any(cells):
+                    text = " | ".join(cells)
+                    blocks.append(Block(kind=TABLE_ROW, text=text, page=page if paginated else None))
+                page += max((within for _, within in breaks), default=0)
             continue
         page += _page_breaks_before(element, rendered=rendered_breaks)
         if page > max_pages:
@@ -255,7 +266,8 @@ def _page_breaks_after(element, *, rendered: bool) -> int:
     return len(element.findall(f".//{_W}br[@{_W}type='page']"))
 
 
-def _table_rows(table) -> list[list[str]]:
+def _table_rows(table) -> list[tuple[list[str], object]]:
+    """Each row's cell texts, with the row's element."""
     rows = []
     for row in table.rows:
         cells, seen = [], set()
@@ -264,9 +276,21 @@ def _table_rows(table) -> list[list[str]]:
                 continue
             seen.add(id(cell._tc))
             cells.append(clean_text(cell.text))
-        if any(cells):
-            rows.append(cells)
+        rows.append((cells, row._tr))
     return rows
+
+
+def _cell_page_breaks(cell, *, rendered: bool) -> tuple[int, int]:
+    """The pages a table cell begins at its start (0 or more), and those it begins further on."""
+    paragraphs = list(cell.iter(f"{_W}p"))
+    if not paragraphs:
+        return 0, 0
+    before = _page_breaks_before(paragraphs[0], rendered=rendered)
+    total = sum(
+        _page_breaks_before(paragraph, rendered=rendered) + _page_breaks_after(paragraph, rendered=rendered)
+        for paragraph in paragraphs
+    )
+    return before, total - before
 
 
 # PPTX -----------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """Real documents, built by the tests, read through the API: headings, levels, pages and passages."""
 
+import io
 import re
 
+import docx
 import pytest
+from docx.oxml import OxmlElement
 
 from sources.extraction import passages as splitting
 from sources.extraction import sniff
@@ -112,6 +115,49 @@ def test_word_document_keeps_title_heading_styles_lists_tables_and_page_breaks(a
             2,
             "Lock your screen whenever you leave your desk, even at home.",
         ),
+    ]
+
+
+def _page_begins_at(paragraph) -> None:
+    """Mark where Word's last layout began a new page: w:lastRenderedPageBreak in the first run."""
+    run = paragraph.runs[0] if paragraph.runs else paragraph.add_run("")
+    run._r.insert(0, OxmlElement("w:lastRenderedPageBreak"))
+
+
+def test_a_word_table_that_runs_over_pages_counts_them(api_client):
+    document = docx.Document()
+    document.add_heading("Equipment", level=1)
+    document.add_paragraph("Everything the company lends you is listed below, with who to ask for it.")
+    table = document.add_table(rows=40, cols=2)
+    for row in range(40):
+        table.cell(row, 0).text = f"Item {row}"
+        table.cell(row, 1).text = "Ask the service desk"
+    # Row 30 begins page 2 (Word marks it in each of its cells); row 35's second cell runs over a
+    # page into page 3.
+    _page_begins_at(table.cell(30, 0).paragraphs[0])
+    _page_begins_at(table.cell(30, 1).paragraphs[0])
+    table.cell(35, 1).add_paragraph("Bring your badge.")
+    _page_begins_at(table.cell(35, 1).paragraphs[1])
+    document.add_heading("Security at home", level=1)  # still on page 3
+    document.add_paragraph("Lock your screen whenever you leave your desk, even at home.")
+    travel = document.add_heading("Travel", level=1)
+    _page_begins_at(travel)  # page 4 begins here
+    document.add_paragraph("Take only the laptop you need, and never leave it in a car.")
+    data = io.BytesIO()
+    document.save(data)
+
+    source = read(api_client, data.getvalue(), "policy.docx")
+
+    assert source["status"] == "ready", source
+    assert [(title, page) for title, _, page in outline(source)] == [
+        ("Equipment", 1), ("Security at home", 3), ("Travel", 4),
+    ]
+    assert source["pages"] == 4
+    assert [(p.heading_path, p.page, p.page_end) for p in passages_of(source["id"])] == [
+        (["Equipment"], 1, 2),  # rows 0 to 32
+        (["Equipment"], 2, 3),  # rows 33 to 39
+        (["Security at home"], 3, 3),
+        (["Travel"], 4, 4),
     ]
 
 
