@@ -26,6 +26,7 @@ are in the sources' own.
 import collections
 import dataclasses
 import math
+import operator
 import re
 
 from courses import citations, content
@@ -49,6 +50,9 @@ MAX_LESSONS = 5
 PASSAGES_PER_LESSON = 3
 # Key sentences of a lesson: about two in five of its sentences, between these bounds.
 SENTENCES_MIN, SENTENCES_MAX = 2, 8
+# TextRank compares every pair of the sentences it ranks: beyond this many (a checklist or a long
+# table is a sentence a line), an even spread of them is ranked, and the others score the base.
+RANKED_MAX = 300
 # A sentence a quiz question is made from: long enough to say something, short enough to quote whole.
 QUESTION_WORDS = (6, 60)
 BLANK = "_____"
@@ -581,7 +585,9 @@ class _Reader:
                         position=len(self.sentences),
                     )
                 )
-        self.score = dict(zip(self.sentences, centrality(self.sentences), strict=True))
+        ranked = _spread(self.sentences, RANKED_MAX)
+        self.score = dict.fromkeys(self.sentences, BASE_SCORE)
+        self.score.update(zip(ranked, centrality(ranked), strict=True))
         self._terms: dict | None = None
         self.surfaces: dict[str, str] = {}  # a key term as its source most often writes it
 
@@ -771,7 +777,11 @@ def document_terms(grounding, source: str, stopwords: set[str]) -> DocumentTerms
     return terms
 
 
-def centrality(sentences: list[Sentence], *, damping: float = 0.85, rounds: int = 30) -> list[float]:
+DAMPING = 0.85
+BASE_SCORE = 1 - DAMPING
+
+
+def centrality(sentences: list[Sentence], *, damping: float = DAMPING, rounds: int = 30) -> list[float]:
     """
     TextRank (Mihalcea and Tarau, 2004): each sentence's score is fed by the sentences it shares
     words with, in proportion to their overlap (normalised by the sentences' lengths) and to their
@@ -788,13 +798,22 @@ def centrality(sentences: list[Sentence], *, damping: float = 0.85, rounds: int 
                 neighbours[i].append((j, weight))
                 neighbours[j].append((i, weight))
     totals = [sum(weight for _, weight in row) for row in neighbours]
+    # Per sentence, once: its neighbours' scores as one lookup, and the share of each neighbour's
+    # links it gets. Every round then adds up the same products in the same order as one sum.
+    rows = [(_picker([j for j, _ in row]), [weight / totals[j] for j, weight in row]) for row in neighbours]
     scores = [1.0] * count
     for _ in range(rounds):
         scores = [
-            (1 - damping) + damping * sum(weight / totals[j] * scores[j] for j, weight in neighbours[i])
-            for i in range(count)
+            (1 - damping) + damping * sum(map(operator.mul, shares, pick(scores))) for pick, shares in rows
         ]
     return scores
+
+
+def _picker(indexes: list[int]):
+    """A function of a list giving its items at these indexes, as a tuple."""
+    if len(indexes) > 1:
+        return operator.itemgetter(*indexes)
+    return lambda items: tuple(items[index] for index in indexes)
 
 
 def _paragraphs(chosen: list[Sentence]) -> str:

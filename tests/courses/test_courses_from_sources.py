@@ -323,6 +323,51 @@ def test_deleting_a_source_keeps_the_courses_text_and_citations_marked_as_from_a
     assert exported.status_code == 200
 
 
+def checklist(items_per_section: int) -> bytes:
+    """A shop's checklist in Markdown: three sections of short items, a longer one every tenth."""
+    things = (
+        "alarm panel window shutter register drawer receipt printer counter shelf pallet freezer cooler "
+        "thermometer ledger invoice voucher badge camera sensor ladder trolley scanner label battery"
+    ).split()
+    lines = []
+    for section in ("Opening", "Daytime", "Closing"):
+        lines.append(f"# {section} checklist\n")
+        for item in range(items_per_section):
+            first, second = things[item % len(things)], things[(item * 7 + 3) % len(things)]
+            if item % 10 == 0:
+                lines.append(f"- Every morning the manager checks the {first} and the {second}.")
+            else:
+                lines.append(f"- Check the {first}.")
+        lines.append("")
+    return "\n".join(lines).encode()
+
+
+def test_a_course_from_a_checklist_of_thousands_of_lines_ranks_an_even_spread_of_them(
+    api_client, settings
+):
+    # TextRank compares every pair of the sentences it ranks, and each line of a list is a sentence:
+    # 3,000 lines were 4.5 million pairs, a minute of a worker's CPU, and twice as many four minutes.
+    from courses.generation import extractive, grounding
+
+    settings.COURSE_GENERATOR = "offline"
+    source_id = add_source(api_client, checklist(1000), "checklist.md")
+    source = Source.objects.get(public_id=source_id)
+    loaded = grounding.Grounding.load([source.pk])
+
+    every_passage = [passage.public_id for passage in loaded.passages]
+    loaded.load_texts(every_passage)
+    reader = extractive._Reader(loaded, every_passage, language_id="en-US")
+    course = make_course(
+        api_client, subject="Shop routine", sources=[source_id], addOns=["assessment", "wrapup"]
+    )
+
+    ranked = [sentence for sentence in reader.sentences if reader.score[sentence] != extractive.BASE_SCORE]
+    assert len(reader.sentences) == 3000
+    assert 0 < len(ranked) <= extractive.RANKED_MAX
+    assert {sentence.passage for sentence in ranked} == set(every_passage)  # spread over them all
+    assert_cited(course["content"], source_ids=[source_id])
+
+
 def test_a_course_whose_sources_were_all_deleted_before_a_worker_took_it_fails_with_its_credit_back(
     api_client, account, handbook, policy, settings
 ):
