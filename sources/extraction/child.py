@@ -13,7 +13,9 @@ import json
 import resource
 import sys
 
-from sources.extraction.document import NO_TEXT, TOO_LARGE, UNREADABLE, UNSUPPORTED, ExtractionError
+from sources.extraction.document import (
+    MAX_BLOCKS, NO_TEXT, TOO_LARGE, UNREADABLE, UNSUPPORTED, ExtractionError,
+)
 from sources.extraction import sniff
 
 
@@ -51,6 +53,10 @@ def read(path: str, media_type: str, *, max_pages: int, max_characters: int):
         document = text.read_plain_text(path)
     else:
         raise ExtractionError(UNSUPPORTED, "This kind of file is not supported.")
+    if len(document.blocks) > MAX_BLOCKS:
+        raise ExtractionError(
+            TOO_LARGE, f"The document has more than {MAX_BLOCKS:,} paragraphs, headings and table rows."
+        )
     characters = sum(len(block.text) for block in document.blocks)
     if characters > max_characters:
         raise ExtractionError(TOO_LARGE, f"The document holds more than {max_characters} characters of text.")

@@ -7,6 +7,10 @@ import dataclasses
 HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE = "heading", "paragraph", "list_item", "table_row", "note"
 KINDS = (HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE)
 MAX_HEADING_LEVEL = 6
+# Blocks a document may have: a 500-page document has far fewer. The worker takes every block of the
+# answer into its memory (the child's limit does not hold it), so a file of millions of one-letter
+# paragraphs is refused by the child, not taken at hundreds of megabytes.
+MAX_BLOCKS = 100_000
 
 
 @dataclasses.dataclass

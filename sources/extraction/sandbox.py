@@ -19,7 +19,9 @@ from sources.extraction.document import TOO_LARGE, UNREADABLE, Document, Extract
 
 logger = logging.getLogger(__name__)
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-_MAX_ANSWER_BYTES = 256 * 1024 * 1024
+# The most a document's answer can be: 5,000,000 characters escaped as JSON (12 bytes at most each)
+# in at most MAX_BLOCKS blocks.
+_MAX_ANSWER_BYTES = 80 * 1024 * 1024
 
 
 def extract(

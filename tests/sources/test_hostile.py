@@ -207,6 +207,16 @@ def test_markdown_is_told_by_two_of_its_signs(tmp_path, text, media_type):
     assert sniff.sniff(str(path)) == media_type
 
 
+def test_a_document_of_more_blocks_than_any_real_one_fails_as_too_large(api_client):
+    # Every block of the child's answer is taken into the worker's memory, which the child's limit
+    # does not hold: two million one-letter paragraphs (a 6 MB file) grew the worker by 400 MB.
+    source = read(api_client, b"a\n\n" * 100_001, "notes.txt")
+
+    assert failure(source) == (
+        "SOURCE_TOO_LARGE", "The document has more than 100,000 paragraphs, headings and table rows."
+    )
+
+
 def test_corrupt_pdf_fails_as_unreadable(api_client):
     data = bytearray(documents.pdf_with_bookmarks())
     data[20:-30] = bytes(len(data) - 50)  # the header and the end survive; everything between is zeros
