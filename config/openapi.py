@@ -47,6 +47,16 @@ class StrictTextField(OpenApiSerializerFieldExtension):
         return {**schema, "pattern": TEXT_PATTERN}
 
 
+class StrictList(OpenApiSerializerFieldExtension):
+    """A list that defaults to an empty one says so (a callable default is not stated otherwise)."""
+
+    target_class = "courses.serializers.StrictListField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "default": []} if self.target.default is list else schema
+
+
 # Every `code` an error body can carry, with its status and when it happens: the `ErrorCodeEnum` of
 # the document (a test holds it to the codes the server can produce). A new code is a new value
 # here: clients generated before it do not know it, so it comes with a new minor version.

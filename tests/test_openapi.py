@@ -344,6 +344,15 @@ def test_export_formats_are_the_three_scorm_versions_and_cmi5_with_scorm12_the_d
     assert schemas["CourseExportedEvent"]["properties"]["format"]["enum"] == schemas["ExportFormatEnum"]["enum"]
 
 
+def test_the_create_states_the_defaults_the_contract_gives(document):
+    # interface.md 4.1: format "onepage", languageId "en-US", addOns "default empty array".
+    fields = document["components"]["schemas"]["CreateJobInputRequest"]["properties"]
+
+    assert (fields["format"]["default"], fields["languageId"]["default"]) == ("onepage", "en-US")
+    assert fields["addOns"]["default"] == fields["outline"]["default"] == []
+    assert "default" not in fields["sources"]
+
+
 def test_interactive_docs_are_served_without_a_cdn(client):
     page = client.get("/docs/")
 
