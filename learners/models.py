@@ -97,11 +97,15 @@ class QuizAttempt(models.Model):
     score = models.PositiveSmallIntegerField(help_text="Percent of the questions answered right.")
     passed = models.BooleanField()
     created_at = models.DateTimeField(default=timezone.now)
+    # The page's own id of the attempt: one it sends again (the answer lost on the way, though it was
+    # recorded) is recorded once. None from pages made before attempts had ids.
+    key = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["learner", "number"]
         constraints = [
             models.UniqueConstraint(fields=["learner", "number"], name="quiz_attempt_number_per_learner"),
+            models.UniqueConstraint(fields=["learner", "key"], name="quiz_attempt_key_per_learner"),
         ]
 
     def __str__(self):

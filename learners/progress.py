@@ -35,6 +35,7 @@ MAX_PAGES = 63  # pages_seen is a 64-bit integer; a course has at most 11 pages
 MAX_SECONDS_PER_BATCH = 120  # the page sends every 15 seconds; more than this is not believed
 MAX_QUESTIONS = 20
 MAX_VERSION = 1_000_000
+_ATTEMPT_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class CourseNotFound(errors.NotFound):
@@ -72,6 +73,7 @@ class Batch:
     # course's first page does not move that place.
     hello: bool = False
     answers: tuple[int | None, ...] | None = None  # a quiz attempt: the option chosen per question
+    attempt: str | None = None  # the page's id of that attempt, the same when sent again
 
 
 def parse_batch(raw) -> Batch:
@@ -85,7 +87,9 @@ def parse_batch(raw) -> Batch:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         raise InvalidBatch() from None
-    if not isinstance(data, dict) or not set(data) <= {"version", "page", "seen", "seconds", "hello", "answers"}:
+    if not isinstance(data, dict) or not set(data) <= {
+        "version", "page", "seen", "seconds", "hello", "answers", "attempt",
+    }:
         raise InvalidBatch()
     seen = data.get("seen", [])
     answers = data.get("answers")
@@ -96,6 +100,11 @@ def parse_batch(raw) -> Batch:
     hello = data.get("hello", False)
     if not isinstance(hello, bool):
         raise InvalidBatch()
+    attempt = data.get("attempt")
+    if attempt is not None and (
+        answers is None or not isinstance(attempt, str) or not _ATTEMPT_ID.fullmatch(attempt)
+    ):
+        raise InvalidBatch()
     return Batch(
         version=_whole(data.get("version"), 1, MAX_VERSION),
         page=None if data.get("page") is None else _whole(data["page"], 0, MAX_PAGES),
@@ -103,6 +112,7 @@ def parse_batch(raw) -> Batch:
         seconds=min(_whole(data.get("seconds", 0), 0, 24 * 60 * 60), MAX_SECONDS_PER_BATCH),
         hello=hello,
         answers=None if answers is None else tuple(None if a is None else _whole(a, 0, 5) for a in answers),
+        attempt=attempt,
     )
 
 
@@ -203,15 +213,14 @@ def record(
     course = _course(course_public_id, quiz_version=batch.version if batch.answers is not None else None)
     attempt = None if batch.answers is None else _score(course, batch)
     values = _values(course, batch, attempt)
-    durable = attempt is not None
-    row = _execute(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, durable=durable)
+    row = _write(_statement(_UPDATE, attempt), {**values, "learner": learner.public_id}, attempt=attempt)
     if row is None:  # a new learner (a first view), or a personal link's learner erased meanwhile
         _reserve_new_learner(client_address=client_address)
         if learner.personal:
             learner = identity.Known(public_id=new_learner_id())
-        row = _execute(
+        row = _write(
             _statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id},
-            durable=durable,
+            attempt=attempt,
         )
     if row is None:  # an id of another course's learner: not this course's to record
         raise CourseNotFound()
@@ -345,6 +354,7 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
         values.update(
             answers=json.dumps(attempt.answers), correct=attempt.correct, questions=attempt.questions,
             score=attempt.score, passed=attempt.passed, quiz_version=attempt.version,
+            attempt_key=batch.attempt,
         )
     return values
 
@@ -362,7 +372,19 @@ def _statement(template: str, attempt: _Attempt | None) -> str:
     return template.format(
         completes=_COMPLETES, credit=_CREDIT, counted_from=_COUNTED_FROM,
         attempt=_ATTEMPT if attempt is not None else "",
+        new_attempt=_NEW_ATTEMPT if attempt is not None else "%(attempts)s",
     )
+
+
+def _write(sql: str, values: dict, *, attempt: _Attempt | None):
+    """A batch's statement: waiting for the disk with a quiz attempt, and written again, once, when a
+    copy of its attempt sent at the same instant was recorded first (see _HAS_THE_ATTEMPT)."""
+    try:
+        return _execute(sql, values, durable=attempt is not None)
+    except IntegrityError as exc:
+        if attempt is None or getattr(exc.__cause__.diag, "constraint_name", None) != _ATTEMPT_KEY_CONSTRAINT:
+            raise
+    return _execute(sql, values, durable=True)
 
 
 def _execute(sql: str, values: dict, *, durable: bool):
@@ -417,11 +439,11 @@ _CHANGES = """
     "seconds_spent" = l."seconds_spent" + {credit},
     "time_counted_until" = {counted_from} + make_interval(secs => {credit}),
     "completed_at" = COALESCE(l."completed_at", CASE WHEN {completes} THEN %(now)s END),
-    "attempt_count" = l."attempt_count" + %(attempts)s,
-    "best_score" = CASE WHEN %(attempts)s = 1 THEN GREATEST(COALESCE(l."best_score", 0), %(score)s)
+    "attempt_count" = l."attempt_count" + {new_attempt},
+    "best_score" = CASE WHEN {new_attempt} = 1 THEN GREATEST(COALESCE(l."best_score", 0), %(score)s)
                         ELSE l."best_score" END,
-    "passed" = CASE WHEN %(attempts)s = 1 THEN COALESCE(l."passed", false) OR %(passed)s ELSE l."passed" END,
-    "events_pending" = l."events_pending" OR l."started_at" IS NULL OR %(attempts)s = 1
+    "passed" = CASE WHEN {new_attempt} = 1 THEN COALESCE(l."passed", false) OR %(passed)s ELSE l."passed" END,
+    "events_pending" = l."events_pending" OR l."started_at" IS NULL OR {new_attempt} = 1
                        OR (l."completed_at" IS NULL AND {completes})
 """
 _RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending"'
@@ -471,15 +493,29 @@ SELECT "id", "current_page", "events_pending" FROM learner
 """
 )
 
-_ATTEMPT = """,
+# A quiz attempt counts unless the learner has it already, by the id the page gave it: an attempt
+# sent again after its answer was lost on the way is recorded once. (Two copies sent at the same
+# instant each find none: the second then meets the first's key, and is written again, finding it.)
+_HAS_THE_ATTEMPT = """EXISTS (
+    SELECT 1 FROM "learners_quizattempt" q WHERE q."learner_id" = {learner}."id" AND q."key" = %(attempt_key)s
+)"""
+_ATTEMPT_KEY_CONSTRAINT = "quiz_attempt_key_per_learner"
+_NEW_ATTEMPT = "(CASE WHEN " + _HAS_THE_ATTEMPT.format(learner="l") + " THEN 0 ELSE 1 END)"
+_ATTEMPT = (
+    """,
 attempt AS (
   INSERT INTO "learners_quizattempt" (
-    "learner_id", "number", "version", "answers", "correct", "questions", "score", "passed", "created_at"
+    "learner_id", "number", "version", "answers", "correct", "questions", "score", "passed", "created_at",
+    "key"
   )
   SELECT "id", "attempt_count", %(quiz_version)s, %(answers)s::jsonb, %(correct)s, %(questions)s, %(score)s,
-         %(passed)s, %(now)s
+         %(passed)s, %(now)s, %(attempt_key)s
   FROM learner
+  WHERE NOT """
+    + _HAS_THE_ATTEMPT.format(learner="learner")
+    + """
 )"""
+)
 
 # A sign-off with its learner: the first sign-off is the learner's (name and time), and it completes
 # the course when its last page was reached. A reader who signs before any progress of theirs was

@@ -20,14 +20,18 @@ def second_session() -> psycopg.Connection:
 
 
 def waiting_for_a_lock(connection_) -> bool:
-    """Whether a session of this database waits for a lock (the statistics read afresh, not as the
+    """Whether a session of this database waits for a lock."""
+    return sessions_waiting_for_a_lock(connection_) > 0
+
+
+def sessions_waiting_for_a_lock(connection_) -> int:
+    """How many sessions of this database wait for a lock (the statistics read afresh, not as the
     transaction first saw them)."""
     connection_.execute("SELECT pg_stat_clear_snapshot()")
-    waiting = connection_.execute(
+    return connection_.execute(
         "SELECT count(*) FROM pg_stat_activity"
         " WHERE datname = current_database() AND wait_event_type = 'Lock'"
     ).fetchone()[0]
-    return waiting > 0
 
 
 def changed_meanwhile(*, after_query_with: str, change, request):

@@ -28,7 +28,7 @@
   var sentPage = null;
   var seen = {};
   var unsentMs = 0;
-  var attempts = []; // quiz attempts not yet sent, each the answers of one
+  var attempts = []; // quiz attempts not yet sent, each its answers and its id
   var helloDone = false; // the service has answered this page's first batch
   var started = false;
   var busy = false;
@@ -79,7 +79,11 @@
       batch.seconds = seconds;
     }
     if (attempts.length) {
-      batch.answers = attempts.shift();
+      var attempt = attempts.shift();
+      batch.answers = attempt.answers;
+      if (attempt.id) {
+        batch.attempt = attempt.id; // the same when sent again: the service records it once
+      }
     }
     seen = {};
     unsentMs -= seconds * 1000;
@@ -94,7 +98,7 @@
     });
     unsentMs += (batch.seconds || 0) * 1000;
     if (batch.answers) {
-      attempts.unshift(batch.answers);
+      attempts.unshift({ answers: batch.answers, id: batch.attempt });
     }
     sentPage = null;
   }
@@ -199,8 +203,20 @@
     }
   });
 
+  /* A random id for a quiz attempt (none where the browser has no crypto: it is then sent without). */
+  function attemptId() {
+    try {
+      var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      return Array.prototype.map.call(bytes, function (byte) {
+        return ("0" + byte.toString(16)).slice(-2);
+      }).join("");
+    } catch (error) {
+      return undefined;
+    }
+  }
+
   document.addEventListener("course:quiz", function (event) {
-    attempts.push(event.detail.answers);
+    attempts.push({ answers: event.detail.answers, id: attemptId() });
     send();
   });
 

@@ -1,8 +1,10 @@
 """What the preview page records of a learner, over HTTP as the page's script sends it."""
 
+import copy
 import json
 import re
 import threading
+import time
 
 import pytest
 import time_machine
@@ -16,7 +18,7 @@ from learners import progress, services
 from learners.models import Learner, QuizAttempt
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import second_session, waiting_for_a_lock
+from tests.locks import second_session, sessions_waiting_for_a_lock, waiting_for_a_lock
 
 pytestmark = pytest.mark.django_db
 
@@ -279,6 +281,68 @@ def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader)
         (3, [1, 1, 1, 1, 1], 0, 5, 0, False),
     ]
     assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
+
+
+def test_a_quiz_attempt_sent_again_is_recorded_once(reader):
+    # The page sends an attempt again when its answer was lost on the way (a network error, a 503):
+    # the service may have recorded it all the same. Its id says it is the same attempt.
+    reader.send(hello=True, page=4, seen=[4])
+
+    first = reader.send(answers=FAILING, attempt="attempt-one-0123456789")
+    again = reader.send(answers=FAILING, attempt="attempt-one-0123456789", seconds=15)
+    other = reader.send(answers=PASSING, attempt="attempt-two-0123456789")
+    without_id = reader.send(answers=PASSING)  # a page from before attempts had ids
+
+    learner = Learner.objects.get()
+    assert [r.status_code for r in (first, again, other, without_id)] == [204] * 4
+    assert list(QuizAttempt.objects.values_list("number", "key", "score")) == [
+        (1, "attempt-one-0123456789", 40), (2, "attempt-two-0123456789", 80), (3, None, 80),
+    ]
+    assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
+    assert learner.seconds_spent > 0  # the rest of the batch sent again is taken as ever
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_quiz_attempt_sent_twice_at_once_is_recorded_once(course):
+    reader = Reader(course)
+    reader.send(hello=True, page=4, seen=[4])
+    answers = []
+
+    def send():
+        tab = Reader(course)  # a client of its own, with the learner's cookie and the page's token
+        tab.client.cookies, tab.token = copy.copy(reader.client.cookies), reader.token
+        try:
+            answers.append(tab.send(answers=FAILING, attempt="attempt-one-0123456789").status_code)
+        finally:
+            connection.close()  # the thread's own
+
+    # The learner's row held, so that the copies all begin (each finding no such attempt yet) before
+    # any of them writes.
+    with second_session() as holding:
+        holding.execute('SELECT 1 FROM "learners_learner" FOR UPDATE')
+        threads = [threading.Thread(target=send) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        while sessions_waiting_for_a_lock(holding) < 4 and any(thread.is_alive() for thread in threads):
+            time.sleep(0.05)
+        holding.commit()
+    for thread in threads:
+        thread.join()
+
+    assert answers == [204] * 4
+    assert QuizAttempt.objects.count() == 1
+    assert Learner.objects.get().attempt_count == 1
+
+
+@pytest.mark.parametrize("attempt", ["short", "x" * 65, "with space 0123456789", 12345678901234567890, True])
+def test_a_quiz_attempts_id_is_checked(reader, attempt):
+    reader.send(hello=True, page=4, seen=[4])
+
+    response = reader.send(answers=FAILING, attempt=attempt)
+    alone = reader.send(attempt="attempt-one-0123456789")  # an id without answers
+
+    assert [response.status_code, alone.status_code] == [400, 400]
+    assert not QuizAttempt.objects.exists()
 
 
 def test_until_a_pass_the_learner_has_not_passed(reader):

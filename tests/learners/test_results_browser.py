@@ -149,6 +149,8 @@ def test_two_learners_take_the_course_and_the_results_and_events_say_exactly_tha
     assert [(a.score, a.passed) for a in QuizAttempt.objects.order_by("learner", "number")] == [
         (40, False), (80, True), (40, False), (80, True),
     ]
+    # Each with the id the page gave it, by which one sent again is recorded once.
+    assert all(re.fullmatch(r"[0-9a-f]{32}", a.key) for a in QuizAttempt.objects.all())
     # The same rows as CSV. The pages are still open and may send a batch of time between the two
     # reads, so the two fields such a batch moves are compared apart: never earlier, never less.
     live = ("lastSeenAt", "timeSpentSeconds")
