@@ -42,16 +42,19 @@ _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 _MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^\S.*\n {0,3}(?:=+|-{2,})[ \t]*$", re.MULTILINE)
 # Every sign is found in time linear in the text: a pattern that may start anywhere on a line stops
-# looking at the next character that could start it again (a bracket, a parenthesis, an asterisk or
-# an underscore), so no start scans what another start scans. Scanning to the line's end from every
-# opening instead cost 12 s of a web process for 64 KiB of "__a " (sniffing runs in the request).
+# looking where it could start again (a bracket; a parenthesis past one level, as in
+# `wiki/Mercury_(planet)`; the next `**` or `__`), so no start scans what another start scans.
+# Scanning to the line's end from every opening instead cost 12 s of a web process for 64 KiB of
+# "__a " (sniffing runs in the request).
+_URL_PART = r"[^()\[\]\s]*"
 _MARKDOWN_SIGNS = (
     re.compile(r"^ {0,3}[-*+][ \t]+\S", re.MULTILINE),  # bullet lists
     re.compile(r"^ {0,3}\d{1,9}[.)][ \t]+\S", re.MULTILINE),  # ordered lists
-    re.compile(r"\[[^\[\]\n]+\]\([^()\[\]\s]+\)"),  # links
+    re.compile(rf"\[[^\[\]\n]+\]\({_URL_PART}(?:\({_URL_PART}\){_URL_PART})*\)"),  # links
     re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE),  # fenced code
     re.compile(r"^ {0,3}\|.*\|[ \t]*$\n^ {0,3}\|?[ \t]*:?-{3,}", re.MULTILINE),  # tables
-    re.compile(r"(?:\*\*|__)[^\s*_](?:[^\n*_]*[^\s*_])?(?:\*\*|__)"),  # strong emphasis
+    # Strong emphasis: `**max_pages**`, `**very *important* advice**`, `__on__`.
+    re.compile(r"\*\*[^\s*](?:(?:[^\n*]|\*(?!\*))*[^\s*])?\*\*|__[^\s_](?:(?:[^\n_]|_(?!_))*[^\s_])?__"),
 )
 
 

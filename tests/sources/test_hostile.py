@@ -175,7 +175,11 @@ def test_an_office_file_whose_content_types_part_is_damaged_fails_as_unreadable(
     assert failure(source)[0] == "SOURCE_UNREADABLE"
 
 
-@pytest.mark.parametrize("line", [b"__a ", b"**a ", b"[a](b", b"[[[[", b"[a]("], ids=repr)
+@pytest.mark.parametrize(
+    "line",
+    [b"__a ", b"**a ", b"**a *", b"__a _", b"[a](b", b"[[[[", b"[a](", b"[a](b(c", b"[a](()"],
+    ids=repr,
+)
 def test_sniffing_a_file_made_to_backtrack_is_linear(tmp_path, line):
     # Sniffing runs in the upload's request. Patterns that looked to the line's end from every
     # opening cost 12 to 16 s of CPU for these 64 KiB; a linear scan costs milliseconds. The bound
@@ -195,6 +199,11 @@ def test_sniffing_a_file_made_to_backtrack_is_linear(tmp_path, line):
     [
         ("Read **the guide** and [the FAQ](https://example.com/faq).", sniff.MARKDOWN),
         ("Read **a** and __b__, then [c](d).", sniff.MARKDOWN),
+        ("See [Mercury](https://en.wikipedia.org/wiki/Mercury_(planet)).\n\n- a list", sniff.MARKDOWN),
+        ("Set **max_pages**.\n\n- a list", sniff.MARKDOWN),
+        ("This is **very *important* advice**.\n\n- a list", sniff.MARKDOWN),
+        ("Set __max_pages__ and __a *b* c__.\n\n- a list", sniff.MARKDOWN),
+        ("Only a list\n\n- a list", sniff.TEXT),
         ("Read **the guide** and nothing else.", sniff.TEXT),
         ("file_name_one and file_name_two, 2 ** 3 ** 2", sniff.TEXT),
         ("See [1] (the appendix) and f(x) = [a](b c).", sniff.TEXT),
