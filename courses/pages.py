@@ -36,7 +36,7 @@ from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses.content import CourseContent
 from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
-from learners import identity
+from learners import identity, progress
 
 _ROOT = Path(settings.BASE_DIR)
 
@@ -161,9 +161,7 @@ def sign_agreement(request, course_id: str):
                 course=course,
                 name=form.cleaned_data["name"],
                 client_ip=ratelimit.client_address(request),
-                # The learner the browser names signs as themselves, recorded by the sign-off if their
-                # page's script never ran; a browser that keeps no cookies signs on its own.
-                learner=identity.learner_in(request, course_public_id=course.public_id),
+                learner=_signer(request, course),
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
@@ -189,6 +187,17 @@ def signed_page(request, course_id: str, token: str):
         _course(request, course_id)  # a deleted course's confirmation is gone too
         raise Http404("No such sign-off.")
     return _respond(request, _render(signoff.course, "courses/signed.html", {"signoff": signoff}))
+
+
+def _signer(request, course: Course) -> identity.Known | None:
+    """
+    The learner who signs: the one the browser names, recorded by the sign-off if their page's
+    script never ran. A browser that keeps no cookies, or a request that names a crawler or no
+    User-Agent (never a learner, as with progress), signs on its own.
+    """
+    if not progress.is_a_learner(request.headers.get("User-Agent", "")):
+        return None
+    return identity.learner_in(request, course_public_id=course.public_id)
 
 
 class SignoffForm(forms.Form):

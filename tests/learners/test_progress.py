@@ -250,6 +250,17 @@ def test_a_browser_that_keeps_no_cookies_signs_on_its_own(course, reader):
     assert Signoff.objects.get().learner is None
 
 
+@pytest.mark.parametrize("user_agent", ["", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"])
+def test_a_signoff_from_a_crawler_or_without_a_user_agent_stands_on_its_own(course, user_agent):
+    reader = Reader(course, user_agent=user_agent)
+
+    signed = reader.sign("Ada Lovelace")
+
+    assert signed.status_code == 303
+    assert Learner.objects.count() == 0
+    assert Signoff.objects.get().learner is None
+
+
 def test_an_erased_personal_learner_who_signs_is_not_recorded_again(course, api_key, settings):
     learner, _ = services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="E-1")
     reader = Reader(course)
