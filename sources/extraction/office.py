@@ -168,18 +168,15 @@ def read_docx(path: str, *, max_pages: int) -> Document:
     for element in _body_elements(body):
         if element.tag == f"{_W}tbl":
             for cells, row in _table_rows(Table(element, document)):
-                # A table runs over pages too: a row starts on the next page when a cell's first
-                # paragraph begins one, and the pages the row's longest cell runs over are counted.
-                breaks = [
-                    _cell_page_breaks(cell, rendered=rendered_breaks) for cell in row.iterchildren(f"{_W}tc")
-                ]
-                page += max((before for before, _ in breaks), default=0)
+                # A table runs over pages too (see _row_pages).
+                before, total = _row_pages(row, rendered=rendered_breaks)
+                page += before
                 if page > max_pages:
                     raise ExtractionError(TOO_LARGE, f"The document has more than {max_pages} pages.")
                 if any(cells):
                     text = " | ".join(cells)
                     blocks.append(Block(kind=TABLE_ROW, text=text, page=page if paginated else None))
-                page += max((within for _, within in breaks), default=0)
+                page += total - before
             continue
         page += _page_breaks_before(element, rendered=rendered_breaks)
         if page > max_pages:
@@ -280,17 +277,37 @@ def _table_rows(table) -> list[tuple[list[str], object]]:
     return rows
 
 
-def _cell_page_breaks(cell, *, rendered: bool) -> tuple[int, int]:
-    """The pages a table cell begins at its start (0 or more), and those it begins further on."""
-    paragraphs = list(cell.iter(f"{_W}p"))
-    if not paragraphs:
+def _row_pages(row, *, rendered: bool) -> tuple[int, int]:
+    """
+    The pages a table row begins: at its start, and in all. Its cells run side by side, so the row
+    has the most of any of them: where a row moves to the next page, or runs onto it, Word marks
+    the place in each of its cells.
+    """
+    cells = [_cell_pages(cell, rendered=rendered) for cell in row.iterchildren(f"{_W}tc")]
+    return max((before for before, _ in cells), default=0), max((total for _, total in cells), default=0)
+
+
+def _cell_pages(cell, *, rendered: bool) -> tuple[int, int]:
+    """
+    The pages a table cell begins: at its start, and in all (its paragraphs and tables one after
+    another). A cell merged down over the rows below has only its start counted: the pages it runs
+    over are those of the rows beside it, which count them; the rows it covers below hold nothing.
+    """
+    merged = cell.find(f"{_W}tcPr/{_W}vMerge")
+    if merged is not None and merged.get(f"{_W}val") != "restart":
         return 0, 0
-    before = _page_breaks_before(paragraphs[0], rendered=rendered)
-    total = sum(
-        _page_breaks_before(paragraph, rendered=rendered) + _page_breaks_after(paragraph, rendered=rendered)
-        for paragraph in paragraphs
-    )
-    return before, total - before
+    parts = []
+    for element in _body_elements(cell):
+        if element.tag == f"{_W}p":
+            before = _page_breaks_before(element, rendered=rendered)
+            parts.append((before, before + _page_breaks_after(element, rendered=rendered)))
+        else:  # a table in the cell, row after row
+            rows = [_row_pages(row, rendered=rendered) for row in element.iterchildren(f"{_W}tr")]
+            parts.append((rows[0][0] if rows else 0, sum(total for _, total in rows)))
+    if not parts:
+        return 0, 0
+    before = parts[0][0]
+    return before, before if merged is not None else sum(total for _, total in parts)
 
 
 # PPTX -----------------------------------------------------------------------------------------

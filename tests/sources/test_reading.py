@@ -7,6 +7,7 @@ import docx
 import pytest
 from docx.oxml import OxmlElement
 
+from sources.extraction import office
 from sources.extraction import passages as splitting
 from sources.extraction import sniff
 from sources.models import Source
@@ -159,6 +160,49 @@ def test_a_word_table_that_runs_over_pages_counts_them(api_client):
         (["Security at home"], 3, 3),
         (["Travel"], 4, 4),
     ]
+
+
+def _pages_of(document: docx.Document, tmp_path) -> tuple[int | None, list[tuple[str, str, int]]]:
+    document.save(tmp_path / "document.docx")
+    read = office.read_docx(str(tmp_path / "document.docx"), max_pages=500)
+    return read.pages, [(block.kind, block.text[:12], block.page) for block in read.blocks]
+
+
+def test_a_nested_table_row_that_begins_a_page_counts_one_page(tmp_path):
+    document = docx.Document()
+    document.add_heading("Rooms", level=1)
+    outer = document.add_table(rows=1, cols=2)
+    outer.cell(0, 0).text = "Floor plan"
+    inner = outer.cell(0, 1).add_table(rows=20, cols=3)
+    for row in range(20):
+        for column in range(3):
+            inner.cell(row, column).text = f"Room {row}, item {column}"
+    for column in range(3):  # inner row 12 begins page 2, marked in each of its cells
+        _page_begins_at(inner.cell(12, column).paragraphs[0])
+    document.add_heading("Kitchen", level=1)
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert (pages, blocks[0], blocks[-1]) == (2, ("heading", "Rooms", 1), ("heading", "Kitchen", 2))
+
+
+def test_a_cell_merged_down_a_table_leaves_its_pages_to_the_rows_beside_it(tmp_path):
+    document = docx.Document()
+    table = document.add_table(rows=10, cols=2)
+    for row in range(10):
+        table.cell(row, 1).text = f"Slot {row}"
+    merged = table.cell(0, 0).merge(table.cell(9, 0))  # notes that run onto page 2, beside row 6
+    merged.text = "Monday"
+    for number in range(5):
+        merged.add_paragraph(f"Note {number}")
+    _page_begins_at(merged.paragraphs[4])
+    _page_begins_at(table.cell(6, 1).paragraphs[0])  # row 6 begins page 2
+    document.add_heading("After", level=1)
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert pages == 2
+    assert [page for _, _, page in blocks] == [1] * 6 + [2] * 4 + [2]
 
 
 def test_slide_deck_has_a_heading_per_slide_title_and_keeps_speaker_notes(api_client):
