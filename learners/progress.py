@@ -382,7 +382,8 @@ def _write(sql: str, values: dict, *, attempt: _Attempt | None):
     try:
         return _execute(sql, values, durable=attempt is not None)
     except IntegrityError as exc:
-        if attempt is None or getattr(exc.__cause__.diag, "constraint_name", None) != _ATTEMPT_KEY_CONSTRAINT:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+        if attempt is None or constraint != _ATTEMPT_KEY_CONSTRAINT:
             raise
     return _execute(sql, values, durable=True)
 
