@@ -41,7 +41,8 @@ def main() -> None:
     source = until_done(f"{BASE_URL}/api/v1/sources/{accepted['id']}", busy=("pending",))
     if source["status"] == "failed":
         sys.exit(f"{path} could not be read: {source['error']['code']}: {source['error']['message']}")
-    print(f"Source {source['id']}: {source['pages']} pages, {len(source['outline'])} headings")
+    pages = "no pages" if source["pages"] is None else f"{source['pages']} pages"  # web pages, Markdown, text
+    print(f"Source {source['id']}: {pages}, {len(source['outline'])} headings")
 
     # A course built from it: its chapters follow the document's headings, and every part cites it.
     job = ok(
