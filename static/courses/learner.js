@@ -123,23 +123,28 @@
       busy = false;
       if (response.status === 429 || response.status >= 500) {
         giveBack(batch);
-        return null;
+        return false;
       }
       if (!response.ok) {
         stopped = true;
-        return null;
+        return false;
       }
       if (batch.hello) {
         helloDone = true;
-        return response.json().then(resume);
+        return response.json().then(resume).then(function () {
+          return true;
+        });
       }
-      return null;
+      return true;
     }).catch(function () {
       busy = false;
       giveBack(batch);
-    }).then(function () {
-      if (attempts.length) {
-        send(); // a quiz attempt made meanwhile goes at once
+      return false;
+    }).then(function (arrived) {
+      // A quiz attempt made meanwhile goes at once; after a failure, what went back waits for the
+      // next tick, never sent again at once (a refused page would send it as fast as it is refused).
+      if (arrived && attempts.length) {
+        send();
       }
     });
   }

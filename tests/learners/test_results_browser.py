@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import urllib.parse
 
 import pytest
 import standardwebhooks
@@ -250,3 +251,51 @@ def test_on_a_onepage_course_the_sections_are_the_pages_and_a_personal_link_resu
     )
     assert learner.pages_seen & 0b10111 == 0b10111  # the introduction, chapters 1 and 2, the closing sections
     assert there.problems == [] and here.problems == []
+
+
+def pumping(page, condition) -> bool:
+    """Whether `condition()` comes true within WAIT_SECONDS, while the page runs: Playwright calls
+    the test's route handlers only while the test waits on the page."""
+    for _ in range(WAIT_SECONDS * 10):
+        if condition():
+            return True
+        page.wait_for_timeout(100)
+    return condition()
+
+
+def test_a_quiz_attempt_that_fails_goes_again_with_the_next_batch_under_its_id(service, open_browser):
+    # Its answer lost (here a 429), the attempt goes back to wait for the page's next batch, 15
+    # seconds on, never again at once: a page whose attempts are refused sent them as fast as the
+    # refusals came (hundreds a second). Sent again, it keeps its id, and is recorded once.
+    course = CourseFactory(format="classic")
+    base = f"{service}/go/{course.public_id}"
+    page = open_browser()
+    copies = []
+
+    def refuse_the_first_copy(route, request):
+        form = urllib.parse.parse_qs(request.post_data or "")
+        batch = json.loads(form["batch"][0]) if "batch" in form else {}
+        if "answers" in batch:
+            copies.append(batch)
+            if len(copies) == 1:
+                route.fulfill(status=429, headers={"Retry-After": "60"}, body="{}")
+                return
+        route.continue_()
+
+    page.clock.install()  # the page's timers run when the test says so
+    page.route("**/progress", refuse_the_first_copy)
+    page.goto(base)
+    for number in (1, 2, 3, 4):
+        next_page(page, base, number)
+    answer_quiz(page, right=2)
+    expect(page.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
+    assert pumping(page, lambda: len(copies) >= 1)
+    page.wait_for_timeout(500)  # the page's own time stands still: nothing may be sent meanwhile
+    copies_before_the_tick = len(copies)
+    page.clock.run_for(16_000)  # the next batch is due
+    assert pumping(page, lambda: QuizAttempt.objects.exists())
+
+    assert copies_before_the_tick == 1
+    assert len(copies) == 2 and copies[0]["attempt"] == copies[1]["attempt"]
+    assert list(QuizAttempt.objects.values_list("key", "score")) == [(copies[0]["attempt"], 40)]
+    assert all("429" in problem for problem in page.problems)  # the refusal, as the console reports it
