@@ -167,9 +167,10 @@ def read_docx(path: str, *, max_pages: int) -> Document:
 
     for element in _body_elements(body):
         if element.tag == f"{_W}tbl":
-            for cells, row in _table_rows(Table(element, document)):
-                # A table runs over pages too (see _row_pages).
-                before, total = _row_pages(row, rendered=rendered_breaks)
+            rows = _table_rows(Table(element, document))
+            pages = _table_pages([row for _, row in rows], rendered=rendered_breaks)
+            for (cells, _), (before, total) in zip(rows, pages, strict=True):
+                # A table runs over pages too (see _table_pages).
                 page += before
                 if page > max_pages:
                     raise ExtractionError(TOO_LARGE, f"The document has more than {max_pages} pages.")
@@ -277,37 +278,68 @@ def _table_rows(table) -> list[tuple[list[str], object]]:
     return rows
 
 
-def _row_pages(row, *, rendered: bool) -> tuple[int, int]:
+def _table_pages(rows, *, rendered: bool) -> list[tuple[int, int]]:
     """
-    The pages a table row begins: at its start, and in all. Its cells run side by side, so the row
-    has the most of any of them: where a row moves to the next page, or runs onto it, Word marks
-    the place in each of its cells.
+    The pages each row of a table begins: at its start, and in all. A row's cells run side by side,
+    so the row has the most of any of them: where a row moves to the next page, or runs onto it,
+    Word marks the place in each of its cells. A cell merged down over rows below runs beside all of
+    them: they have at least its pages, and what it has more than they count goes to its last row.
     """
-    cells = [_cell_pages(cell, rendered=rendered) for cell in row.iterchildren(f"{_W}tc")]
-    return max((before for before, _ in cells), default=0), max((total for _, total in cells), default=0)
+    pages: list[list[int]] = []
+    merges: dict[int, list[int]] = {}  # by grid column: [the merged cell's pages, its rows' pages so far]
+    for row in rows:
+        before = total = 0
+        continued, started = set(), {}
+        for column, cell in _grid_cells(row):
+            merge = cell.find(f"{_W}tcPr/{_W}vMerge")
+            if merge is not None and merge.get(f"{_W}val") != "restart":
+                continued.add(column)
+                continue
+            cell_before, cell_total = _cell_pages(cell, rendered=rendered)
+            before = max(before, cell_before)
+            if merge is not None:
+                started[column] = cell_total
+                cell_total = cell_before
+            total = max(total, cell_total)
+        for column in [column for column in merges if column not in continued]:
+            _end_merge(merges.pop(column), pages)
+        for merge in merges.values():
+            merge[1] += total
+        merges.update({column: [merged, total] for column, merged in started.items()})
+        pages.append([before, total])
+    for merge in merges.values():
+        _end_merge(merge, pages)
+    return [(before, total) for before, total in pages]
+
+
+def _end_merge(merge: list[int], pages: list[list[int]]) -> None:
+    merged, counted = merge
+    pages[-1][1] += max(0, merged - counted)
+
+
+def _grid_cells(row):
+    """A row's cells, each with the grid column it starts at (a cell may span several)."""
+    column = 0
+    for cell in row.iterchildren(f"{_W}tc"):
+        yield column, cell
+        span = cell.find(f"{_W}tcPr/{_W}gridSpan")
+        width = "1" if span is None else span.get(f"{_W}val", "1")
+        column += int(width) if width.isascii() and width.isdigit() and len(width) <= 4 else 1
 
 
 def _cell_pages(cell, *, rendered: bool) -> tuple[int, int]:
-    """
-    The pages a table cell begins: at its start, and in all (its paragraphs and tables one after
-    another). A cell merged down over the rows below has only its start counted: the pages it runs
-    over are those of the rows beside it, which count them; the rows it covers below hold nothing.
-    """
-    merged = cell.find(f"{_W}tcPr/{_W}vMerge")
-    if merged is not None and merged.get(f"{_W}val") != "restart":
-        return 0, 0
+    """The pages a table cell begins: at its start, and in all (its paragraphs and tables in turn)."""
     parts = []
     for element in _body_elements(cell):
         if element.tag == f"{_W}p":
             before = _page_breaks_before(element, rendered=rendered)
             parts.append((before, before + _page_breaks_after(element, rendered=rendered)))
-        else:  # a table in the cell, row after row
-            rows = [_row_pages(row, rendered=rendered) for row in element.iterchildren(f"{_W}tr")]
+        else:  # a table in the cell
+            rows = _table_pages(list(element.iterchildren(f"{_W}tr")), rendered=rendered)
             parts.append((rows[0][0] if rows else 0, sum(total for _, total in rows)))
     if not parts:
         return 0, 0
-    before = parts[0][0]
-    return before, before if merged is not None else sum(total for _, total in parts)
+    return parts[0][0], sum(total for _, total in parts)
 
 
 # PPTX -----------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import re
 
 import docx
 import pytest
+from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 
 from sources.extraction import office
@@ -203,6 +204,28 @@ def test_a_cell_merged_down_a_table_leaves_its_pages_to_the_rows_beside_it(tmp_p
 
     assert pages == 2
     assert [page for _, _, page in blocks] == [1] * 6 + [2] * 4 + [2]
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["in one row", "merged down two rows"])
+@pytest.mark.parametrize("rendered", [True, False], ids=["marked by Word's layout", "a hard page break"])
+def test_notes_that_run_past_the_rows_beside_them_keep_their_pages(tmp_path, merged, rendered):
+    # The rows' other cells hold a line each, all on page 1: only the notes mark page 2.
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 1).text, table.cell(1, 1).text = "Slot 0", "Slot 1"
+    notes = table.cell(0, 0).merge(table.cell(1, 0)) if merged else table.cell(0, 0)
+    notes.text = "Monday"
+    for number in range(10):
+        notes.add_paragraph(f"Note {number}")
+    if rendered:
+        _page_begins_at(notes.paragraphs[9])
+    else:
+        notes.paragraphs[9].runs[0].add_break(WD_BREAK.PAGE)
+    document.add_heading("After", level=1)
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert (pages, blocks[-1]) == (2, ("heading", "After", 2))
 
 
 def test_slide_deck_has_a_heading_per_slide_title_and_keeps_speaker_notes(api_client):
