@@ -61,11 +61,16 @@ def _decode(data: dict):
     return _ADD_ONS[kind].model_validate(data["value"])
 
 
+class AttemptEnded(Exception):
+    """The job no longer runs as this attempt: another took it over, or it ended. Nothing of this
+    attempt counts any more, so it stops rather than pay the model for more."""
+
+
 class Checkpoints:
     """
     The finished steps of one job, written by one attempt of it: once another attempt took the job
-    over (this one's worker was only slow) or it ended, this one's steps are no longer kept. `save`
-    is called from the pipeline's calling thread.
+    over (this one's worker was only slow) or it ended, this one's steps are no longer kept, and the
+    next one it finishes stops it (AttemptEnded). `save` is called from the pipeline's calling thread.
     """
 
     def __init__(self, *, job_id: int, attempt: int):
@@ -82,15 +87,15 @@ class Checkpoints:
         data = _encode(value)
         try:
             with transaction.atomic():
-                if self._still_running():
-                    # A step kept before is replaced: the pipeline generates a kept step again only
-                    # when it no longer fits (its plan was not kept, or a source it cites is gone).
-                    GenerationCheckpoint.objects.bulk_create(
-                        [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)],
-                        update_conflicts=True,
-                        unique_fields=["job", "step"],
-                        update_fields=["data", "created_at"],
-                    )
+                self._check_still_running()
+                # A step kept before is replaced: the pipeline generates a kept step again only when
+                # it no longer fits (its plan was not kept, or a source it cites is gone).
+                GenerationCheckpoint.objects.bulk_create(
+                    [GenerationCheckpoint(job_id=self.job_id, step=step, data=data)],
+                    update_conflicts=True,
+                    unique_fields=["job", "step"],
+                    update_fields=["data", "created_at"],
+                )
         except errors.DATABASE_UNAVAILABLE:
             # The database is away for a moment (a restart): the work goes on, and this step is
             # generated again only if this attempt does not finish.
@@ -108,23 +113,24 @@ class Checkpoints:
         self._kept.clear()
         try:
             with transaction.atomic():
-                if self._still_running():
-                    GenerationCheckpoint.objects.filter(job_id=self.job_id).delete()
+                self._check_still_running()
+                GenerationCheckpoint.objects.filter(job_id=self.job_id).delete()
         except errors.DATABASE_UNAVAILABLE:
             # Left behind, they are replaced step by step as this attempt saves its own.
             logger.warning("old checkpoints not dropped, database unreachable", extra={"job_id": self.job_id})
             connection.close()
 
-
-    def _still_running(self) -> bool:
+    def _check_still_running(self) -> None:
         """
-        Whether the job still runs as this attempt, locked until the transaction ends: a late step of
-        an ended job, or of an attempt another one replaced, leaves nothing behind.
+        That the job still runs as this attempt, locked until the transaction ends: a late step of an
+        ended job, or of an attempt another one replaced, leaves nothing behind.
+        :raises AttemptEnded: otherwise
         """
         running = GenerationJob.objects.select_for_update(no_key=True).filter(
             pk=self.job_id, status=GenerationJob.Status.RUNNING, attempts=self.attempt
         )
-        return running.exists()
+        if not running.exists():
+            raise AttemptEnded()
 
 
 def clear(*, job_id: int) -> None:

@@ -276,6 +276,11 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
             content = generation.generate_course(
                 request=_course_request(job), on_progress=on_progress, deadline=deadline, checkpoints=kept
             )
+    except checkpoints.AttemptEnded:  # another attempt took the job over, or it ended
+        logger.info(
+            "generation stopped: the job no longer runs as this attempt", extra={"job_id": job.public_id}
+        )
+        return
     except generation.GenerationError as exc:
         failure = exc
     except SoftTimeLimitExceeded:  # Celery's backstop when a generation overruns its own deadline

@@ -11,9 +11,11 @@ from courses.content import CourseContent
 from courses.models import Course, GenerationCheckpoint, GenerationJob
 from sources import services as source_services
 from sources.models import Passage
+from tests.conftest import no_worker, purge_task_queues
 from tests.courses import grounded_documents as documents
 from tests.courses.generation.fake_openai import FakeOpenAI, passages_in
 from tests.courses.grounded import add_source, assert_cited
+from tests.locks import changed_meanwhile
 
 Status = GenerationJob.Status
 
@@ -98,7 +100,8 @@ def test_a_step_finished_after_the_job_ended_is_not_kept(api_key):
         request=jobs._course_request(job)
     )
 
-    checkpoints.Checkpoints(job_id=job.pk, attempt=1).save("plan", plan)
+    with pytest.raises(checkpoints.AttemptEnded):
+        checkpoints.Checkpoints(job_id=job.pk, attempt=1).save("plan", plan)
 
     assert not GenerationCheckpoint.objects.filter(job=job).exists()
 
@@ -112,14 +115,45 @@ def test_a_replaced_attempt_neither_writes_nor_drops_the_steps_of_the_attempt_th
     second = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs._claim_job(job_id=job.pk, worker="next"))
     second.save("plan", "the plan of attempt 2")
 
-    first.save("plan", "the plan of attempt 1")
-    first.save("chapter:1", "a chapter of attempt 1's plan")
-    first.forget()
+    late = checkpoints.Checkpoints(job_id=job.pk, attempt=1)  # as attempt 1 starts its plan again
+
+    for stale_step in (
+        lambda: first.save("plan", "the plan of attempt 1"),
+        lambda: first.save("chapter:1", "a chapter of attempt 1's plan"),
+        late.forget,
+    ):
+        with pytest.raises(checkpoints.AttemptEnded):
+            stale_step()
 
     assert dict(GenerationCheckpoint.objects.filter(job=job).values_list("step", "data")) == {
         "plan": {"kind": "text", "text": "the plan of attempt 2"},
     }
     assert (first.attempt, second.attempt) == (1, 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_attempt_another_took_over_stops_at_its_next_step_without_paying_for_more(api_key, model_server):
+    # Its worker was only slow: another worker took the job over as it started. Its plan written,
+    # it stops there: neither its chapters nor its add-ons are asked of the model.
+    with no_worker():
+        job = create(api_key)
+
+    def taken_over():
+        GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
+        return jobs._claim_job(job_id=job.pk, worker="celery@next")
+
+    _, taken_as = changed_meanwhile(
+        after_query_with='FROM "courses_generationcheckpoint"',
+        change=taken_over,
+        request=lambda: jobs.run_job(job_id=job.pk, worker="celery@slow"),
+    )
+
+    job.refresh_from_db()
+    assert taken_as == 2
+    assert model_server.steps() == ["course_plan"]
+    assert (job.status, job.attempts, job.worker) == (Status.RUNNING, 2, "celery@next")
+    assert not GenerationCheckpoint.objects.filter(job=job).exists()
+    purge_task_queues()  # the create's message, left in the tests' broker
 
 
 # Courses built from the client's sources ----------------------------------------------------------
