@@ -579,11 +579,39 @@ def _exchange(
         connection.close()
 
 
+# Interim answers read past before the answer, at most: each is a few bytes, and a receiver that sends
+# nothing else has its attempt end as a failure (its last interim status), never loop on.
+MAX_INTERIM_ANSWERS = 20
+
+
+class _FinalAnswer(http.client.HTTPResponse):
+    """
+    The answer, read past the interim ones before it: `103 Early Hints`, `102 Processing`, or a `100
+    Continue` nobody asked for. http.client reads past a 100 only, and took any other for the answer.
+    """
+
+    def _read_status(self):
+        for _ in range(MAX_INTERIM_ANSWERS):
+            version, status, reason = super()._read_status()
+            if not 100 <= status < 200 or status == 101:  # 101 switches protocols: it is the answer
+                return version, status, reason
+            http.client._read_headers(self.fp)  # the interim answer's headers
+        return version, status, reason
+
+
+class _Connection(urllib3.connection.HTTPConnection):
+    response_class = _FinalAnswer
+
+
+class _TLSConnection(urllib3.connection.HTTPSConnection):
+    response_class = _FinalAnswer
+
+
 def _connect(*, target: _Target, addresses: list[str], deadline: _Deadline) -> urllib3.connection.HTTPConnection:
     failure: Exception | None = None
     for address in addresses:
         if target.scheme == "https":
-            connection = urllib3.connection.HTTPSConnection(
+            connection = _TLSConnection(
                 address,
                 target.port,
                 timeout=deadline.remaining(),
@@ -591,7 +619,7 @@ def _connect(*, target: _Target, addresses: list[str], deadline: _Deadline) -> u
                 server_hostname=target.tls_hostname,
             )
         else:
-            connection = urllib3.connection.HTTPConnection(address, target.port, timeout=deadline.remaining())
+            connection = _Connection(address, target.port, timeout=deadline.remaining())
         try:
             connection.connect()
             return connection

@@ -424,6 +424,34 @@ def test_a_chunked_answer_is_read_to_its_end(receiver, record_and_deliver):
     assert (attempt.status_code, attempt.response_excerpt) == (200, "thank you")
 
 
+def test_interim_answers_before_the_answer_are_read_past(receiver, record_and_deliver):
+    # 103 Early Hints (or a 102, or a 100 nobody asked for) comes before the real answer: taken for
+    # the answer, the delivery counted as a failure, and the event was sent again.
+    interim_then_answer = (
+        b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+        b"HTTP/1.1 102 Processing\r\n\r\n"
+        b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+    )
+    receiver.script(lambda receiver, handler: handler.request.sendall(interim_then_answer))
+
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
+
+    attempt = event.attempts.get()
+    assert event.status == WebhookEvent.Status.DELIVERED
+    assert (attempt.status_code, attempt.succeeded) == (204, True)
+
+
+def test_a_receiver_that_sends_only_interim_answers_is_a_failure_to_retry(receiver, record_and_deliver):
+    endless = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n" * 1000
+    receiver.script(lambda receiver, handler: handler.request.sendall(endless))
+
+    event = record_and_deliver(receiver.url(), COURSE_CREATED)
+
+    attempt = event.attempts.get()
+    assert (attempt.status_code, attempt.succeeded) == (103, False)
+    assert event.status == WebhookEvent.Status.PENDING
+
+
 def test_an_answer_cut_short_is_a_failure_to_retry(receiver, record_and_deliver):
     cut = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\nonly this"
     receiver.script(lambda receiver, handler: handler.request.sendall(cut))

@@ -81,6 +81,19 @@ def test_the_body_host_and_final_url_come_back(server):
     assert request.headers["user-agent"] == USER_AGENT
 
 
+def test_an_early_hints_answer_before_the_page_is_read_past(server):
+    early_hints_then_page = (
+        b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\nConnection: close\r\n\r\n"
+        b"<p>Hello</p>"
+    )
+    server.script(lambda receiver, handler: handler.request.sendall(early_hints_then_page))
+
+    download = get(server.url("/page"))
+
+    assert (download.status_code, download.content) == (200, b"<p>Hello</p>")
+
+
 def test_up_to_three_redirects_are_followed_each_resolved_against_the_last(server):
     server.script(
         redirect(server.url("/one")),
