@@ -233,7 +233,9 @@
     visibleSince = Date.now();
     send();
     window.setInterval(function () {
-      if (document.visibilityState === "visible") {
+      // A hidden page sends nothing more, but a quiz attempt that went back (it failed after the
+      // page was hidden, so after its farewell): a browser may drop a hidden page without pagehide.
+      if (document.visibilityState === "visible" || attempts.length) {
         send();
       }
     }, TICK_MS);

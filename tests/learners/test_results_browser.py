@@ -292,10 +292,61 @@ def test_a_quiz_attempt_that_fails_goes_again_with_the_next_batch_under_its_id(s
     assert pumping(page, lambda: len(copies) >= 1)
     page.wait_for_timeout(500)  # the page's own time stands still: nothing may be sent meanwhile
     copies_before_the_tick = len(copies)
-    page.clock.run_for(16_000)  # the next batch is due
-    assert pumping(page, lambda: QuizAttempt.objects.exists())
+
+    def sent_again() -> bool:
+        page.clock.run_for(16_000)  # the next batch is due
+        return QuizAttempt.objects.exists()
+
+    assert pumping(page, sent_again)
 
     assert copies_before_the_tick == 1
     assert len(copies) == 2 and copies[0]["attempt"] == copies[1]["attempt"]
     assert list(QuizAttempt.objects.values_list("key", "score")) == [(copies[0]["attempt"], 40)]
     assert all("429" in problem for problem in page.problems)  # the refusal, as the console reports it
+
+
+# What a page hidden by the browser is told it is (the learner switched tabs, or locked the phone).
+HIDE = """() => {
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_quiz_attempt_that_fails_once_the_page_is_hidden_is_still_sent(service, open_browser):
+    # The learner checks the quiz and switches tabs while the attempt is on its way, and the service
+    # answers 503. The page's farewell has gone; a hidden page sends nothing else, but such an
+    # attempt goes with the next batch all the same: a browser may drop a hidden page unannounced.
+    course = CourseFactory(format="classic")
+    base = f"{service}/go/{course.public_id}"
+    page = open_browser()
+    held, copies = [], []
+
+    def hold_the_first_copy(route, request):
+        form = urllib.parse.parse_qs(request.post_data or "")
+        batch = json.loads(form["batch"][0]) if "batch" in form else {}
+        if "answers" in batch:
+            copies.append(batch)
+            if len(copies) == 1:
+                held.append(route)  # answered once the page is hidden
+                return
+        route.continue_()
+
+    page.clock.install()
+    page.route("**/progress", hold_the_first_copy)
+    page.goto(base)
+    for number in (1, 2, 3, 4):
+        next_page(page, base, number)
+    answer_quiz(page, right=2)
+    expect(page.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
+    assert pumping(page, lambda: len(held) == 1)
+    page.evaluate(HIDE)
+    held[0].fulfill(status=503, body="{}")
+
+    def sent_again() -> bool:
+        page.clock.run_for(16_000)  # the next batch is due (whenever the page took in the 503)
+        return QuizAttempt.objects.exists()
+
+    assert pumping(page, sent_again), f"sent {len(copies)} time(s), never recorded"
+    assert copies[0]["attempt"] == copies[-1]["attempt"]
+    assert QuizAttempt.objects.count() == 1
