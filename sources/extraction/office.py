@@ -265,17 +265,37 @@ def _page_breaks_after(element, *, rendered: bool) -> int:
 
 
 def _table_rows(table) -> list[tuple[list[str], object]]:
-    """Each row's cell texts, with the row's element."""
+    """Each row's cell texts, with the row's element (rows in content controls too)."""
+    from docx.table import _Cell, _Row
+
     rows = []
-    for row in table.rows:
-        cells, seen = [], set()
-        for cell in row.cells:
-            if id(cell._tc) in seen:  # a merged cell is listed once per grid column it spans
-                continue
-            seen.add(id(cell._tc))
-            cells.append(clean_text(cell.text))
-        rows.append((cells, row._tr))
+    for tr in _content(table._tbl, f"{_W}tr"):
+        try:
+            if tr.find(f"{_W}sdt") is not None:
+                raise ValueError("cells in content controls")
+            cells, seen = [], set()
+            for cell in _Row(tr, table).cells:
+                if id(cell._tc) in seen:  # a merged cell is listed once per grid column it spans
+                    continue
+                seen.add(id(cell._tc))
+                cells.append(clean_text(cell.text))
+        except ValueError:
+            # python-docx reads the grid strictly (a merge with no cell above it, a span that is no
+            # number) and does not look into content controls: each cell is read as it is.
+            cells = [clean_text(_Cell(tc, table).text) for _, tc in _grid_cells(tr)]
+        rows.append((cells, tr))
     return rows
+
+
+def _content(element, tag: str):
+    """The children of `element` with this tag, content controls (w:sdt) around them looked into."""
+    for child in element.iterchildren():
+        if child.tag == tag:
+            yield child
+        elif child.tag == f"{_W}sdt":
+            content = child.find(f"{_W}sdtContent")
+            if content is not None:
+                yield from _content(content, tag)
 
 
 def _table_pages(rows, *, rendered: bool) -> list[tuple[int, int]]:
@@ -318,13 +338,17 @@ def _end_merge(merge: list[int], pages: list[list[int]]) -> None:
 
 
 def _grid_cells(row):
-    """A row's cells, each with the grid column it starts at (a cell may span several)."""
-    column = 0
-    for cell in row.iterchildren(f"{_W}tc"):
+    """A row's cells, each with the grid column it starts at (a row may start further in, and a
+    cell span several)."""
+    column = _grid_number(row.find(f"{_W}trPr/{_W}gridBefore"), default=0)
+    for cell in _content(row, f"{_W}tc"):
         yield column, cell
-        span = cell.find(f"{_W}tcPr/{_W}gridSpan")
-        width = "1" if span is None else span.get(f"{_W}val", "1")
-        column += int(width) if width.isascii() and width.isdigit() and len(width) <= 4 else 1
+        column += _grid_number(cell.find(f"{_W}tcPr/{_W}gridSpan"), default=1)
+
+
+def _grid_number(element, *, default: int) -> int:
+    value = "" if element is None else element.get(f"{_W}val", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 4 else default
 
 
 def _cell_pages(cell, *, rendered: bool) -> tuple[int, int]:
@@ -335,7 +359,7 @@ def _cell_pages(cell, *, rendered: bool) -> tuple[int, int]:
             before = _page_breaks_before(element, rendered=rendered)
             parts.append((before, before + _page_breaks_after(element, rendered=rendered)))
         else:  # a table in the cell
-            rows = _table_pages(list(element.iterchildren(f"{_W}tr")), rendered=rendered)
+            rows = _table_pages(list(_content(element, f"{_W}tr")), rendered=rendered)
             parts.append((rows[0][0] if rows else 0, sum(total for _, total in rows)))
     if not parts:
         return 0, 0

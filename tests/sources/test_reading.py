@@ -7,6 +7,7 @@ import docx
 import pytest
 from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
 
 from sources.extraction import office
 from sources.extraction import passages as splitting
@@ -166,7 +167,7 @@ def test_a_word_table_that_runs_over_pages_counts_them(api_client):
 def _pages_of(document: docx.Document, tmp_path) -> tuple[int | None, list[tuple[str, str, int]]]:
     document.save(tmp_path / "document.docx")
     read = office.read_docx(str(tmp_path / "document.docx"), max_pages=500)
-    return read.pages, [(block.kind, block.text[:12], block.page) for block in read.blocks]
+    return read.pages, [(block.kind, block.text, block.page) for block in read.blocks]
 
 
 def test_a_nested_table_row_that_begins_a_page_counts_one_page(tmp_path):
@@ -226,6 +227,77 @@ def test_notes_that_run_past_the_rows_beside_them_keep_their_pages(tmp_path, mer
     pages, blocks = _pages_of(document, tmp_path)
 
     assert (pages, blocks[-1]) == (2, ("heading", "After", 2))
+
+
+def _set(cell, tag: str, value: str | None = None) -> None:
+    element = OxmlElement(tag)
+    if value is not None:
+        element.set(qn("w:val"), value)
+    cell._tc.get_or_add_tcPr().append(element)
+
+
+def test_a_merge_continued_in_a_row_that_starts_further_in_the_grid_is_counted_once(tmp_path):
+    # Row 1 starts one grid column in (w:gridBefore, as documents converted from other formats
+    # have): its cells are at columns 1 and 2, and the notes in column 2 are merged down both rows.
+    # The notes and the cell beside them both run onto page 2: one page.
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=3)
+    for row, texts in enumerate([("A", "B", "Notes"), ("", "B2", "")]):
+        for column, text in enumerate(texts):
+            table.cell(row, column).text = text
+    notes, beside = table.cell(0, 2), table.cell(1, 1)
+    notes.add_paragraph("More notes").runs[0].add_break(WD_BREAK.PAGE)
+    beside.add_paragraph("More").runs[0].add_break(WD_BREAK.PAGE)
+    _set(notes, "w:vMerge", "restart")
+    _set(table.cell(1, 2), "w:vMerge")
+    second = table._tbl.tr_lst[1]
+    second.remove(second.tc_lst[0])
+    grid_before = OxmlElement("w:gridBefore")
+    grid_before.set(qn("w:val"), "1")
+    second.get_or_add_trPr().insert(0, grid_before)
+    document.add_heading("After", level=1)
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert (pages, blocks[-1]) == (2, ("heading", "After", 2))
+
+
+@pytest.mark.parametrize("damage", ["a merge with no cell above", "a span of ''", "a span of 'two'"])
+def test_a_table_whose_grid_python_docx_refuses_is_read_cell_by_cell(tmp_path, damage):
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Name", "Role"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Ada", "Analyst"
+    if damage == "a merge with no cell above":
+        _set(table.cell(0, 0), "w:vMerge")
+    else:
+        _set(table.cell(0, 0), "w:gridSpan", damage.removeprefix("a span of ").strip("'"))
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert [text for _, text, _ in blocks] == ["Name | Role", "Ada | Analyst"]
+
+
+def test_the_rows_and_cells_of_content_controls_are_read(tmp_path):
+    # Word's repeating sections wrap table rows in a content control (w:sdt), and a form's fields
+    # wrap cells the same way: their text was dropped.
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Item", "Owner"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Laptop", "IT desk"
+
+    def wrap(element) -> None:
+        control, content = OxmlElement("w:sdt"), OxmlElement("w:sdtContent")
+        control.append(content)
+        element.getparent().replace(element, control)
+        content.append(element)
+
+    wrap(table._tbl.tr_lst[1])
+    wrap(table._tbl.tr_lst[0].tc_lst[1])
+
+    pages, blocks = _pages_of(document, tmp_path)
+
+    assert [text for _, text, _ in blocks] == ["Item | Owner", "Laptop | IT desk"]
 
 
 def test_slide_deck_has_a_heading_per_slide_title_and_keeps_speaker_notes(api_client):
