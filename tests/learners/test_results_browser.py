@@ -263,43 +263,64 @@ def pumping(page, condition) -> bool:
     return condition()
 
 
-def test_a_quiz_attempt_that_fails_goes_again_with_the_next_batch_under_its_id(service, open_browser):
-    # Its answer lost (here a 429), the attempt goes back to wait for the page's next batch, 15
-    # seconds on, never again at once: a page whose attempts are refused sent them as fast as the
-    # refusals came (hundreds a second). Sent again, it keeps its id, and is recorded once.
+def quiz_checked_with_its_first_copy(service, open_browser, *, first_copy):
+    """
+    A page of a classic course's closing page, its clock running only when the test says so, whose
+    quiz was checked (2 of 5 right): the first copy of that attempt goes to `first_copy(route)`,
+    any other to the service. Returns the page and the copies of the attempt sent so far.
+    """
     course = CourseFactory(format="classic")
     base = f"{service}/go/{course.public_id}"
     page = open_browser()
     copies = []
 
-    def refuse_the_first_copy(route, request):
+    def progress(route, request):
         form = urllib.parse.parse_qs(request.post_data or "")
         batch = json.loads(form["batch"][0]) if "batch" in form else {}
-        if "answers" in batch:
-            copies.append(batch)
-            if len(copies) == 1:
-                route.fulfill(status=429, headers={"Retry-After": "60"}, body="{}")
-                return
-        route.continue_()
+        if "answers" not in batch:
+            route.continue_()
+            return
+        copies.append(batch)
+        if len(copies) == 1:
+            first_copy(route)
+        else:
+            route.continue_()
 
-    page.clock.install()  # the page's timers run when the test says so
-    page.route("**/progress", refuse_the_first_copy)
+    page.clock.install()
+    page.route("**/progress", progress)
     page.goto(base)
     for number in (1, 2, 3, 4):
         next_page(page, base, number)
     answer_quiz(page, right=2)
     expect(page.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
-    assert pumping(page, lambda: len(copies) >= 1)
-    page.wait_for_timeout(500)  # the page's own time stands still: nothing may be sent meanwhile
-    copies_before_the_tick = len(copies)
+    assert pumping(page, lambda: copies)
+    return page, copies
 
-    def sent_again() -> bool:
-        page.clock.run_for(16_000)  # the next batch is due
+
+def recorded_at_a_next_batch(page) -> bool:
+    """Whether the attempt is recorded, the page's clock moved on to its next batch while it is not."""
+
+    def recorded() -> bool:
+        page.clock.run_for(16_000)
         return QuizAttempt.objects.exists()
 
-    assert pumping(page, sent_again)
+    return pumping(page, recorded)
 
-    assert copies_before_the_tick == 1
+
+def test_a_quiz_attempt_that_fails_goes_again_with_the_next_batch_under_its_id(service, open_browser):
+    # Its answer lost (here a 429), the attempt goes back to wait for the page's next batch, 15
+    # seconds on, never again at once: a page whose attempts are refused sent them as fast as the
+    # refusals came (hundreds a second). Sent again, it keeps its id, and is recorded once.
+    page, copies = quiz_checked_with_its_first_copy(
+        service, open_browser,
+        first_copy=lambda route: route.fulfill(status=429, headers={"Retry-After": "60"}, body="{}"),
+    )
+    page.wait_for_timeout(500)  # the page's own time stands still: nothing may be sent meanwhile
+    copies_before_the_next_batch = len(copies)
+
+    assert recorded_at_a_next_batch(page)
+
+    assert copies_before_the_next_batch == 1
     assert len(copies) == 2 and copies[0]["attempt"] == copies[1]["attempt"]
     assert list(QuizAttempt.objects.values_list("key", "score")) == [(copies[0]["attempt"], 40)]
     assert all("429" in problem for problem in page.problems)  # the refusal, as the console reports it
@@ -317,36 +338,11 @@ def test_a_quiz_attempt_that_fails_once_the_page_is_hidden_is_still_sent(service
     # The learner checks the quiz and switches tabs while the attempt is on its way, and the service
     # answers 503. The page's farewell has gone; a hidden page sends nothing else, but such an
     # attempt goes with the next batch all the same: a browser may drop a hidden page unannounced.
-    course = CourseFactory(format="classic")
-    base = f"{service}/go/{course.public_id}"
-    page = open_browser()
-    held, copies = [], []
-
-    def hold_the_first_copy(route, request):
-        form = urllib.parse.parse_qs(request.post_data or "")
-        batch = json.loads(form["batch"][0]) if "batch" in form else {}
-        if "answers" in batch:
-            copies.append(batch)
-            if len(copies) == 1:
-                held.append(route)  # answered once the page is hidden
-                return
-        route.continue_()
-
-    page.clock.install()
-    page.route("**/progress", hold_the_first_copy)
-    page.goto(base)
-    for number in (1, 2, 3, 4):
-        next_page(page, base, number)
-    answer_quiz(page, right=2)
-    expect(page.locator("[data-quiz-result]")).to_contain_text("You need 4 correct answers to pass.")
-    assert pumping(page, lambda: len(held) == 1)
+    held = []
+    page, copies = quiz_checked_with_its_first_copy(service, open_browser, first_copy=held.append)
     page.evaluate(HIDE)
     held[0].fulfill(status=503, body="{}")
 
-    def sent_again() -> bool:
-        page.clock.run_for(16_000)  # the next batch is due (whenever the page took in the 503)
-        return QuizAttempt.objects.exists()
-
-    assert pumping(page, sent_again), f"sent {len(copies)} time(s), never recorded"
+    assert recorded_at_a_next_batch(page), f"sent {len(copies)} time(s), never recorded"
     assert copies[0]["attempt"] == copies[-1]["attempt"]
     assert QuizAttempt.objects.count() == 1
