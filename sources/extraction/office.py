@@ -196,14 +196,8 @@ def read_docx(path: str, *, max_pages: int) -> Document:
 
 
 def _body_elements(body):
-    # Paragraphs and tables in reading order; content controls (w:sdt) are looked into.
-    for element in body.iterchildren():
-        if element.tag in (f"{_W}p", f"{_W}tbl"):
-            yield element
-        elif element.tag == f"{_W}sdt":
-            content = element.find(f"{_W}sdtContent")
-            if content is not None:
-                yield from _body_elements(content)
+    """Paragraphs and tables in reading order."""
+    return _content(body, f"{_W}p", f"{_W}tbl")
 
 
 def _style_name(paragraph) -> str:
@@ -287,15 +281,15 @@ def _table_rows(table) -> list[tuple[list[str], object]]:
     return rows
 
 
-def _content(element, tag: str):
-    """The children of `element` with this tag, content controls (w:sdt) around them looked into."""
+def _content(element, *tags: str):
+    """The children of `element` with these tags, in order, content controls (w:sdt) looked into."""
     for child in element.iterchildren():
-        if child.tag == tag:
+        if child.tag in tags:
             yield child
         elif child.tag == f"{_W}sdt":
             content = child.find(f"{_W}sdtContent")
             if content is not None:
-                yield from _content(content, tag)
+                yield from _content(content, *tags)
 
 
 def _table_pages(rows, *, rendered: bool) -> list[tuple[int, int]]:
