@@ -291,14 +291,25 @@ def _fetch(source: Source) -> None:
         media_type = sniff.sniff(copy.name)
     if media_type is None:
         raise extraction.ExtractionError(extraction.UNSUPPORTED, UnsupportedMediaType.message)
+    account = source.api_key.account
     try:
-        _check_storage(account=source.api_key.account, adding=len(download.content))
+        _check_storage(account=account, adding=len(download.content))
     except StorageLimitExceeded as exc:
         raise extraction.ExtractionError(STORAGE_LIMIT, exc.message) from None
+    # As an upload: the file before the row, and the row written holding the account, so that
+    # sources stored at the same instant are counted each.
     source.file.save(f"{source.public_id}{_EXTENSIONS[media_type]}", ContentFile(download.content), save=False)
-    updated = Source.objects.filter(pk=source.pk).update(
-        file=source.file.name, media_type=media_type, bytes=len(download.content)
-    )
+    try:
+        with transaction.atomic():
+            _check_storage(account=account, adding=len(download.content), lock=True)
+            updated = Source.objects.filter(pk=source.pk).update(
+                file=source.file.name, media_type=media_type, bytes=len(download.content)
+            )
+    except BaseException as exc:
+        source.file.delete(save=False)
+        if isinstance(exc, StorageLimitExceeded):
+            raise extraction.ExtractionError(STORAGE_LIMIT, exc.message) from None
+        raise
     if not updated:  # deleted while we fetched
         source.file.delete(save=False)
         raise Source.DoesNotExist()

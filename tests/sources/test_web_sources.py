@@ -1,12 +1,18 @@
 """Web sources: pages and files fetched from a loopback server, through the API."""
 
+import threading
+
 import pytest
+from django.db import connection
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
+from sources import services
 from sources.models import Source
+from tests.conftest import no_worker, purge_task_queues
+from tests.locks import second_session, waiting_for_a_lock
 from tests.sources import documents
-from tests.sources.conftest import error_of, passages_of, post_url
+from tests.sources.conftest import error_of, passages_of, post_url, upload
 
 
 @pytest.fixture
@@ -118,6 +124,42 @@ def test_a_fetched_file_beyond_the_plans_storage_fails_the_source(api_client, si
 
     assert source["error"]["code"] == "STORAGE_LIMIT_EXCEEDED"
     assert not Source.objects.get(public_id=source["id"]).file
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_fetched_file_is_held_to_the_storage_an_upload_takes_at_the_same_instant(api_client, site, account):
+    # The fetch's check and its write hold the account, as an upload's do: an upload storing its
+    # file at that instant is counted, not passed by one source over the plan's storage.
+    account.plan.source_storage_mb = 1
+    account.plan.save()
+    first = upload(api_client, b"Safety first. " * 1000, "a.txt").json()["id"]
+    uploaded = Source.objects.get(public_id=first)
+    page = "Lock your screen. " * 20_000
+    site.expect_request("/page.txt").respond_with_data(page, content_type="text/plain")
+    with no_worker():  # read below, as a worker would
+        added = api_client.post("/api/v1/sources", {"url": site.url_for("/page.txt")}, format="json")
+    web = Source.objects.get(public_id=added.json()["id"])
+
+    def read():
+        try:
+            services.read_source(source_id=web.pk, worker="worker")
+        finally:
+            connection.close()  # the thread's own
+
+    with second_session() as uploading:  # another upload's transaction, about to commit its file
+        uploading.execute('SELECT 1 FROM "accounts_account" WHERE "id" = %s FOR UPDATE', [account.pk])
+        uploading.execute('UPDATE "sources_source" SET "bytes" = 900000 WHERE "id" = %s', [uploaded.pk])
+        reading = threading.Thread(target=read)
+        reading.start()
+        while reading.is_alive() and not waiting_for_a_lock(uploading):
+            reading.join(0.05)
+        uploading.commit()
+    reading.join()
+
+    web.refresh_from_db()
+    assert (web.status, web.error_code) == ("failed", "STORAGE_LIMIT_EXCEEDED")
+    assert not web.file
+    purge_task_queues()  # the source's message, left in the tests' broker
 
 
 def test_without_the_setting_a_private_address_is_never_contacted(api_client, settings, httpserver):
