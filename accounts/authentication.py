@@ -8,8 +8,9 @@ from accounts.models import ApiKey
 
 class ApiKeyAuthentication(BaseAuthentication):
     """
-    `Authorization: Bearer <key>`, the scheme case-insensitive (RFC 9110). Every way of getting it
-    wrong (no header, another scheme, no token, extra parts, unknown or revoked key) is the same 401.
+    `Authorization: Bearer <key>`, the scheme case-insensitive and followed by one space or more (RFC
+    9110). Every way of getting it wrong (no header, another scheme, no token, extra parts, unknown
+    or revoked key) is the same 401.
     `find_key(key_hash=...)` looks the key up: by default the key alone, or with a view's own row.
     """
 
@@ -17,10 +18,11 @@ class ApiKeyAuthentication(BaseAuthentication):
         self.find_key = find_key
 
     def authenticate(self, request):
-        parts = request.META.get("HTTP_AUTHORIZATION", "").split(" ")
-        if len(parts) != 2 or parts[0].lower() != "bearer" or not parts[1]:
+        scheme, _, key = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+        key = key.lstrip(" ")
+        if scheme.lower() != "bearer" or not key or " " in key:
             raise services.InvalidApiKey()
-        api_key = services.authenticate_key(plain_key=parts[1], find_key=self.find_key)
+        api_key = services.authenticate_key(plain_key=key, find_key=self.find_key)
         return api_key.account, api_key
 
     def authenticate_header(self, request):

@@ -62,6 +62,17 @@ def test_revoked_key_is_401(db, plain_key, endpoint):
     assert response.json() == INVALID_KEY
 
 
+@pytest.mark.parametrize("spaces", [" ", "  ", "   "])
+def test_the_key_may_follow_the_scheme_after_one_space_or_more(db, plain_key, spaces):
+    # RFC 9110: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ].
+    client = client_for(plain_key)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer{spaces}{plain_key}")
+
+    response = client.get("/api/v1/courses/jobs/job_doesnotexist")
+
+    assert response.status_code == 404
+
+
 @pytest.mark.parametrize("scheme", ["bearer", "BEARER", "BeArEr"])
 def test_scheme_name_is_case_insensitive(db, plain_key, scheme):
     client = client_for(plain_key)
