@@ -5,6 +5,7 @@ for one of its locks (or has ended, when nothing held it back).
 """
 
 import threading
+import time
 
 import psycopg
 from django.db import connection
@@ -66,3 +67,29 @@ def changed_meanwhile(*, after_query_with: str, change, request):
     changing.join(timeout=60)  # a bound, to fail rather than hang: the change ends once request has
     assert not changing.is_alive(), "the change is still waiting"
     return answer, outcome.get("change")
+
+
+def run_until_they_wait(holding, *calls) -> list[threading.Thread]:
+    """
+    Each call on a thread of its own (its connection closed at its end), started while `holding`
+    keeps a transaction open; returns once every one waits for a lock (or has ended), so that the
+    test decides when they go on by ending that transaction. Join the threads after.
+    """
+
+    def closing(call):
+        def run():
+            try:
+                call()
+            finally:
+                connection.close()
+
+        return run
+
+    threads = [threading.Thread(target=closing(call)) for call in calls]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        if sessions_waiting_for_a_lock(holding) >= len(threads):
+            break
+        time.sleep(0.05)
+    return threads

@@ -4,7 +4,6 @@ import copy
 import json
 import re
 import threading
-import time
 
 import pytest
 import time_machine
@@ -18,7 +17,7 @@ from learners import progress, services
 from learners.models import Learner, QuizAttempt
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import second_session, sessions_waiting_for_a_lock, waiting_for_a_lock
+from tests.locks import run_until_they_wait, second_session
 
 pytestmark = pytest.mark.django_db
 
@@ -220,16 +219,7 @@ def test_a_signoff_while_the_first_batch_makes_the_learner_is_that_learners(cour
             " VALUES (%s, %s, '', now(), now(), 5, 1, 0, 0, '', true, 0, 0)",
             [learner_id, course.pk],
         )
-        def sign():
-            try:
-                answers.append(reader.sign("Ada Lovelace"))
-            finally:
-                connection.close()  # the thread's own
-
-        signing = threading.Thread(target=sign)
-        signing.start()
-        while signing.is_alive() and not waiting_for_a_lock(first_batch):
-            signing.join(0.05)
+        [signing] = run_until_they_wait(first_batch, lambda: answers.append(reader.sign("Ada Lovelace")))
         first_batch.commit()
     signing.join()
 
@@ -322,20 +312,13 @@ def test_a_quiz_attempt_sent_twice_at_once_is_recorded_once(course):
     def send():
         tab = Reader(course)  # a client of its own, with the learner's cookie and the page's token
         tab.client.cookies, tab.token = copy.copy(reader.client.cookies), reader.token
-        try:
-            answers.append(tab.send(answers=FAILING, attempt="attempt-one-0123456789").status_code)
-        finally:
-            connection.close()  # the thread's own
+        answers.append(tab.send(answers=FAILING, attempt="attempt-one-0123456789").status_code)
 
     # The learner's row held, so that the copies all begin (each finding no such attempt yet) before
     # any of them writes.
     with second_session() as holding:
         holding.execute('SELECT 1 FROM "learners_learner" FOR UPDATE')
-        threads = [threading.Thread(target=send) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        while sessions_waiting_for_a_lock(holding) < 4 and any(thread.is_alive() for thread in threads):
-            time.sleep(0.05)
+        threads = run_until_they_wait(holding, send, send, send, send)
         holding.commit()
     for thread in threads:
         thread.join()
@@ -678,10 +661,9 @@ def test_progress_for_a_course_deleted_while_it_is_written_is_not_found_never_an
     with second_session() as deleting:
         deleting.execute('DELETE FROM "courses_courseversion" WHERE "course_id" = %s', [course.pk])
         deleting.execute('DELETE FROM "courses_course" WHERE "id" = %s', [course.pk])
-        sending = threading.Thread(target=lambda: answers.append(reader.send(hello=True, page=0, seen=[0])))
-        sending.start()
-        while sending.is_alive() and not waiting_for_a_lock(deleting):
-            sending.join(0.05)
+        [sending] = run_until_they_wait(
+            deleting, lambda: answers.append(reader.send(hello=True, page=0, seen=[0]))
+        )
         deleting.commit()
     sending.join()
 

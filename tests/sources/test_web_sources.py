@@ -1,16 +1,13 @@
 """Web sources: pages and files fetched from a loopback server, through the API."""
 
-import threading
-
 import pytest
-from django.db import connection
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from sources import services
 from sources.models import Source
 from tests.conftest import no_worker, purge_task_queues
-from tests.locks import second_session, waiting_for_a_lock
+from tests.locks import run_until_they_wait, second_session
 from tests.sources import documents
 from tests.sources.conftest import error_of, passages_of, post_url, upload
 
@@ -140,19 +137,12 @@ def test_a_fetched_file_is_held_to_the_storage_an_upload_takes_at_the_same_insta
         added = api_client.post("/api/v1/sources", {"url": site.url_for("/page.txt")}, format="json")
     web = Source.objects.get(public_id=added.json()["id"])
 
-    def read():
-        try:
-            services.read_source(source_id=web.pk, worker="worker")
-        finally:
-            connection.close()  # the thread's own
-
     with second_session() as uploading:  # another upload's transaction, about to commit its file
         uploading.execute('SELECT 1 FROM "accounts_account" WHERE "id" = %s FOR UPDATE', [account.pk])
         uploading.execute('UPDATE "sources_source" SET "bytes" = 900000 WHERE "id" = %s', [uploaded.pk])
-        reading = threading.Thread(target=read)
-        reading.start()
-        while reading.is_alive() and not waiting_for_a_lock(uploading):
-            reading.join(0.05)
+        [reading] = run_until_they_wait(
+            uploading, lambda: services.read_source(source_id=web.pk, worker="worker")
+        )
         uploading.commit()
     reading.join()
 
