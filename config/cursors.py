@@ -12,25 +12,26 @@ from django.db.models import Q, QuerySet
 from rest_framework import serializers
 
 PATTERN = r"^[0-9]{1,16}_[0-9]{1,18}$"
-_WHOLE = re.compile(PATTERN.removeprefix("^").removesuffix("$"))
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 
 class CursorField(serializers.CharField):
     """
-    A cursor of PATTERN's shape, the whole value as sent: DRF's RegexField trims spaces and line
-    breaks first, and Python's `$` matches before a final line break, so both took `1_1\n`.
+    A cursor of PATTERN's shape (or `pattern`'s), the whole value as sent: DRF's RegexField trims
+    spaces and line breaks first, and Python's `$` matches before a final line break, so both took
+    `1_1\n`.
     """
 
     default_error_messages = {"invalid": "This value does not match the required pattern."}
 
-    def __init__(self, **kwargs):
+    def __init__(self, *, pattern: str = PATTERN, **kwargs):
         super().__init__(trim_whitespace=False, **kwargs)
+        self.whole = re.compile(pattern.removeprefix("^").removesuffix("$"))
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if not _WHOLE.fullmatch(value):
+        if not self.whole.fullmatch(value):
             self.fail("invalid")
         return value
 
@@ -49,20 +50,20 @@ def newest_first(rows: QuerySet, *, cursor: str | None, limit: int) -> Page:
     rows = rows.order_by("-created_at", "-id")
     if cursor:
         micros, _, row_id = cursor.partition("_")
-        moment = _from_micros(int(micros))
+        moment = from_micros(int(micros))
         rows = rows.filter(Q(created_at__lt=moment) | Q(created_at=moment, id__lt=int(row_id)))
     found = list(rows[: limit + 1])
     if len(found) <= limit:
         return Page(rows=found, next_cursor=None)
     last = found[limit - 1]
-    return Page(rows=found[:limit], next_cursor=f"{_to_micros(last.created_at)}_{last.pk}")
+    return Page(rows=found[:limit], next_cursor=f"{to_micros(last.created_at)}_{last.pk}")
 
 
-def _to_micros(moment: datetime.datetime) -> int:
+def to_micros(moment: datetime.datetime) -> int:
     return (moment - _EPOCH) // datetime.timedelta(microseconds=1)
 
 
-def _from_micros(micros: int) -> datetime.datetime:
+def from_micros(micros: int) -> datetime.datetime:
     # Any cursor of the documented shape is a position; one beyond the calendar is the end of time.
     try:
         return _EPOCH + datetime.timedelta(microseconds=micros)

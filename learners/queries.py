@@ -3,6 +3,7 @@
 import dataclasses
 import datetime
 
+from django.db import connection
 from django.db.models import Count, Q
 
 from accounts.models import ApiKey
@@ -12,12 +13,22 @@ from courses import versions
 from courses.models import Course
 from learners.models import Learner
 
+# A results cursor is a position in the list (config/cursors.py) and the read's `next_since`, in
+# microseconds since 1970, which every page of one read gives.
+CURSOR_PATTERN = cursors.PATTERN.removesuffix("$") + "(_[0-9]{1,16})?$"
+
+# How far behind the database's clock a web process's may run: a row's `updated_at` is taken from
+# the process's clock just before its write's transaction starts, so that much earlier than the
+# transaction (with clocks kept in step, a few milliseconds).
+CLOCK_MARGIN = datetime.timedelta(seconds=5)
+
 
 @dataclasses.dataclass(frozen=True)
 class ResultsPage:
     course: Course
     learners: list[Learner]
     next_cursor: str | None
+    next_since: datetime.datetime
 
 
 def results_of(
@@ -30,16 +41,39 @@ def results_of(
     limit: int = 100,
 ) -> ResultsPage:
     """
-    The course's learners, newest first, `limit` at a time (config/cursors.py): one query.
+    The course's learners, newest first, `limit` at a time (config/cursors.py): one query, and on a
+    read's first page one more before it for `next_since` (see changes_until).
     `completed`: only those who completed (True) or not (False); `passed`: only those who passed
     (True) or who tried and have not passed (False); `since`: only those whose record changed at
     or after that moment.
     """
+    parts = cursor.split("_") if cursor else []
+    position = "_".join(parts[:2]) or None
+    next_since = cursors.from_micros(int(parts[2])) if len(parts) == 3 else changes_until()
     page = cursors.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
-                                cursor=cursor, limit=limit)
+                                cursor=position, limit=limit)
     for learner in page.rows:
         learner.course = course
-    return ResultsPage(course=course, learners=page.rows, next_cursor=page.next_cursor)
+    next_cursor = None if page.next_cursor is None else f"{page.next_cursor}_{cursors.to_micros(next_since)}"
+    return ResultsPage(course=course, learners=page.rows, next_cursor=next_cursor, next_since=next_since)
+
+
+def changes_until() -> datetime.datetime:
+    """
+    A moment before which every change of a learner is committed, seen by a read that starts after
+    this one: as `since` later, a client misses no change made while it read (one query).
+    A write still under way may commit a row whose `updated_at` is earlier than a read that does not
+    see it; so the moment is the start of the oldest transaction still open in the database (or
+    now, if none is), less CLOCK_MARGIN. A write that begins later takes a later time. Rows changed
+    meanwhile are given again, never missed.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            'SELECT LEAST(statement_timestamp(), MIN(a."xact_start")) - %s FROM pg_stat_activity a '
+            'WHERE a."datname" = current_database()',
+            [CLOCK_MARGIN],
+        )
+        return cursor.fetchone()[0]
 
 
 def course_of(*, api_key: ApiKey, public_id: str) -> Course:

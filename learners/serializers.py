@@ -7,6 +7,7 @@ from rest_framework import serializers
 from config import cursors
 from config.formats import iso_utc_ms
 from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from learners import queries
 from learners.models import Learner
 from webhooks import destinations
 
@@ -127,6 +128,13 @@ class ResultsOutput(serializers.Serializer):
     courseId = serializers.CharField()
     results = ResultOutput(many=True, help_text="Newest learners first.")
     nextCursor = serializers.CharField(allow_null=True, help_text="Pass as `cursor` for the next page; null on the last page.")
+    nextSince = UtcMillisecondsField(
+        help_text=(
+            "Pass as `since` to read next only what changed after this read: every change made while its "
+            "pages were read is in that next read (some rows may come twice). The same on every page of one "
+            "read."
+        )
+    )
 
 
 class StrictBooleanField(serializers.Field):
@@ -177,7 +185,7 @@ class ResultsInput(serializers.Serializer):
     completed = StrictBooleanField(required=False)
     passed = StrictBooleanField(required=False)
     since = Rfc3339Field(required=False)
-    cursor = cursors.CursorField(required=False)
+    cursor = cursors.CursorField(pattern=queries.CURSOR_PATTERN, required=False)
     limit = serializers.IntegerField(min_value=1, max_value=RESULTS_PAGE_MAX, default=100)
 
 

@@ -7,8 +7,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from config import cursors, openapi, ratelimit
+from config import openapi, ratelimit
 from config.api import ApiView
+from config.formats import iso_utc_ms
 from courses.api import CourseReadView
 from learners import identity, progress, queries, results_csv, serializers, services
 
@@ -112,10 +113,10 @@ class ResultsView(CourseReadView):
             OpenApiParameter(
                 "since", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
                 description="Only learners whose record changed at or after this moment (RFC 3339): new, renamed, "
-                "or any activity. For keeping a copy up to date.",
+                "or any activity. For keeping a copy up to date, pass the previous read's `nextSince`.",
             ),
             OpenApiParameter(
-                "cursor", {"type": "string", "pattern": cursors.PATTERN}, OpenApiParameter.QUERY,
+                "cursor", {"type": "string", "pattern": queries.CURSOR_PATTERN}, OpenApiParameter.QUERY,
                 description="`nextCursor` of the previous page.",
             ),
             OpenApiParameter(
@@ -143,6 +144,7 @@ class ResultsView(CourseReadView):
             "courseId": page.course.public_id,
             "results": [serializers.result_output(learner) for learner in page.learners],
             "nextCursor": page.next_cursor,
+            "nextSince": iso_utc_ms(page.next_since),
         }
         headers = {}
         if page.next_cursor is not None:

@@ -23,7 +23,7 @@ import sys
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -42,9 +42,9 @@ from courses.models import Course, CourseVersion, Export, GenerationJob, Part, R
 from courses.serializers import course_output
 from learners import results_csv
 from learners.models import Learner
+from sources.models import Source
 from tests.clients.conftest import ROOT
 from tests.clients.drivers import files_in
-from sources.models import Source
 from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
 
@@ -107,6 +107,7 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
     assert learner["url"].startswith(f"{service}/go/{course.public_id}?learner={learner['learnerId']}:")
     [row] = state["results"]["results"]
     assert (state["results"]["courseId"], state["results"]["nextCursor"]) == (course.public_id, None)
+    assert datetime.fromisoformat(state["results"]["nextSince"]) < datetime.now(UTC)
     assert {name: row[name] for name in ("learnerId", "externalId", "name", "startedAt", "passed")} == {
         "learnerId": learner["learnerId"], "externalId": "E-10442", "name": "Ada Lovelace", "startedAt": None,
         "passed": None,

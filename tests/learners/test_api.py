@@ -1,6 +1,7 @@
 """The learner endpoints of the API: personal links, results (JSON and CSV), erasure, a course's settings."""
 
 import csv
+import datetime
 import io
 import json
 import re
@@ -14,11 +15,12 @@ from django.test.utils import CaptureQueriesContext
 from accounts import services as account_services
 from accounts.models import ApiKey
 from courses.models import Course, GenerationJob, Signoff
-from learners import services
+from learners import queries, services
 from learners.models import Learner, QuizAttempt
 from tests.conftest import client_for
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
+from tests.locks import second_session
 from webhooks.models import WebhookAttempt, WebhookEvent
 
 pytestmark = pytest.mark.django_db
@@ -163,6 +165,7 @@ def test_results_show_each_learner_as_the_page_recorded_them(api_client, course,
             },
         ],
         "nextCursor": None,
+        "nextSince": response.json()["nextSince"],
     }
     assert response.headers["RateLimit-Limit"] == "60"
 
@@ -227,6 +230,8 @@ def test_not_passed_excludes_learners_who_never_tried(api_client, course, two_le
         # The pattern holds for the value as sent: a line break or a space around it was taken.
         ("cursor=1_1%0A", "cursor: This value does not match the required pattern."),
         ("cursor=%201_1", "cursor: This value does not match the required pattern."),
+        ("cursor=1_1_", "cursor: This value does not match the required pattern."),
+        ("cursor=1_1_1_1", "cursor: This value does not match the required pattern."),
         ("limit=0", "limit: Ensure this value is greater than or equal to 1."),
         ("limit=1001", "limit: Ensure this value is less than or equal to 1000."),
     ],
@@ -270,14 +275,55 @@ def test_results_come_a_page_at_a_time(api_client, course, settings):
     assert parse_qs(urlsplit(url).query) == {"limit": ["2"], "cursor": [first.json()["nextCursor"]]}
 
 
-def test_reading_results_costs_two_queries(api_client, course, two_learners):
-    results(api_client, course)  # the key's "last used" is written at most once a minute: not now
+def test_reading_results_costs_two_queries_and_one_more_on_a_first_page(api_client, course):
+    for number in range(3):
+        add(api_client, course, externalId=f"E-{number}")
+    first = results(api_client, course, "limit=2")  # the key's "last used" is written at most once a minute
 
-    with CaptureQueriesContext(connection) as captured:
-        response = results(api_client, course)
+    with CaptureQueriesContext(connection) as on_the_first:
+        results(api_client, course, "limit=2")
+    with CaptureQueriesContext(connection) as on_the_next:
+        response = results(api_client, course, f"limit=2&cursor={first.json()['nextCursor']}")
 
     assert response.status_code == 200
-    assert len(captured.captured_queries) == 2  # the key with its course, the page of learners
+    assert len(on_the_first.captured_queries) == 3  # the key with its course, `nextSince`, the page
+    assert len(on_the_next.captured_queries) == 2  # `nextSince` is the cursor's
+
+
+@pytest.mark.django_db(transaction=True)
+def test_next_since_misses_no_change_that_commits_after_the_read(api_client, course, monkeypatch):
+    # The write below takes its time from the database's clock, as its transaction starts: no margin
+    # for a web process's clock is needed to see that the read waits for it.
+    monkeypatch.setattr(queries, "CLOCK_MARGIN", datetime.timedelta(0))
+    add(api_client, course, externalId="E-1", name="Ada")
+
+    with second_session() as writer:  # a write under way, its row changed at its start
+        writer.execute(
+            "UPDATE learners_learner SET name = 'Ada Lovelace', updated_at = now() WHERE external_id = 'E-1'"
+        )
+        read = results(api_client, course).json()
+        writer.commit()
+    next_read = results(api_client, course, f"since={read['nextSince']}").json()
+
+    assert [row["name"] for row in read["results"]] == ["Ada"]
+    assert [row["name"] for row in next_read["results"]] == ["Ada Lovelace"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_page_of_a_read_gives_the_next_since_of_its_first(api_client, course, monkeypatch):
+    monkeypatch.setattr(queries, "CLOCK_MARGIN", datetime.timedelta(0))  # as above
+    for number in range(3):
+        add(api_client, course, externalId=f"E-{number}")
+
+    first = results(api_client, course, "limit=2").json()
+    add(api_client, course, externalId="E-2", name="Renamed once its page was read")
+    last = results(api_client, course, f"limit=2&cursor={first['nextCursor']}").json()
+    next_read = results(api_client, course, f"since={last['nextSince']}").json()
+
+    assert [row["externalId"] for row in first["results"] + last["results"]] == ["E-2", "E-1", "E-0"]
+    assert (last["nextSince"], last["nextCursor"]) == (first["nextSince"], None)
+    assert [row["name"] for row in next_read["results"]] == ["Renamed once its page was read"]
+    assert results(api_client, course, f"since={next_read['nextSince']}").json()["results"] == []
 
 
 def test_results_as_csv_are_the_same_rows(api_client, course, two_learners):
