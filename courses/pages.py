@@ -155,13 +155,14 @@ def sign_agreement(request, course_id: str):
         raise Http404("This course has no agreement.")
     form = SignoffForm(request.POST)
     signoff = None
+    signer = _signer(request, course)
     if form.is_valid():
         try:
             signoff = signoffs.record_signoff(
                 course=course,
                 name=form.cleaned_data["name"],
                 client_ip=ratelimit.client_address(request),
-                learner=_signer(request, course),
+                learner=signer,
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
@@ -172,6 +173,8 @@ def sign_agreement(request, course_id: str):
         return _respond(request, _render(course, "courses/agreement.html", context), status=400)
     response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
     response.status_code = 303  # See Other: reloading the confirmation never posts again
+    if signer is not None and signoff.signer != signer:
+        identity.remember(response, course_public_id=course.public_id, learner=signoff.signer)
     return response
 
 

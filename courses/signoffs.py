@@ -29,7 +29,9 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
     kept only as an HMAC (SHA-256, keyed with SECRET_KEY): enough to spot abuse, not to identify.
     With the learner the browser names (learners.identity.Known), the sign-off is theirs: their result
     shows their first sign-off (one write for both, see learners.progress), and a reader not recorded
-    yet is recorded by it. Without one (the browser keeps no cookies) it stands on its own.
+    yet is recorded by it. The sign-off's `signer` is who it was recorded under: a new anonymous
+    learner when the browser's personal link named one who was erased, for the page to remember.
+    Without one (the browser keeps no cookies) it stands on its own.
     :raises InvalidSignoffName: if the name is empty, too long, or without a letter or digit once tidied
     :raises CourseHasNoAgreement: if the course has no agreement add-on
     :raises CourseDeleted: if the course was deleted meanwhile
@@ -51,12 +53,14 @@ def record_signoff(*, course: Course, name: str, client_ip: str, learner=None) -
             raise
     public_id = new_signoff_id()
     try:
-        signoff_id, learner_id = progress.record_signoff(
+        signoff_id, learner_id, signer = progress.record_signoff(
             course_id=course.pk, course_version=course.version, pages=progress.page_count(course.content),
             learner=learner, name=tidy, ip_hash=ip_hash, public_id=public_id,
         )
     except progress.CourseNotFound:
         raise CourseDeleted() from None
-    return Signoff(
+    signoff = Signoff(
         pk=signoff_id, public_id=public_id, course=course, learner_id=learner_id, name=tidy, ip_hash=ip_hash
     )
+    signoff.signer = signer
+    return signoff

@@ -233,28 +233,31 @@ def record(
 def record_signoff(
     *, course_id: int, course_version: int, pages: int, learner: identity.Known, name: str, ip_hash: str,
     public_id: str,
-) -> tuple[int, int | None]:
+) -> tuple[int, int | None, identity.Known]:
     """
     Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same
     statement, their first sign-off and what it completes on their row). A learner not recorded yet
-    is recorded by it, unless a personal link named them (they were erased: no one is recorded under
-    their id again). Return the sign-off's id and the learner's, or None when the sign-off is kept on
-    its own.
+    is recorded by it; a personal link's learner who was erased (before it, or while it waited for
+    the erasure) is recorded afresh, as a new anonymous learner, as their progress would be. Return
+    the sign-off's id, the learner's (None when an id of another course's learner leaves it on its
+    own), and who signed.
     :raises CourseNotFound: if the course was deleted meanwhile
     """
-    now = timezone.now()
-    signoff_id, learner_id = _execute(
-        _SIGN.format(write=_SIGN_KNOWN if learner.personal else _SIGN_NEW),
-        {
-            "now": now, "course": course_id, "version": course_version, "pages": pages,
-            "last_page_bit": 1 << (pages - 1), "learner": learner.public_id, "name": name, "ip_hash": ip_hash,
-            "public_id": public_id,
-        },
-        durable=True,
-    )
+    values = {
+        "now": timezone.now(), "course": course_id, "version": course_version, "pages": pages,
+        "last_page_bit": 1 << (pages - 1), "name": name, "ip_hash": ip_hash, "public_id": public_id,
+    }
+    row = None
+    if learner.personal:
+        row = _execute(_SIGN_KNOWN, {**values, "learner": learner.public_id}, durable=True)
+        if row is None:
+            learner = identity.Known(public_id=new_learner_id())
+    if row is None:
+        row = _execute(_SIGN_NEW, {**values, "learner": learner.public_id}, durable=True)
+    signoff_id, learner_id = row
     if learner_id is not None:
         _tell(learner_id)
-    return signoff_id, learner_id
+    return signoff_id, learner_id, learner
 
 
 def _tell(learner_id: int) -> None:
@@ -522,7 +525,7 @@ attempt AS (
 # the course when its last page was reached. A reader who signs before any progress of theirs was
 # recorded (their browser runs no script, or their first batch was refused by their address's limit
 # of new learners) is recorded by the sign-off, as a learner who started and signed; a personal
-# link's learner who was erased is not recorded again. The sign-off row is kept either way.
+# link's learner who was erased is recorded under a new id, as an anonymous learner.
 _SIGN_CHANGES = """
     "updated_at" = %(now)s,
     "last_seen_at" = %(now)s,
@@ -536,16 +539,25 @@ _SIGN_CHANGES = """
     "events_pending" = true
   WHERE l."course_id" = %(course)s
 """
-_SIGN_KNOWN = (
-    """
-  UPDATE "learners_learner" AS l SET """
-    + _SIGN_CHANGES
-    + """ AND l."public_id" = %(learner)s"""
+_SIGN_WRITE = """
+WITH learner AS ({write}
+  RETURNING l."id"
 )
-# When the learner's first batch makes their row at the same instant, the insert waits for it and
-# then signs that row.
-_SIGN_NEW = (
-    """
+INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
+SELECT %(public_id)s, %(course)s, {signer}, %(name)s, %(ip_hash)s, %(now)s{signed_only_by}
+RETURNING "id", "learner_id"
+"""
+# A personal link's learner signs their row, or nothing is written (they were erased).
+_SIGN_KNOWN = _SIGN_WRITE.format(
+    write="""
+  UPDATE "learners_learner" AS l SET """ + _SIGN_CHANGES + """ AND l."public_id" = %(learner)s""",
+    signer='learner."id"',
+    signed_only_by=" FROM learner",
+)
+# A learner of the cookie: their row, made by the sign-off when their first batch has not made it
+# (when that batch makes it at the same instant, the insert waits for it and then signs that row).
+_SIGN_NEW = _SIGN_WRITE.format(
+    write="""
   INSERT INTO "learners_learner" AS l (
     "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
     "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
@@ -555,14 +567,7 @@ _SIGN_NEW = (
     %(version)s, %(pages)s, 0, NULL, 0, NULL, 0,
     NULL, NULL, %(now)s, %(name)s, true, 0, 0
   )
-  ON CONFLICT ("public_id") DO UPDATE SET """
-    + _SIGN_CHANGES
+  ON CONFLICT ("public_id") DO UPDATE SET """ + _SIGN_CHANGES,
+    signer='(SELECT "id" FROM learner)',
+    signed_only_by="",
 )
-_SIGN = """
-WITH learner AS ({write}
-  RETURNING l."id"
-)
-INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
-SELECT %(public_id)s, %(course)s, (SELECT "id" FROM learner), %(name)s, %(ip_hash)s, %(now)s
-RETURNING "id", "learner_id"
-"""

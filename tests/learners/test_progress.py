@@ -251,20 +251,44 @@ def test_a_signoff_from_a_crawler_or_without_a_user_agent_stands_on_its_own(cour
     assert Signoff.objects.get().learner is None
 
 
-def test_an_erased_personal_learner_who_signs_is_not_recorded_again(course, api_key, settings):
+def _personal_reader(course, api_key, settings) -> tuple[Learner, Reader]:
     learner, _ = services.add_learner(api_key=api_key, course_public_id=course.public_id, external_id="E-1")
     reader = Reader(course)
     reader.client.get(services.personal_link(learner).removeprefix(settings.PUBLIC_BASE_URL))
     reader.open()
-    services.erase_learner(
-        api_key=api_key, course_public_id=course.public_id, learner_public_id=learner.public_id
-    )
+    return learner, reader
+
+
+def test_an_erased_personal_learner_who_signs_is_recorded_as_a_new_anonymous_learner(course, api_key, settings):
+    # As their progress would be: the typed name is then in the client's results, and erasable, not
+    # kept in a sign-off of no learner's.
+    erased, reader = _personal_reader(course, api_key, settings)
+    services.erase_learner(api_key=api_key, course_public_id=course.public_id, learner_public_id=erased.public_id)
 
     signed = reader.sign("Ada Lovelace")
+    reader.send(hello=True, page=4, seen=[4])  # the same browser, later: the same new learner
 
+    learner = Learner.objects.get()
     assert signed.status_code == 303
-    assert Learner.objects.count() == 0
-    assert Signoff.objects.get().learner is None
+    assert (learner.external_id, learner.signed_name) == (None, "Ada Lovelace")
+    assert learner.public_id != erased.public_id and learner.completed_at is not None
+    assert Signoff.objects.get().learner == learner
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_a_new_anonymous_learners(course, api_key, settings):
+    erased, reader = _personal_reader(course, api_key, settings)
+    answers = []
+    with second_session() as erasure:
+        erasure.execute('DELETE FROM "learners_learner" WHERE "id" = %s', [erased.pk])
+        [signing] = run_until_they_wait(erasure, lambda: answers.append(reader.sign("Ada Lovelace")))
+        erasure.commit()
+    signing.join()
+
+    learner = Learner.objects.get()
+    assert [answer.status_code for answer in answers] == [303]
+    assert (learner.public_id != erased.public_id, learner.signed_name) == (True, "Ada Lovelace")
+    assert Signoff.objects.get().learner == learner
 
 
 def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader):
