@@ -2,15 +2,17 @@
 Taking a course down, or one of its download links: what clients do to honour an erasure request.
 
 Deleting a course removes it with everything stored about it (its versions, exports and their files,
-sign-offs, its learners' records and the webhook events about them), remembers its page and download links as gone (410 from then on, see
-RemovedLink), keeps the jobs that made it or generated parts of it again (their `course` is null
-from then on) and tells its callback URL with a `course.deleted` event. Credits are not given back:
-the course was generated. Staff delete from the admin through the same function.
+sign-offs, its learners' records, and the webhook events about it and its learners), remembers its
+page and download links as gone (410 from then on, see RemovedLink), keeps the jobs that made it or
+generated parts of it again (their `course` is null from then on; the outline and instructions they
+were given, course text, are blanked) and tells its callback URL with a `course.deleted` event.
+Credits are not given back: the course was generated. Staff delete from the admin through the same function.
 """
 
 import logging
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import ApiKey
@@ -18,7 +20,7 @@ from config import errors, redis_client
 from config.formats import iso_utc_ms
 from config.ids import looks_like_public_id
 from courses import versions
-from courses.models import Course, Export, RemovedLink
+from courses.models import Course, Export, GenerationJob, RemovedLink
 from learners import services as learner_services
 from webhooks import services as webhook_services
 
@@ -61,6 +63,11 @@ def delete_course(*, course: Course, by: str) -> None:
     # Its learners' records go with it, the webhook events about them included (they name the
     # learners), as an erasure of each would.
     learner_services.erase_learners_of(course)
+    # The events about the course go too (course.created and course.updated name it and show its
+    # headline; course.exported has a download link): only course.deleted, with ids, is kept.
+    webhook_services.delete_events_about([course.public_id])
+    its_jobs = GenerationJob.objects.filter(Q(course=course) | Q(regenerated_course=course))
+    its_jobs.update(outline=[], instructions="")
     deleted_at = timezone.now()
     course.delete()
     if job.callback_url:
@@ -73,6 +80,7 @@ def delete_course(*, course: Course, by: str) -> None:
                 "jobId": job.public_id,
                 "deletedAt": iso_utc_ms(deleted_at),
             },
+            subject=course.public_id,
         )
     _remove_after_commit(files=files, renderings=course.public_id)
     logger.info(

@@ -67,6 +67,7 @@ def export_course(
                     account=api_key.account,
                     url=callback_url,
                     payload={"event": "course.exported", **export_output(export)},
+                    subject=course.public_id,
                 )
     except BaseException:
         export.file.delete(save=False)

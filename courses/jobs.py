@@ -465,6 +465,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
             account=job.api_key.account,
             url=job.callback_url,
             payload={"event": "course.created", "jobId": job.public_id, "course": course_output(course)},
+            subject=course.public_id,
         )
     return course
 
@@ -504,6 +505,7 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
                 "course": course_output(course),
                 "version": course.version,
             },
+            subject=course.public_id,
         )
     return course
 

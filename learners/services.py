@@ -13,7 +13,7 @@ from config.ids import looks_like_public_id
 from courses.models import Course, Signoff
 from learners import identity, queries
 from learners.models import Learner, QuizAttempt
-from webhooks.models import WebhookEvent
+from webhooks import services as webhook_services
 
 PURGE_BATCH = 500
 
@@ -97,14 +97,11 @@ def erase_learners_of(course: Course) -> Erased:
 def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
     # The learners are locked first, as everything writing about a learner does (its progress, its
     # events): events recorded about them meanwhile are committed before they are looked for, and
-    # none is recorded after. Their events are locked next, as a delivery does to start an attempt,
-    # so no attempt is added to an event being deleted. Then counted one kind at a time, so the
-    # answer says what went; cascades then delete nothing more.
+    # none is recorded after. Their events go next (webhooks.services.delete_events_about). Then
+    # counted one kind at a time, so the answer says what went; cascades then delete nothing more.
     learners = Learner.objects.filter(pk__in=learner_ids)
     list(learners.select_for_update().order_by("pk").values_list("pk", flat=True))
-    about_them = WebhookEvent.objects.filter(subject__in=public_ids)
-    list(about_them.select_for_update().order_by("pk").values_list("pk", flat=True))
-    events = about_them.delete()[1].get("webhooks.WebhookEvent", 0)
+    events = webhook_services.delete_events_about(public_ids)
     signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("courses.Signoff", 0)
     attempts = QuizAttempt.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.QuizAttempt", 0)
     learners = learners.delete()[1].get("learners.Learner", 0)

@@ -370,6 +370,7 @@ def _complete(*, source_id: int, attempt: int, document, split, detected: langua
             account=source.api_key.account,
             url=source.callback_url,
             payload={"event": "source.ready", "source": source_output(source)},
+            subject=source.public_id,
         )
     return source
 
@@ -397,6 +398,7 @@ def _fail(*, source_id: int, attempt: int | None, code: str, message: str) -> bo
             account=source.api_key.account,
             url=source.callback_url,
             payload={"event": "source.failed", "source": source_output(source)},
+            subject=source.public_id,
         )
     return True
 
@@ -423,6 +425,7 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     if source is None:  # deleted meanwhile
         raise SourceNotFound()
     _mark_courses_built_from(source)
+    webhook_services.delete_events_about([source.public_id])  # source.ready names its title and headings
     stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
     if stored:

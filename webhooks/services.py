@@ -47,8 +47,8 @@ def record_event(*, account: Account, url: str, payload: dict, subject: str = ""
     Call it inside the transaction in which the job or export reaches its final state, with the
     exact event body (`{"event": "course.created", ...}`). It never contacts the destination
     itself and does not re-check the URL: delivery checks it and records a refusal as an attempt.
-    `subject` is the public id of the person the event is about (a learner), so that erasing them
-    finds it.
+    `subject` is the public id of whom or what the event is about (a learner, a course, a source),
+    so that erasing or deleting it finds the event (delete_events_about).
     :raises ValueError: if the payload has no "event" name
     """
     event_type = payload.get("event")
@@ -65,6 +65,17 @@ def record_event(*, account: Account, url: str, payload: dict, subject: str = ""
     )
     _enqueue_on_commit(event_id=event.id)
     return event
+
+
+def delete_events_about(subjects: list[str]) -> int:
+    """
+    Delete the events about these public ids (learners, a course, a source), with their delivery
+    attempts, and say how many went. The events are locked first, as a delivery does to start an
+    attempt, so no attempt is added to an event being deleted; one under way finds its event gone.
+    """
+    about_them = WebhookEvent.objects.filter(subject__in=subjects)
+    list(about_them.select_for_update().order_by("pk").values_list("pk", flat=True))
+    return about_them.delete()[1].get("webhooks.WebhookEvent", 0)
 
 
 def deliver(*, event_id: int) -> WebhookAttempt | None:

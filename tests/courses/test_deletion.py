@@ -1,5 +1,6 @@
 """Clients take a course down (DELETE /api/v1/courses/:id) or one download link (DELETE .../exports/:id)."""
 
+import importlib
 import json
 import logging
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
@@ -30,6 +32,7 @@ from courses.models import (
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from tests.learners.conftest import BROWSER
+from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
@@ -220,6 +223,73 @@ def test_a_course_deleted_event_goes_to_the_callback_url(api_client, course, dja
         "jobId": course.job.public_id,
         "deletedAt": "2026-03-01T12:00:00.123Z",
     }
+
+
+def test_the_events_about_the_course_go_with_it_and_its_jobs_forget_the_text_they_were_given(
+    api_client, django_capture_on_commit_callbacks
+):
+    # course.created and course.updated name the course and show its headline, course.exported has a
+    # download link; the outline and instructions a job was given are the course's own words.
+    def run(path, body):
+        with django_capture_on_commit_callbacks(execute=False):  # the worker's part is run below
+            job_id = api_client.post(path, body, format="json").json()["jobId"]
+        jobs.run_job(job_id=GenerationJob.objects.get(public_id=job_id).pk)
+        return GenerationJob.objects.get(public_id=job_id)
+
+    made = run("/api/v1/courses", {"subject": "SQL", "outline": ["Joins", "Keys"], "callbackUrl": CALLBACK})
+    course = made.course
+    regenerated = run(
+        f"/api/v1/courses/{course.public_id}/regenerate",
+        {"target": "chapter", "chapter": 1, "instructions": "About outer joins.", "callbackUrl": CALLBACK},
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        export_with = api_client.post(
+            f"/api/v1/courses/{course.public_id}/export", {"callbackUrl": CALLBACK}, format="json"
+        )
+    other = run("/api/v1/courses", {"subject": "Other", "callbackUrl": CALLBACK}).course
+    assert export_with.status_code == 200
+    about_it = WebhookEvent.objects.filter(subject=course.public_id)
+    assert sorted(about_it.values_list("event_type", flat=True)) == [
+        "course.created", "course.exported", "course.updated",
+    ]
+
+    with django_capture_on_commit_callbacks(execute=False):
+        assert api_client.delete(f"/api/v1/courses/{course.public_id}").status_code == 204
+
+    left = set(WebhookEvent.objects.values_list("event_type", "subject"))
+    assert left == {("course.deleted", course.public_id), ("course.created", other.public_id)}
+    made.refresh_from_db()
+    regenerated.refresh_from_db()
+    assert (made.subject, made.outline, regenerated.instructions) == ("SQL", [], "")
+
+
+def test_events_recorded_before_they_named_their_course_or_source_are_found_and_those_of_deleted_ones_go(
+    api_key, account
+):
+    migration = importlib.import_module("webhooks.migrations.0003_course_and_source_event_subjects")
+    kept, deleted = CourseFactory(api_key=api_key), CourseFactory(api_key=api_key)
+
+    def event(payload):
+        return webhook_services.record_event(account=account, url=CALLBACK, payload=payload)
+
+    events = [
+        event({"event": "course.created", "jobId": "job_1", "course": {"id": kept.public_id}}),
+        event({"event": "course.updated", "jobId": "job_2", "course": {"id": deleted.public_id}}),
+        event({"event": "course.exported", "courseId": deleted.public_id, "exportId": "exp_1"}),
+        event({"event": "course.deleted", "courseId": deleted.public_id, "jobId": "job_1"}),
+        event({"event": "course.failed", "jobId": "job_3", "error": {"code": "GENERATION_FAILED"}}),
+        event({"event": "source.ready", "source": {"id": "src_0000000000000000000000", "title": "Handbook"}}),
+    ]
+    deleted.delete()
+
+    with connection.cursor() as cursor:
+        cursor.execute(migration._SUBJECTS)
+    migration.delete_events_of_deleted_courses_and_sources(django_apps, connection.schema_editor())
+
+    left = WebhookEvent.objects.filter(pk__in=[recorded.pk for recorded in events])
+    assert sorted(left.values_list("event_type", "subject")) == [
+        ("course.created", kept.public_id), ("course.deleted", deleted.public_id), ("course.failed", ""),
+    ]
 
 
 def test_no_callback_url_no_event(api_client, api_key, django_capture_on_commit_callbacks):

@@ -491,6 +491,15 @@ def test_a_read_source_sends_source_ready_with_the_source_of_the_poll_answer(api
     assert request.headers["webhook-id"] == WebhookEvent.objects.get().message_id
 
 
+def test_deleting_a_source_deletes_its_events_which_name_its_title_and_headings(api_client, receiver):
+    source = read(api_client, PDF, "handbook.pdf", callbackUrl=receiver.url())
+    other = read(api_client, PDF, "other.pdf", callbackUrl=receiver.url())
+
+    assert api_client.delete(f"/api/v1/sources/{source['id']}").status_code == 204
+
+    assert list(WebhookEvent.objects.values_list("event_type", "subject")) == [("source.ready", other["id"])]
+
+
 def test_a_failed_source_sends_source_failed_with_its_error(api_client, receiver):
     source = read(api_client, documents.encrypted_pdf(), "secret.pdf", callbackUrl=receiver.url())
 
