@@ -71,20 +71,30 @@ def store(key: str, value: bytes, *, course: str) -> None:
     unreachable, only in this process.
     """
     _keep_in_process(key, value)
-    listed = _renderings_of(course)
     now = time.time()
     try:
-        with client().pipeline() as pipeline:  # one round trip, all or nothing
-            pipeline.set(key, value, ex=STORED_SECONDS)
-            pipeline.zadd(listed, {key: now + STORED_SECONDS})  # each name with when its key expires
-            # The names of keys gone are dropped, so a course given new versions for years lists
-            # only what is stored; a minute late, so a process whose clock runs a little ahead of
-            # another's drops no name of a key still there.
-            pipeline.zremrangebyscore(listed, "-inf", now - _CLOCK_MARGIN_SECONDS)
-            pipeline.expire(listed, STORED_SECONDS)  # as long as its newest key: so it outlives them all
-            pipeline.execute()
+        client().eval(
+            _STORE, 3, key, _renderings_of(course), _deleted(course),
+            value, STORED_SECONDS, now + STORED_SECONDS, now - _CLOCK_MARGIN_SECONDS,
+        )
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
+
+
+# One round trip, all or nothing: the rendering, and its name in the course's list with when it
+# expires. The names of keys gone are dropped, so a course given new versions for years lists only
+# what is stored; a minute late, so a process whose clock runs a little ahead of another's drops no
+# name of a key still there. The list is kept as long as its newest key, so it outlives them all.
+# Nothing is stored of a course deleted (forget_course): a rendering begun before the deletion
+# ended would otherwise be kept after it.
+_STORE = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], KEYS[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
 
 
 _in_process_lock = threading.Lock()
@@ -114,8 +124,9 @@ def forget_in_process() -> None:
 
 def forget_course(public_id: str) -> None:
     """
-    Drop every rendering stored of a course; with Redis unreachable, they expire on their own. The
-    copies other processes keep are unreachable (no request finds the course) and expire too.
+    Drop every rendering stored of a deleted course, and store none of it from then on (for as long
+    as a rendering is kept); with Redis unreachable, they expire on their own. The copies other
+    processes keep are unreachable (no request finds the course) and expire too.
     """
     with _in_process_lock:
         renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (courses.pages, courses.views)
@@ -123,6 +134,7 @@ def forget_course(public_id: str) -> None:
             del renderings[key]
     try:
         connection = client()
+        connection.set(_deleted(public_id), 1, ex=STORED_SECONDS)
         keys = connection.zrange(_renderings_of(public_id), 0, -1)
         connection.unlink(_renderings_of(public_id), *keys)
     except redis.RedisError:
@@ -130,6 +142,10 @@ def forget_course(public_id: str) -> None:
 
 
 _CLOCK_MARGIN_SECONDS = 60
+
+
+def _deleted(public_id: str) -> str:
+    return f"course-deleted:{public_id}"
 
 
 def _renderings_of(public_id: str) -> str:

@@ -32,6 +32,7 @@ from courses.models import (
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from tests.learners.conftest import BROWSER
+from tests.locks import changed_meanwhile
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 
@@ -167,6 +168,26 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
     assert not stored.exists(f"course-renderings:{course.public_id}")  # nor the list of them
     assert [redis_client.stored(key) for key in keys] == [None, None, None]  # this process's copies too
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/go/{id}", "/go/{id}/1", "/api/v1/courses/{id}"])
+def test_a_page_or_json_rendered_as_the_course_is_deleted_is_not_stored_after_it(api_client, course, path):
+    # The request read the course before the deletion committed, and stores its rendering after the
+    # deletion forgot the course's renderings.
+    def delete_it():
+        deletion.delete_course(course=Course.objects.get(pk=course.pk), by="staff test")
+
+    answer, _ = changed_meanwhile(
+        after_query_with='"courses_course"."content"', change=delete_it,  # the course read whole, to render
+        request=lambda: api_client.get(path.format(id=course.public_id)),
+    )
+
+    stored = redis_client.client()
+    assert answer.status_code == 200  # the reader who came first gets it
+    assert [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}*")] == [
+        f"course-deleted:{course.public_id}"
+    ]
 
 
 def test_its_page_answers_410_in_the_course_language_with_nothing_of_the_course(
