@@ -17,6 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config import logs
+
 logger = logging.getLogger("cgs.request")
 
 
@@ -120,7 +122,8 @@ def api_exception_handler(exc, context):
     response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
     if response is None:
         request = context.get("request")
-        logger.exception("unhandled error", extra={"path": getattr(request, "path", "")})
+        path = logs.redacted_path(request) if request is not None else ""
+        logger.exception("unhandled error", extra={"path": path})
         set_rollback()  # what Django's ATOMIC_REQUESTS would do had the exception propagated
         error = InternalError()
         return Response(error_body(message=error.message, code=error.code), status=error.status)

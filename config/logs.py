@@ -1,11 +1,54 @@
 """One JSON object per log line, each carrying the id of the request or task that wrote it."""
 
 import contextvars
+import copy
 import logging
+import re
 
+from django.http import HttpRequest
+from django.urls import Resolver404, resolve
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+# Ids that are bearer secrets: whoever holds one opens what it names (an export's download link, a
+# sign-off's confirmation page with the signer's name), so no log line carries one whole. They are
+# named once here: by the keyword their URL patterns capture them as, and by their prefix, for a path
+# no pattern matches (a 404, a request refused before its view) or one holding such an id where
+# another is expected. Course, job, source and learner ids are API identifiers, and stay.
+SECRET_URL_KWARGS = frozenset({"export_id", "token"})
+SECRET_ID_PREFIXES = ("exp_", "sig_")
+
+_ID_PREFIX = re.compile(r"[a-z]{3}_")
+_SHOWN_CHARS = 4  # of ~131 random bits, 24 shown: lines about one id can be told apart, none opens it
+
+
+def masked_id(value: str) -> str:
+    """A secret id cut to its prefix and first characters (`exp_Ab3d…`), for a log line."""
+    prefix = _ID_PREFIX.match(value)
+    return f"{value[: prefix.end() + _SHOWN_CHARS] if prefix else ''}…"
+
+
+def redacted_path(request) -> str:
+    """The request's path, without its query string, with every secret id in it masked (masked_id)."""
+    return _redacted(request.path, secrets=_secrets_in_path(request))
+
+
+def _redacted(path: str, *, secrets: set[str]) -> str:
+    return "/".join(
+        masked_id(part) if part in secrets or part.startswith(SECRET_ID_PREFIXES) else part
+        for part in path.split("/")
+    )
+
+
+def _secrets_in_path(request) -> set[str]:
+    match = getattr(request, "resolver_match", None)  # set once Django has resolved the request
+    if match is None:
+        try:
+            match = resolve(request.path_info, getattr(request, "urlconf", None))
+        except Resolver404:
+            return set()
+    return {str(value) for name, value in match.kwargs.items() if name in SECRET_URL_KWARGS}
 
 
 class RequestIdFilter(logging.Filter):
@@ -19,3 +62,24 @@ class JsonFormatter(_JsonFormatter):
         kwargs.setdefault("fmt", "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s")
         kwargs.setdefault("rename_fields", {"asctime": "time", "levelname": "level", "name": "logger"})
         super().__init__(*args, **kwargs)
+
+    def format(self, record: logging.LogRecord) -> str:
+        request = getattr(record, "request", None)
+        if isinstance(request, HttpRequest) and isinstance(record.args, tuple):
+            record = _with_path_redacted(record, request)
+        return super().format(record)
+
+
+def _with_path_redacted(record: logging.LogRecord, request) -> logging.LogRecord:
+    # Django's own lines about a request (django.request, django.security.*) name its path in their
+    # message, as an argument escaped with unicode_escape. Changed on a copy: other handlers see the
+    # record as it was logged.
+    secrets = _secrets_in_path(request)
+    redacted = {path: _redacted(path, secrets=secrets) for path in (request.path, _escaped(request.path))}
+    record = copy.copy(record)
+    record.args = tuple(redacted.get(arg, arg) if isinstance(arg, str) else arg for arg in record.args)
+    return record
+
+
+def _escaped(text: str) -> str:
+    return text.encode("unicode_escape").decode("ascii")

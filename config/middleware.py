@@ -12,7 +12,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
 
 from config import error_pages, errors
-from config.logs import request_id_var
+from config.logs import redacted_path, request_id_var
 
 logger = logging.getLogger("cgs.request")
 
@@ -41,7 +41,7 @@ class RequestIdMiddleware:
                 "request",
                 extra={
                     "method": request.method,
-                    "path": request.path,
+                    "path": redacted_path(request),
                     "status": response.status_code,
                     "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                 },
@@ -90,7 +90,7 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request, exception):
         if isinstance(exception, errors.DATABASE_UNAVAILABLE):
-            logger.warning("database unavailable", extra={"path": request.path}, exc_info=True)
+            logger.warning("database unavailable", extra={"path": redacted_path(request)}, exc_info=True)
             if is_api_request(request):
                 return errors.json_error(errors.ServiceUnavailable())
             response = error_pages.page(request, 503)
@@ -98,7 +98,7 @@ class ApiErrorMiddleware:
             return response
         if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):
             return None
-        logger.exception("unhandled error", extra={"path": request.path})
+        logger.exception("unhandled error", extra={"path": redacted_path(request)})
         return errors.json_error(errors.InternalError())
 
 

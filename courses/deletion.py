@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors, redis_client
+from config import errors, logs, redis_client
 from config.formats import iso_utc_ms
 from config.ids import looks_like_public_id
 from courses import versions
@@ -120,7 +120,11 @@ def revoke(*, export: Export, by: str) -> None:
     _remove_after_commit(files=files)
     logger.info(
         "export revoked",
-        extra={"course_id": export.course.public_id, "export_id": export.public_id, "deleted_by": by},
+        extra={
+            "course_id": export.course.public_id,
+            "export_id": logs.masked_id(export.public_id),  # whole, it would open the download link
+            "deleted_by": by,
+        },
     )
 
 

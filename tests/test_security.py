@@ -10,7 +10,7 @@ import logging
 import hypothesis
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import strategies as st
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config.logs import JsonFormatter
+from courses import queries
 from courses.models import GenerationJob
 from tests.factories import CourseFactory
 from tests.webhooks.receivers import Receiver, answer
@@ -227,6 +228,67 @@ def test_no_secret_ever_reaches_the_logs(
     for secret in [plain_key, plain_key[:-1] + "x", key.key_hash, account.webhook_secret,
                    settings.OPENAI_API_KEY, settings.SECRET_KEY]:
         assert secret not in lines
+
+
+def logged(caplog) -> list[dict]:
+    """The captured log lines, as the JSON objects they are written as."""
+    formatter = JsonFormatter()
+    return [json.loads(formatter.format(record)) for record in caplog.records]
+
+
+def masked(secret_id: str) -> str:
+    return secret_id[:8] + "…"
+
+
+def test_download_links_and_confirmation_ids_are_masked_in_every_line_about_a_request(
+    api_client, course, caplog, django_capture_on_commit_callbacks
+):
+    export_id = api_client.post(export_path(course), {"format": "scorm12"}, format="json").json()["exportId"]
+    browser = Client()
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+
+    browser.get(f"/downloads/{export_id}")
+    signed = {"name": "Grace Hopper", "confirm": "yes"}
+    confirmation = browser.post(f"/go/{course.public_id}/agreement", signed)
+    browser.get(confirmation["Location"])
+    browser.get(confirmation["Location"] + "/")  # no pattern matches it
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.delete(f"/api/v1/courses/{course.public_id}/exports/{export_id}")
+    browser.get(f"/downloads/{export_id}")
+
+    signoff_id = confirmation["Location"].rsplit("/", 1)[1]
+    lines = logged(caplog)
+    requests = [line for line in lines if line["message"] == "request"]
+    assert [(line["method"], line["path"], line["status"]) for line in requests] == [
+        ("GET", f"/downloads/{masked(export_id)}", 200),
+        ("POST", f"/go/{course.public_id}/agreement", 303),
+        ("GET", f"/go/{course.public_id}/signed/{masked(signoff_id)}", 200),
+        ("GET", f"/go/{course.public_id}/signed/{masked(signoff_id)}/", 404),
+        ("DELETE", f"/api/v1/courses/{course.public_id}/exports/{masked(export_id)}", 204),
+        ("GET", f"/downloads/{masked(export_id)}", 410),
+    ]
+    assert not [line for line in lines if export_id in json.dumps(line) or signoff_id in json.dumps(line)]
+
+
+def test_a_database_outage_on_a_download_logs_its_path_masked(api_client, course, caplog, monkeypatch):
+    export_id = api_client.post(export_path(course), {"format": "scorm12"}, format="json").json()["exportId"]
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+
+    def down(**kwargs):
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(queries, "export_to_download", down)
+    response = Client().get(f"/downloads/{export_id}")
+
+    path = f"/downloads/{masked(export_id)}"
+    assert response.status_code == 503
+    assert [(line["logger"], line["message"], line.get("path")) for line in logged(caplog)] == [
+        ("cgs.request", "database unavailable", path),
+        ("cgs.request", "request", path),
+        ("django.request", f"Service Unavailable: {path}", None),
+    ]
 
 
 @pytest.fixture

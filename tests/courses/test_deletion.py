@@ -429,6 +429,21 @@ def test_revoking_an_export_takes_down_its_link_only(api_client, course, django_
     assert Course.objects.get(pk=course.pk).version == 1
 
 
+def test_revoking_is_a_line_in_the_log_naming_the_export_by_the_start_of_its_id(
+    api_client, api_key, course, caplog, django_capture_on_commit_callbacks
+):
+    revoked = export(api_client, course)["exportId"]
+
+    with caplog.at_level(logging.INFO, logger="courses.deletion"):
+        revoke(api_client, course, revoked, django_capture_on_commit_callbacks)
+
+    [line] = [record for record in caplog.records if record.getMessage() == "export revoked"]
+    # Whole, the id would open the download link: the first characters tell exports apart.
+    assert (line.course_id, line.export_id, line.deleted_by) == (
+        course.public_id, revoked[:8] + "…", f"api key {api_key.prefix}"
+    )
+
+
 def test_revoking_twice_or_another_courses_export_is_404(api_client, api_key, course, django_capture_on_commit_callbacks):
     revoked = export(api_client, course)["exportId"]
     revoke(api_client, course, revoked, django_capture_on_commit_callbacks)

@@ -2,6 +2,7 @@
 
 import io
 import json
+import logging
 import re
 import urllib.parse
 import zipfile
@@ -285,11 +286,14 @@ def test_download_accepts_only_get_and_head(api_client, course):
     assert browser.generic("QUERY", path).status_code == 405
 
 
-def test_download_whose_file_is_gone_from_storage_is_404(api_client, client, course):
+def test_download_whose_file_is_gone_from_storage_is_404_and_logged(api_client, client, course, caplog):
     path = download_path(export(api_client, course.public_id).json()["downloadUrl"])
     stored = Export.objects.get()
     stored.file.storage.delete(stored.file.name)
 
-    response = client.get(path)
+    with caplog.at_level(logging.ERROR, logger="courses.views"):
+        response = client.get(path)
 
     assert response.status_code == 404
+    [line] = [record for record in caplog.records if record.getMessage() == "export file missing"]
+    assert line.export_id == stored.public_id[:8] + "…"  # whole, it would open the download link
