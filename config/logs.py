@@ -65,19 +65,22 @@ class JsonFormatter(_JsonFormatter):
 
     def format(self, record: logging.LogRecord) -> str:
         request = getattr(record, "request", None)
-        if isinstance(request, HttpRequest) and isinstance(record.args, tuple):
-            record = _with_path_redacted(record, request)
+        if isinstance(request, HttpRequest):
+            record = _with_request_redacted(record, request)
         return super().format(record)
 
 
-def _with_path_redacted(record: logging.LogRecord, request) -> logging.LogRecord:
-    # Django's own lines about a request (django.request, django.security.*) name its path in their
-    # message, as an argument escaped with unicode_escape. Changed on a copy: other handlers see the
-    # record as it was logged.
+def _with_request_redacted(record: logging.LogRecord, request: HttpRequest) -> logging.LogRecord:
+    # Django's own lines about a request (django.request, django.security.*) carry it whole, whose
+    # text holds the query string (a personal link's token), and name its path in their message, as
+    # an argument escaped with unicode_escape. Changed on a copy: other handlers see the record as it
+    # was logged.
     secrets = _secrets_in_path(request)
     redacted = {path: _redacted(path, secrets=secrets) for path in (request.path, _escaped(request.path))}
     record = copy.copy(record)
-    record.args = tuple(redacted.get(arg, arg) if isinstance(arg, str) else arg for arg in record.args)
+    record.request = {"method": request.method, "path": redacted[request.path]}
+    if isinstance(record.args, tuple):
+        record.args = tuple(redacted.get(arg, arg) if isinstance(arg, str) else arg for arg in record.args)
     return record
 
 

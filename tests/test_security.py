@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config.logs import JsonFormatter
-from courses import queries
+from courses import pages, queries
 from courses.models import GenerationJob
 from tests.factories import CourseFactory
 from tests.webhooks.receivers import Receiver, answer
@@ -283,12 +283,61 @@ def test_a_database_outage_on_a_download_logs_its_path_masked(api_client, course
     response = Client().get(f"/downloads/{export_id}")
 
     path = f"/downloads/{masked(export_id)}"
+    lines = logged(caplog)
     assert response.status_code == 503
-    assert [(line["logger"], line["message"], line.get("path")) for line in logged(caplog)] == [
+    assert [(line["logger"], line["message"], line.get("path")) for line in lines] == [
         ("cgs.request", "database unavailable", path),
         ("cgs.request", "request", path),
         ("django.request", f"Service Unavailable: {path}", None),
     ]
+    assert lines[-1]["request"] == {"method": "GET", "path": path}
+    assert not [line for line in lines if export_id in json.dumps(line)]
+
+
+def personal_link_token(api_client, course) -> str:
+    link = api_client.post(
+        f"/api/v1/courses/{course.public_id}/learners", {"externalId": "emp-1"}, format="json"
+    ).json()["url"]
+    return link.split("learner=", 1)[1]
+
+
+def test_djangos_line_about_a_failed_page_gives_its_request_without_the_query_string(
+    api_client, course, caplog, monkeypatch
+):
+    token = personal_link_token(api_client, course)
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in a page view")
+
+    monkeypatch.setattr(pages, "_course", broken)
+    response = Client(raise_request_exception=False).get(f"/go/{course.public_id}?learner={token}")
+
+    lines = logged(caplog)
+    [failed] = [line for line in lines if line["logger"] == "django.request"]
+    assert response.status_code == 500
+    assert failed["message"] == f"Internal Server Error: /go/{course.public_id}"
+    assert failed["request"] == {"method": "GET", "path": f"/go/{course.public_id}"}
+    assert not [line for line in lines if token in json.dumps(line)]
+
+
+def test_djangos_line_about_a_wrong_host_gives_its_request_without_the_query_string(
+    api_client, course, caplog
+):
+    token = personal_link_token(api_client, course)
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+
+    response = Client(raise_request_exception=False).get(
+        f"/go/{course.public_id}?learner={token}", HTTP_HOST="internal-name:8000"
+    )
+
+    lines = logged(caplog)
+    [refused] = [line for line in lines if line["logger"] == "django.security.DisallowedHost"]
+    assert response.status_code == 400
+    assert refused["request"] == {"method": "GET", "path": f"/go/{course.public_id}"}
+    assert not [line for line in lines if token in json.dumps(line)]
 
 
 @pytest.fixture
