@@ -29,7 +29,16 @@ _PASSAGE_CHARS = 2000
 
 
 class EmbeddingsUnavailable(Exception):
-    """The embeddings server failed or answered nonsense (after the SDK's retries)."""
+    """
+    The embeddings server failed or answered nonsense (after the SDK's retries). The message is ours,
+    or the type of the SDK's error, with the HTTP status in `status` when the server answered one:
+    never the server's answer, whose text may hold part of the key (OpenAI's, for a wrong one) or of
+    the passages sent.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None):
+        super().__init__(message)
+        self.status = status
 
 
 def enabled() -> bool:
@@ -84,7 +93,7 @@ class Embedder:
             by_index = {item.index: item.embedding for item in answer.data}
             vectors = [_unit(by_index[index]) for index in range(len(texts))]
         except (openai.OpenAIError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise EmbeddingsUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise EmbeddingsUnavailable(type(exc).__name__, status=getattr(exc, "status_code", None)) from exc
         if any(vector is None or len(vector) != len(vectors[0]) for vector in vectors):
             raise EmbeddingsUnavailable("the server answered vectors of different sizes, or empty ones")
         return vectors

@@ -163,9 +163,12 @@ class Grounding:
                 self._without_embeddings(exc)
         return self._vectors
 
-    def _without_embeddings(self, exc: Exception) -> None:
+    def _without_embeddings(self, exc: embeddings.EmbeddingsUnavailable) -> None:
         # Full-text rank alone still finds passages: the course goes on, as it would without the setting.
-        logger.warning("embeddings unavailable, retrieval by full-text rank only", extra={"error": str(exc)})
+        logger.warning(
+            "embeddings unavailable, retrieval by full-text rank only",
+            extra={"error": str(exc), "status": exc.status},
+        )
         self._embedder, self._vectors = None, None
 
     # --- what a step works from ---------------------------------------------------------------

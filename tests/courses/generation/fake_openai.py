@@ -379,11 +379,13 @@ class FakeOpenAI:
         if behaviour == "error429_for_10s":
             return 429, {"retry-after": "10"}, json.dumps({"error": {"message": "slow down"}}).encode()
         if behaviour == "error401":
-            return (
-                401,
-                {},
-                json.dumps({"error": {"message": "bad key", "type": "invalid_request_error"}}).encode(),
+            # As OpenAI answers a wrong key: naming the key, whole when short, else its start and end.
+            message = (
+                "Incorrect API key provided: sk-test. You can find your API key at "
+                "https://platform.openai.com/account/api-keys."
             )
+            error = {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}
+            return 401, {}, json.dumps({"error": error}).encode()
         if behaviour == "stall":
             self.release.wait(timeout=20)
             return 500, {}, b"{}"

@@ -4,11 +4,13 @@ the passages are embedded once by the model server and kept, the chapter's text 
 the similarity ranking is fused with the full-text rank. Without the server, full text goes on alone.
 """
 
+import json
 import logging
 import time
 
 import pytest
 
+from config.logs import JsonFormatter
 from courses import generation
 from courses.generation import grounding
 from sources import embeddings
@@ -184,6 +186,24 @@ def test_without_an_embeddings_server_the_course_is_built_by_full_text_rank(
     assert "embeddings unavailable, retrieval by full-text rank only" in caplog.messages
     assert len(embeddings_on.embedding_requests) == 3  # one request and the SDK's two retries, then no more
     assert not Passage.objects.filter(source=office_guide).exclude(embedding_model="").exists()
+
+
+def test_a_server_refusing_the_key_is_logged_by_the_errors_type_and_status_alone(
+    embeddings_on, office_guide, caplog
+):
+    embeddings_on.embeddings_script.append("error401")
+
+    with caplog.at_level(logging.WARNING, logger="courses.generation.grounding"):
+        generate(office_guide, outline=["Fleet cars"])
+
+    [line] = [
+        json.loads(JsonFormatter().format(record))
+        for record in caplog.records
+        if record.getMessage() == "embeddings unavailable, retrieval by full-text rank only"
+    ]
+    # What the server answered names the key (OpenAI's, its start and end): none of it is logged.
+    assert "Incorrect API key" not in json.dumps(line) and "sk-test" not in json.dumps(line)
+    assert (line["error"], line["status"]) == ("AuthenticationError", 401)
 
 
 @pytest.mark.parametrize("behaviour", ["error429_for_10s", "trickle"])
