@@ -1,10 +1,9 @@
 from django.contrib import admin, messages
-from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 
 from accounts import services
 from accounts.models import Account, ApiKey, Plan
-from config.admin import DatesInRange
+from config.admin import DatesInRange, NoLookupsBySecrets
 from webhooks import services as webhook_services
 
 
@@ -36,24 +35,8 @@ class ApiKeyInline(admin.TabularInline):
     can_delete = False
 
 
-class _NoLookupsBySecrets:
-    """
-    No list is filtered by a secret from the query string. Django takes any lookup on a model's own
-    fields there, and the count of what `?webhook_secret__startswith=whsec_a` matches tells a secret
-    character by character, even to staff who may only view. Lookups through relations are refused
-    by Django already, unless a list filter names them.
-    """
-
-    secret_fields: tuple[str, ...] = ()
-
-    def lookup_allowed(self, lookup, value, request=None):
-        if lookup.split(LOOKUP_SEP, 1)[0] in self.secret_fields:
-            return False
-        return super().lookup_allowed(lookup, value, request)
-
-
 @admin.register(Account)
-class AccountAdmin(_NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
+class AccountAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     secret_fields = ("webhook_secret",)
     list_display = ["email", "name", "plan", "credits_used", "credits_left", "created_at"]
     list_filter = ["plan"]
@@ -107,7 +90,7 @@ class AccountAdmin(_NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(_NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
+class ApiKeyAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     secret_fields = ("key_hash",)
     list_display = ["prefix", "name", "account", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]
