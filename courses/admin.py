@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
-from config.admin import DatesInRange
+from config.admin import DatesInRange, NoLookupsBySecrets
 from courses import deletion, quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 
@@ -186,9 +186,11 @@ class ExportAdmin(DeletesThroughService, ReadOnlyAdmin):
 
 
 @admin.register(Signoff)
-class SignoffAdmin(ReadOnlyAdmin):
+class SignoffAdmin(NoLookupsBySecrets, ReadOnlyAdmin):
     """Learners' confirmations of a course's agreement, from its preview page."""
 
+    # The id is the confirmation page's address, which shows the signer's name: never shown, nor filtered by.
+    secret_fields = ("public_id",)
     list_display = ["name", "course", "signed_at"]
     search_fields = ["name", "course__public_id", "course__name"]
     list_select_related = ["course"]

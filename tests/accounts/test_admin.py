@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Account, ApiKey
+from courses import signoffs
 from courses.models import Export
 from learners import services as learner_services
 from tests.factories import AccountFactory, CourseFactory
@@ -162,6 +163,38 @@ def test_no_list_is_filtered_by_a_secret(staff_client, account, api_key, lookup)
 
     assert listed.status_code == 400
     assert account.webhook_secret[:8] not in listed.content.decode()
+
+
+@pytest.fixture
+def viewer_client(client, db):
+    """Staff who may only view courses, their exports and sign-offs, and learners."""
+    viewer = User.objects.create_user("viewer", "viewer@example.com", "a-long-viewer-password", is_staff=True)
+    viewer.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_course", "view_export", "view_signoff", "view_learner"]
+    ))
+    client.login(username="viewer", password="a-long-viewer-password")
+    return client
+
+
+@pytest.mark.parametrize(
+    "lookup",
+    [
+        "/admin/courses/signoff/?public_id__startswith={signoff}",
+        "/admin/courses/signoff/?public_id__gte={signoff}",
+        "/admin/courses/course/?signoffs__public_id__startswith={signoff}",
+        "/admin/learners/learner/?signoffs__public_id__startswith={signoff}",
+    ],
+)
+def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(viewer_client, api_key, lookup):
+    # A sign-off's confirmation page shows the signer's name to whoever has its address.
+    course = CourseFactory(api_key=api_key)
+    signoff = signoffs.record_signoff(course=course, name="Grace Hopper", client_ip="203.0.113.9")
+    assert viewer_client.get("/admin/courses/signoff/").status_code == 200
+
+    listed = viewer_client.get(lookup.format(signoff=signoff.public_id[:6]))
+
+    assert listed.status_code == 400
+    assert "Grace Hopper" not in listed.content.decode()
 
 
 def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):
