@@ -26,3 +26,12 @@ _PUBLIC_ID_SHAPE = re.compile(r"[a-z]{3}_[A-Za-z0-9]{1,40}")
 def looks_like_public_id(value: str, prefix: str) -> bool:
     """Whether a client-supplied id could be one of ours; anything else is not looked up at all."""
     return value.startswith(prefix) and _PUBLIC_ID_SHAPE.fullmatch(value) is not None
+
+
+def masked(public_id: str) -> str:
+    """
+    The id as staff see it where the whole id is a secret (a download link's, a confirmation's): its
+    prefix and first 4 characters, `exp_AbCd…`, enough to tell it from its neighbours in a list.
+    """
+    prefix, separator, rest = public_id.partition("_")
+    return f"{prefix}_{rest[:4]}…" if separator else f"{public_id[:4]}…"

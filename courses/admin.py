@@ -172,14 +172,25 @@ class CourseVersionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Export)
-class ExportAdmin(DeletesThroughService, ReadOnlyAdmin):
-    """Deleting an export revokes its download link (410 from then on)."""
+class ExportAdmin(NoLookupsBySecrets, DeletesThroughService, ReadOnlyAdmin):
+    """
+    Deleting an export revokes its download link (410 from then on). The link's id is its secret:
+    staff see it masked (str(export)), find an export by its whole id or by its course, and the list
+    is never filtered by the id or the file's name, which holds it.
+    """
 
-    list_display = ["public_id", "course", "format", "exported_at"]
+    secret_fields = ("public_id", "file")
+    list_display = ["masked_id", "course", "format", "exported_at"]
     list_select_related = ["course"]
     deferred = ("course__content",)
     list_filter = ["format"]
-    search_fields = ["public_id", "course__public_id", "course__name"]
+    search_fields = ["public_id__exact", "course__public_id", "course__name"]
+    fields = ["masked_id", "course", "api_key", "format", "version", "callback_url", "exported_at"]
+    readonly_fields = fields
+
+    @admin.display(description="export")
+    def masked_id(self, export):
+        return str(export)
 
     def delete_one(self, export, *, by: str):
         deletion.revoke(export=export, by=by)

@@ -3,8 +3,8 @@ from django.db import models
 from django.utils import timezone
 
 from accounts.models import ApiKey
+from config.ids import masked, new_public_id
 from courses import content
-from config.ids import new_public_id
 
 
 def new_job_id() -> str:
@@ -269,7 +269,9 @@ class Export(models.Model):
         ]
 
     def __str__(self):
-        return self.public_id
+        # The whole id is the download link's secret: the admin shows this wherever it lists exports
+        # (a course's delete confirmation too) and records it in its log of changes.
+        return masked(self.public_id)
 
     @property
     def download_url(self) -> str:

@@ -183,18 +183,29 @@ def viewer_client(client, db):
         "/admin/courses/signoff/?public_id__gte={signoff}",
         "/admin/courses/course/?signoffs__public_id__startswith={signoff}",
         "/admin/learners/learner/?signoffs__public_id__startswith={signoff}",
+        "/admin/courses/export/?public_id__startswith={export}",
+        "/admin/courses/export/?public_id__in={export}",
+        "/admin/courses/export/?file__contains={export}",
+        "/admin/courses/course/?exports__public_id__startswith={export}",
     ],
 )
-def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(viewer_client, api_key, lookup):
-    # A sign-off's confirmation page shows the signer's name to whoever has its address.
+def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(
+    viewer_client, api_client, api_key, lookup
+):
+    # A sign-off's confirmation page shows the signer's name to whoever has its address, and a
+    # download link, the export's id, needs no key.
     course = CourseFactory(api_key=api_key)
     signoff = signoffs.record_signoff(course=course, name="Grace Hopper", client_ip="203.0.113.9")
+    export_id = api_client.post(
+        f"/api/v1/courses/{course.public_id}/export", {"format": "scorm12"}, format="json"
+    ).json()["exportId"]
     assert viewer_client.get("/admin/courses/signoff/").status_code == 200
 
-    listed = viewer_client.get(lookup.format(signoff=signoff.public_id[:6]))
+    listed = viewer_client.get(lookup.format(signoff=signoff.public_id[:6], export=export_id[:6]))
 
     assert listed.status_code == 400
     assert "Grace Hopper" not in listed.content.decode()
+    assert "1 export" not in listed.content.decode()
 
 
 def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):

@@ -539,6 +539,43 @@ def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course,
     assert [record.deleted_by for record in caplog.records if record.getMessage() == "export revoked"] == ["staff staff"]
 
 
+def test_staff_see_an_exports_id_masked_and_find_and_revoke_it_by_its_whole_id(
+    staff_client, api_client, course, django_capture_on_commit_callbacks
+):
+    # The whole id is the download link's secret.
+    link = export(api_client, course)
+    export_id = link["exportId"]
+    masked = f"{export_id[:8]}…"
+    stored = Export.objects.get()
+    change_link = f"/admin/courses/export/{stored.pk}/change/"
+
+    shown = {
+        "the list": staff_client.get("/admin/courses/export/"),
+        "its page": staff_client.get(change_link),
+        "its course's delete confirmation": staff_client.get(f"/admin/courses/course/{course.pk}/delete/"),
+        "its revoke confirmation": staff_client.post(
+            "/admin/courses/export/", {"action": "delete_selected", "_selected_action": [stored.pk]}
+        ),
+    }
+    searched = staff_client.get("/admin/courses/export/", {"q": export_id})  # the box shows what staff typed
+    searched_by_its_start = staff_client.get("/admin/courses/export/", {"q": export_id[:12]})
+    with django_capture_on_commit_callbacks(execute=True):
+        revoked = staff_client.post(
+            "/admin/courses/export/",
+            {"action": "delete_selected", "_selected_action": [stored.pk], "post": "yes"},
+            follow=True,
+        )
+    shown["the recent actions"] = staff_client.get("/admin/")
+
+    assert {where: page.status_code for where, page in shown.items()} == dict.fromkeys(shown, 200)
+    assert [where for where, page in shown.items() if export_id in page.content.decode()] == []
+    assert [where for where, page in shown.items() if masked not in page.content.decode()] == []
+    assert change_link in searched.content.decode() and masked in searched.content.decode()
+    assert change_link not in searched_by_its_start.content.decode()
+    assert "Successfully deleted 1 export." in revoked.content.decode()
+    assert Client().get(path_of(link["downloadUrl"])).status_code == 410
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "learner", [None, "not recorded", "recorded"],
