@@ -1,7 +1,10 @@
 """What every admin list of the project shares."""
 
+from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.db.models.constants import LOOKUP_SEP
+
+from config import redaction
 
 
 class DatesInRange:
@@ -33,3 +36,19 @@ class NoLookupsBySecrets:
         if lookup.split(LOOKUP_SEP, 1)[0] in self.secret_fields:
             return False
         return super().lookup_allowed(lookup, value, request)
+
+
+def redacted_url_of(field: str, *, description: str):
+    """
+    A column or read-only field showing the model's URL `field` redacted (redaction.redacted_url):
+    callback and web page URLs carry their tokens in the query or before the host. Name the field in
+    `exclude` and in `secret_fields` (NoLookupsBySecrets) too, and never in `search_fields`, where
+    the count of what a search matches would tell a token.
+    """
+
+    @admin.display(description=description)
+    def shown(model_admin, obj):
+        url = getattr(obj, field)
+        return redaction.redacted_url(url) if url else model_admin.get_empty_value_display()
+
+    return shown

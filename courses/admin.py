@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
-from config.admin import DatesInRange, NoLookupsBySecrets
+from config.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
 from courses import deletion, quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 
@@ -27,11 +27,16 @@ class ReadOnlyAdmin(DatesInRange, admin.ModelAdmin):
 
 
 @admin.register(GenerationJob)
-class GenerationJobAdmin(ReadOnlyAdmin):
+class GenerationJobAdmin(NoLookupsBySecrets, ReadOnlyAdmin):
+    secret_fields = ("callback_url", "learner_callback_url")
     list_display = ["public_id", "subject", "status", "progress", "error_code", "account", "created_at"]
     list_filter = ["status", "error_code", "format", "language_id"]
     search_fields = ["public_id", "subject", "api_key__account__email"]
     list_select_related = ["api_key__account"]
+    exclude = ["callback_url", "learner_callback_url"]
+    readonly_fields = ["callback", "learner_callback"]
+    callback = redacted_url_of("callback_url", description="callback URL")
+    learner_callback = redacted_url_of("learner_callback_url", description="learner callback URL")
 
     @admin.display(description="account")
     def account(self, job):
@@ -76,14 +81,16 @@ class DeletesThroughService:
 
 
 @admin.register(Course)
-class CourseAdmin(DeletesThroughService, ReadOnlyAdmin):
+class CourseAdmin(NoLookupsBySecrets, DeletesThroughService, ReadOnlyAdmin):
+    secret_fields = ("learner_callback_url",)
     list_display = ["public_id", "name", "format", "language_id", "preview", "created_at"]
     list_filter = ["format", "language_id"]
     search_fields = ["public_id", "name", "api_key__account__email"]
     deferred = ("content",)
-    exclude = ["content"]
-    readonly_fields = ["preview", "learner_callback_url", "learner_results", "quality_report"]
+    exclude = ["content", "learner_callback_url"]
+    readonly_fields = ["preview", "learner_callback", "learner_results", "quality_report"]
     inlines = [CourseVersionInline]
+    learner_callback = redacted_url_of("learner_callback_url", description="learner callback URL")
 
     def delete_one(self, course, *, by: str):
         deletion.delete_course(course=course, by=by)
@@ -179,14 +186,15 @@ class ExportAdmin(NoLookupsBySecrets, DeletesThroughService, ReadOnlyAdmin):
     is never filtered by the id or the file's name, which holds it.
     """
 
-    secret_fields = ("public_id", "file")
+    secret_fields = ("public_id", "file", "callback_url")
     list_display = ["masked_id", "course", "format", "exported_at"]
     list_select_related = ["course"]
     deferred = ("course__content",)
     list_filter = ["format"]
     search_fields = ["public_id__exact", "course__public_id", "course__name"]
-    fields = ["masked_id", "course", "api_key", "format", "version", "callback_url", "exported_at"]
+    fields = ["masked_id", "course", "api_key", "format", "version", "callback", "exported_at"]
     readonly_fields = fields
+    callback = redacted_url_of("callback_url", description="callback URL")
 
     @admin.display(description="export")
     def masked_id(self, export):

@@ -3,7 +3,8 @@ import json
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
-from config.admin import DatesInRange
+from config import redaction
+from config.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
 from webhooks import services
 from webhooks.models import WebhookAttempt, WebhookEvent
 
@@ -34,7 +35,9 @@ class WebhookAttemptInline(admin.TabularInline):
 
 
 @admin.register(WebhookEvent)
-class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
+class WebhookEventAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
+    # The URL may carry the receiver's token; the body holds download links and learners' names.
+    secret_fields = ("url", "body")
     list_display = [
         "message_id",
         "event_type",
@@ -46,7 +49,7 @@ class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
         "delivered_at",
     ]
     list_filter = ["status", "event_type", "created_at"]
-    search_fields = ["message_id", "url", "account__email"]
+    search_fields = ["message_id", "account__email"]
     list_select_related = ["account"]
     date_hierarchy = "created_at"
     actions = ["deliver_again"]
@@ -55,7 +58,7 @@ class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
         "message_id",
         "event_type",
         "account",
-        "url",
+        "destination",
         "status",
         "attempt_count",
         "attempt_limit",
@@ -65,13 +68,15 @@ class WebhookEventAdmin(DatesInRange, admin.ModelAdmin):
         "pretty_body",
     ]
     readonly_fields = fields
+    destination = redacted_url_of("url", description="URL")
 
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="body")
+    @admin.display(description="body (URLs redacted, link ids masked, learners' names hidden)")
     def pretty_body(self, event):
-        return format_html("<pre>{}</pre>", json.dumps(event.payload, indent=2, ensure_ascii=False))
+        shown = json.dumps(shown_payload(event.payload), indent=2, ensure_ascii=False)
+        return format_html("<pre>{}</pre>", shown)
 
     @admin.action(description="Deliver again", permissions=["change"])
     def deliver_again(self, request, queryset):
@@ -86,7 +91,7 @@ class WebhookAttemptAdmin(DatesInRange, admin.ModelAdmin):
         "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "error", "answer_start",
     ]
     list_filter = ["succeeded", "started_at"]
-    search_fields = ["event__message_id", "event__url", "error"]
+    search_fields = ["event__message_id", "error"]
     list_select_related = ["event"]
     fields = ["event", "finished_at", *ATTEMPT_FIELDS]
     readonly_fields = fields
@@ -98,3 +103,25 @@ class WebhookAttemptAdmin(DatesInRange, admin.ModelAdmin):
     def answer_start(self, attempt):
         excerpt = attempt.response_excerpt
         return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"
+
+
+# Fields of an event about a learner that name them: `signedName` is the name typed at a sign-off.
+_NAMING_A_LEARNER = frozenset({"signedName", "name"})
+
+
+def shown_payload(value):
+    """
+    An event's body as staff see it: URLs redacted (a download link's id, a web source's or a personal
+    link's token), link ids masked (`exportId`), and the names of the learner an event is about hidden.
+    """
+    if isinstance(value, dict):
+        about_a_learner = "learnerId" in value
+        return {
+            key: "(hidden)" if about_a_learner and key in _NAMING_A_LEARNER and item else shown_payload(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [shown_payload(item) for item in value]
+    if isinstance(value, str):
+        return redaction.redacted_text(value)
+    return value

@@ -7,10 +7,12 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Account, ApiKey
+from config import redaction
 from courses import signoffs
 from courses.models import Export
 from learners import services as learner_services
-from tests.factories import AccountFactory, CourseFactory
+from sources import services as source_services
+from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory
 
 
 @pytest.fixture
@@ -206,6 +208,61 @@ def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(
     assert listed.status_code == 400
     assert "Grace Hopper" not in listed.content.decode()
     assert "1 export" not in listed.content.decode()
+
+
+@pytest.mark.parametrize(
+    "model, url_fields",
+    [
+        ("courses/generationjob", ["callback_url", "learner_callback_url"]),
+        ("courses/course", ["learner_callback_url"]),
+        ("courses/export", ["callback_url"]),
+        ("sources/source", ["callback_url"]),
+    ],
+)
+def test_pages_show_callback_urls_redacted_and_no_list_is_filtered_by_one(
+    staff_client, api_client, api_key, model, url_fields
+):
+    # Receivers take a token in the URL: whoever has it can post them events.
+    callback = "https://hooks.example.com/cgs/hook?token=hook-s3cret"
+    shown = {
+        "courses/generationjob": lambda: GenerationJobFactory(
+            api_key=api_key, callback_url=callback, learner_callback_url=callback
+        ),
+        "courses/course": lambda: CourseFactory(api_key=api_key, learner_callback_url=callback),
+        "courses/export": lambda: Export.objects.get(public_id=api_client.post(
+            f"/api/v1/courses/{CourseFactory(api_key=api_key).public_id}/export",
+            {"format": "scorm12", "callbackUrl": callback},
+            format="json",
+        ).json()["exportId"]),
+        "sources/source": lambda: source_services.create_source_from_url(
+            api_key=api_key, url="https://docs.example.com/handbook", name="Handbook", callback_url=callback
+        ),
+    }[model]()
+
+    page = staff_client.get(f"/admin/{model}/{shown.pk}/change/").content.decode()
+    filtered = [staff_client.get(f"/admin/{model}/?{field}__contains=s3") for field in url_fields]
+
+    assert "s3cret" not in page
+    assert page.count("https://hooks.example.com/cgs/hook?…") == len(url_fields)
+    assert [response.status_code for response in filtered] == [400] * len(url_fields)
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://hooks.example.com/cgs?token=s3cret", "https://hooks.example.com/cgs?…"),
+        ("https://user:s3cret@hooks.example.com:8443/cgs#s3cret", "https://hooks.example.com:8443/cgs#…"),
+        ("http://[2001:db8::1]/cgs?", "http://[2001:db8::1]/cgs"),
+        ("https://s.example/downloads/exp_AbCdEfGhIjKlMnOpQrStUv", "https://s.example/downloads/exp_AbCd…"),
+        (
+            "https://s.example/go/cou_1/signed/sig_AbCdEfGhIjKlMnOpQrStUv?a",
+            "https://s.example/go/cou_1/signed/sig_AbCd…?…",
+        ),
+        ("http://[2001:db8::1/cgs?token=s3cret", "(a URL that cannot be read)"),
+    ],
+)
+def test_the_admin_shows_a_url_without_what_opens_it(url, shown):
+    assert redaction.redacted_url(url) == shown
 
 
 def test_jobs_and_courses_are_read_only_with_a_preview_link(staff_client, db):

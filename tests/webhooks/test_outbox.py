@@ -1,6 +1,7 @@
 """The outbox: events commit with the caller's work, lost deliveries are swept up, staff redeliver."""
 
 import datetime
+import html
 
 import pytest
 import standardwebhooks
@@ -12,6 +13,8 @@ from django.db import transaction
 from config import queue
 from config.celery import app as celery_app
 from tests.conftest import no_worker, purge_task_queues
+from tests.factories import CourseFactory
+from tests.learners.conftest import Reader
 from tests.webhooks.receivers import answer
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
@@ -176,6 +179,50 @@ def test_admin_lists_events_filtered_by_status_and_shows_every_attempt(
         assert excerpt in detail.content.decode()
         assert f"HTTP {status}" in attempts.content.decode()
         assert excerpt in attempts.content.decode()
+
+
+def test_staff_see_an_events_url_and_body_without_the_secrets_in_them(
+    receiver, api_client, api_key, admin_client, django_capture_on_commit_callbacks
+):
+    # The URL's token lets whoever has it post to the receiver; the body of course.exported holds
+    # the download link, and learner.signed the name the learner typed.
+    course = CourseFactory(api_key=api_key, learner_callback_url=receiver.url("/learners?token=hook-s3cret"))
+    with django_capture_on_commit_callbacks(execute=True):
+        exported = api_client.post(
+            f"/api/v1/courses/{course.public_id}/export",
+            {"format": "scorm12", "callbackUrl": receiver.url("/exports?token=hook-s3cret")},
+            format="json",
+        ).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        Reader(course).sign("Grace Hopper")
+    export_event = WebhookEvent.objects.get(event_type="course.exported")
+    signed_event = WebhookEvent.objects.get(event_type="learner.signed")
+    masked_id = f"{exported['exportId'][:8]}…"
+    download_link = exported["downloadUrl"].removesuffix(exported["exportId"])
+
+    export_page = html.unescape(
+        admin_client.get(f"/admin/webhooks/webhookevent/{export_event.pk}/change/").content.decode()
+    )
+    signed_page = html.unescape(
+        admin_client.get(f"/admin/webhooks/webhookevent/{signed_event.pk}/change/").content.decode()
+    )
+    searched = admin_client.get("/admin/webhooks/webhookevent/", {"q": "hook-s3cret"}).content.decode()
+    attempts_searched = admin_client.get("/admin/webhooks/webhookattempt/", {"q": "hook-s3cret"})
+    filtered = [
+        admin_client.get(f"/admin/webhooks/webhookevent/?{lookup}").status_code
+        for lookup in ["url__contains=hook-s3cret", f"body__contains={exported['exportId'][:8]}"]
+    ]
+
+    assert "hook-s3cret" not in export_page + signed_page
+    assert exported["exportId"] not in export_page
+    assert receiver.url("/exports?…") in export_page
+    assert f'"exportId": "{masked_id}"' in export_page
+    assert f'"downloadUrl": "{download_link}{masked_id}"' in export_page
+    assert "Grace Hopper" not in signed_page
+    assert '"signedName": "(hidden)"' in signed_page
+    assert export_event.message_id not in searched and signed_event.message_id not in searched
+    assert export_event.message_id not in attempts_searched.content.decode()
+    assert filtered == [400, 400]
 
 
 def test_webhook_secret_command_prints_the_secret_on_its_last_line(account, capsys):

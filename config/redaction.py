@@ -1,0 +1,42 @@
+"""
+How the admin shows what carries a secret: a URL (a callback's or a web page's token in its query,
+a password before its host) and a link's id. Staff see where a URL goes, never what opens it.
+"""
+
+import re
+import urllib.parse
+
+from config.ids import masked
+
+# Ids that are a link's whole secret, the link needing nothing else: an export's (its download link)
+# and a sign-off's (its confirmation page, which shows the signer's name). Course, job, source and
+# learner ids are not secrets.
+LINK_ID_PREFIXES = ("exp_", "sig_")
+
+# A link's id in any text: its prefix and more than the 4 characters `masked` keeps.
+_LINK_ID = re.compile(rf"(?<![A-Za-z0-9])(?:{'|'.join(LINK_ID_PREFIXES)})[A-Za-z0-9]{{5,}}")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
+
+
+def redacted_url(url: str) -> str:
+    """
+    The URL as staff see it: its scheme, host and path, with a link's id in the path masked
+    (`/downloads/exp_AbCd…`); a user name and password are dropped, and a query or a fragment is
+    shown as `?…` or `#…`, whatever it holds.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an IPv6 host without its closing bracket
+        return "(a URL that cannot be read)"
+    host = parts.netloc.rpartition("@")[2]
+    shown = f"{parts.scheme}://{host}{_masking_link_ids(parts.path)}"
+    return shown + ("?…" if parts.query else "") + ("#…" if parts.fragment else "")
+
+
+def redacted_text(text: str) -> str:
+    """The text with every URL in it redacted (redacted_url) and every link's id masked."""
+    return _masking_link_ids(_URL.sub(lambda found: redacted_url(found.group()), text))
+
+
+def _masking_link_ids(text: str) -> str:
+    return _LINK_ID.sub(lambda found: masked(found.group()), text)
