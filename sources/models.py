@@ -3,6 +3,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 
 from accounts.models import ApiKey
+from config import redaction
 from config.ids import new_public_id
 
 
@@ -62,7 +63,8 @@ class Source(models.Model):
         indexes = [models.Index(fields=["api_key", "-created_at", "-id"], name="source_list_per_key")]
 
     def __str__(self):
-        return f"{self.public_id} {self.name}"
+        # Shown by the admin: a web source given no name is named by its URL, which may carry a token.
+        return f"{self.public_id} {redaction.redacted_text(self.name)}"
 
 
 class Passage(models.Model):

@@ -1,9 +1,9 @@
 """The sources endpoints: upload, poll, list, delete; auth, ownership, limits and error bodies."""
 
+import io
 import json
 import re
 import zipfile
-import io
 
 import pytest
 from django.core.files.storage import default_storage
@@ -541,6 +541,45 @@ def test_staff_see_sources_and_their_passages_in_admin_without_changing_them(api
     assert row.passages.first().public_id in page
     assert 'name="_save"' not in page  # read-only
     assert admin_client.get("/admin/sources/source/add/").status_code == 403
+
+
+def test_staff_see_where_a_sources_passages_are_never_their_text(api_client, admin_client):
+    text = b"# Handbook\n\n## Pay\n\nConfidential: the bonus pool is 2.4 million this year.\n"
+    row = Source.objects.get(public_id=read(api_client, text, "handbook.md")["id"])
+    passage = row.passages.get()
+
+    page = admin_client.get(f"/admin/sources/source/{row.pk}/change/").content.decode()
+    filtered = [
+        admin_client.get(f"/admin/sources/source/?{lookup}=bonus") for lookup in ["text__contains", "name"]
+    ]
+
+    assert passage.public_id in page
+    assert re.search(rf'<td class="field-words">\s*<p>{passage.words}</p>', page)
+    assert "bonus pool" not in page
+    assert [response.status_code for response in filtered] == [400, 400]
+
+
+def test_staff_see_a_web_sources_url_and_the_name_it_took_from_it_redacted(api_client, admin_client):
+    token_url = "https://docs.example.com/page?token=src-s3cret"
+    unnamed = api_client.post("/api/v1/sources", {"url": token_url}, format="json").json()
+    named = api_client.post(
+        "/api/v1/sources", {"url": token_url, "name": "Expense policy"}, format="json"
+    ).json()
+    row = Source.objects.get(public_id=unnamed["id"])
+    assert unnamed["name"] == token_url  # the service names it by its URL
+
+    page = admin_client.get(f"/admin/sources/source/{row.pk}/change/").content.decode()
+    listing = admin_client.get("/admin/sources/source/").content.decode()
+    searched_by_the_token = admin_client.get("/admin/sources/source/", {"q": "s3cret"}).content.decode()
+    searched_by_a_name = admin_client.get("/admin/sources/source/", {"q": "expense"}).content.decode()
+    filtered = admin_client.get("/admin/sources/source/?url__contains=s3cret")
+
+    assert "s3cret" not in page + listing
+    assert page.count("https://docs.example.com/page?…") >= 2  # the URL and the name
+    assert "https://docs.example.com/page?…" in listing
+    assert unnamed["id"] not in searched_by_the_token and named["id"] not in searched_by_the_token
+    assert named["id"] in searched_by_a_name and unnamed["id"] not in searched_by_a_name
+    assert filtered.status_code == 400
 
 
 def test_staff_set_a_plans_storage_for_sources_in_admin(admin_client, db):
