@@ -17,12 +17,20 @@ ATTEMPT_FIELDS = [
     "duration_ms",
     "status_code",
     "succeeded",
-    "error",
+    "shown_error",
     "response_excerpt",
 ]
 
 
-class WebhookAttemptInline(admin.TabularInline):
+class ShowsAttemptErrors:
+    # An error names where a redirect pointed (Location), and a receiver redirecting http to https
+    # repeats the callback URL's token there.
+    @admin.display(description="error")
+    def shown_error(self, attempt):
+        return redaction.redacted_text(attempt.error)
+
+
+class WebhookAttemptInline(ShowsAttemptErrors, admin.TabularInline):
     model = WebhookAttempt
     fields = ATTEMPT_FIELDS
     readonly_fields = ATTEMPT_FIELDS
@@ -86,12 +94,14 @@ class WebhookEventAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
 
 
 @admin.register(WebhookAttempt)
-class WebhookAttemptAdmin(DatesInRange, admin.ModelAdmin):
+class WebhookAttemptAdmin(ShowsAttemptErrors, NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
+    secret_fields = ("error",)
     list_display = [
-        "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "error", "answer_start",
+        "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "shown_error",
+        "answer_start",
     ]
     list_filter = ["succeeded", "started_at"]
-    search_fields = ["event__message_id", "error"]
+    search_fields = ["event__message_id"]
     list_select_related = ["event"]
     fields = ["event", "finished_at", *ATTEMPT_FIELDS]
     readonly_fields = fields

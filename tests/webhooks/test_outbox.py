@@ -225,6 +225,31 @@ def test_staff_see_an_events_url_and_body_without_the_secrets_in_them(
     assert filtered == [400, 400]
 
 
+def test_staff_see_where_a_receiver_redirected_without_the_token_it_repeated(
+    receiver, account, admin_client, django_capture_on_commit_callbacks
+):
+    # A receiver moving from http to https answers with the same address, token and all.
+    callback = receiver.url("/cgs?token=hook-s3cret")
+    receiver.script(answer(301, b"", headers=(("Location", callback),)))
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=callback, payload=PAYLOAD)
+    attempt = event.attempts.get()
+
+    shown = [
+        admin_client.get(f"/admin/webhooks/webhookevent/{event.pk}/change/").content.decode(),
+        admin_client.get("/admin/webhooks/webhookattempt/").content.decode(),
+        admin_client.get(f"/admin/webhooks/webhookattempt/{attempt.pk}/change/").content.decode(),
+    ]
+    searched = admin_client.get("/admin/webhooks/webhookattempt/", {"q": "hook-s3cret"}).content.decode()
+    filtered = admin_client.get("/admin/webhooks/webhookattempt/?error__contains=hook-s3cret")
+
+    assert [page for page in shown if "hook-s3cret" in page] == []
+    redirected = f"redirect to {receiver.url('/cgs?…')} not followed"
+    assert [page for page in shown if redirected not in page] == []
+    assert f"/admin/webhooks/webhookattempt/{attempt.pk}/change/" not in searched
+    assert filtered.status_code == 400
+
+
 def test_webhook_secret_command_prints_the_secret_on_its_last_line(account, capsys):
     call_command("webhook_secret", account.email.upper())
 
