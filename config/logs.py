@@ -3,40 +3,31 @@
 import contextvars
 import copy
 import logging
-import re
 
 from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
+from config import ids, redaction
+
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
-# Ids that are bearer secrets: whoever holds one opens what it names (an export's download link, a
-# sign-off's confirmation page with the signer's name), so no log line carries one whole. They are
-# named once here: by the keyword their URL patterns capture them as, and by their prefix, for a path
-# no pattern matches (a 404, a request refused before its view) or one holding such an id where
-# another is expected. Course, job, source and learner ids are API identifiers, and stay.
+# The ids that are a link's whole secret (config.redaction.LINK_ID_PREFIXES) are masked in every
+# line (config.ids.masked): found by the keyword their URL patterns capture them as, and by their
+# prefix, for a path no pattern matches (a 404, a request refused before its view) or one holding
+# such an id where another is expected. Course, job, source and learner ids are API identifiers, and
+# stay.
 SECRET_URL_KWARGS = frozenset({"export_id", "token"})
-SECRET_ID_PREFIXES = ("exp_", "sig_")
-
-_ID_PREFIX = re.compile(r"[a-z]{3}_")
-_SHOWN_CHARS = 4  # of ~131 random bits, 24 shown: lines about one id can be told apart, none opens it
-
-
-def masked_id(value: str) -> str:
-    """A secret id cut to its prefix and first characters (`exp_Ab3d…`), for a log line."""
-    prefix = _ID_PREFIX.match(value)
-    return f"{value[: prefix.end() + _SHOWN_CHARS] if prefix else ''}…"
 
 
 def redacted_path(request) -> str:
-    """The request's path, without its query string, with every secret id in it masked (masked_id)."""
+    """The request's path, without its query string, with every secret id in it masked."""
     return _redacted(request.path, secrets=_secrets_in_path(request))
 
 
 def _redacted(path: str, *, secrets: set[str]) -> str:
     return "/".join(
-        masked_id(part) if part in secrets or part.startswith(SECRET_ID_PREFIXES) else part
+        ids.masked(part) if part in secrets or part.startswith(redaction.LINK_ID_PREFIXES) else part
         for part in path.split("/")
     )
 

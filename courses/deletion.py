@@ -16,9 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors, logs, redis_client
+from config import errors, ids, redis_client
 from config.formats import iso_utc_ms
-from config.ids import looks_like_public_id
 from courses import versions
 from courses.models import Course, Export, GenerationJob, RemovedLink
 from learners import services as learner_services
@@ -97,7 +96,7 @@ def revoke_export(*, api_key: ApiKey, course_public_id: str, export_public_id: s
     """
     course = versions.course_of(api_key=api_key, public_id=course_public_id)
     export = None
-    if looks_like_public_id(export_public_id, "exp_"):
+    if ids.looks_like_public_id(export_public_id, "exp_"):
         export = course.exports.filter(public_id=export_public_id).first()
     if export is None:
         raise ExportNotFound()
@@ -122,7 +121,7 @@ def revoke(*, export: Export, by: str) -> None:
         "export revoked",
         extra={
             "course_id": export.course.public_id,
-            "export_id": logs.masked_id(export.public_id),  # whole, it would open the download link
+            "export_id": ids.masked(export.public_id),  # whole, it would open the download link
             "deleted_by": by,
         },
     )

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.response import Response
 
 from accounts.models import ApiKey
-from config import logs, openapi, redis_client
+from config import ids, openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
@@ -547,7 +547,7 @@ def download_export(request, export_id: str):
     try:
         package = export.file.open("rb")
     except FileNotFoundError:
-        logger.error("export file missing", extra={"export_id": logs.masked_id(export.public_id)})
+        logger.error("export file missing", extra={"export_id": ids.masked(export.public_id)})
         raise Http404("No such export.") from None
     response = FileResponse(package, content_type="application/zip")
     name = export.packaged_name or export.course.name
