@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.apps import apps as django_apps
+from django.contrib.admin.models import DELETION, LogEntry
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
@@ -516,6 +517,35 @@ def test_staff_delete_a_course_after_a_confirmation_page(staff_client, api_clien
     assert WebhookEvent.objects.filter(event_type="course.deleted").count() == 1
     [line] = [record for record in caplog.records if record.getMessage() == "course deleted"]
     assert (line.course_id, line.deleted_by) == (course.public_id, "staff staff")
+
+
+@pytest.mark.parametrize("how", ["delete button", "delete selected"])
+def test_staff_deletions_name_the_course_by_its_id_in_the_admin_log(
+    staff_client, course, how, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        if how == "delete button":
+            staff_client.post(f"/admin/courses/course/{course.pk}/delete/", {"post": "yes"})
+        else:
+            staff_client.post(
+                "/admin/courses/course/",
+                {"action": "delete_selected", "_selected_action": [course.pk], "post": "yes"},
+            )
+
+    assert not Course.objects.filter(pk=course.pk).exists()
+    assert list(LogEntry.objects.values_list("object_repr", flat=True)) == [course.public_id]
+    staff_client.get("/admin/")  # says once, to whoever deleted it, what was deleted
+    assert course.name not in staff_client.get("/admin/").content.decode()  # its recent actions, for good
+
+
+def test_entries_of_courses_deleted_before_are_renamed_by_their_id(staff_client, course):
+    migration = importlib.import_module("courses.migrations.0014_deleted_courses_named_by_id_in_the_admin_log")
+    LogEntry.objects.log_actions(user_id=User.objects.get().pk, queryset=[course], action_flag=DELETION)
+    course.delete()
+
+    migration.name_deleted_courses_by_their_id(django_apps, connection.schema_editor())
+
+    assert list(LogEntry.objects.values_list("object_repr", flat=True)) == [course.public_id]
 
 
 def test_staff_cannot_delete_a_course_being_generated_again(staff_client, course):
