@@ -128,11 +128,22 @@ def create_source_from_url(*, api_key: ApiKey, url: str, name: str = "", callbac
     :raises StorageLimitExceeded: if the plan's storage for sources is already full
     """
     _check_storage(account=api_key.account, adding=1, lock=True)
+    url = lower_case_scheme(url)
     source = Source.objects.create(
         api_key=api_key, url=url, name=name or url[:200], callback_url=callback_url, enqueued_at=timezone.now()
     )
     queue.enqueue_on_commit(tasks.extract_source, source_id=source.pk)
     return source
+
+
+def lower_case_scheme(url: str) -> str:
+    """
+    The URL with its scheme in lower case, as a course's document writes a source's URL (`HTTPS://`
+    is the same address, and a client may send it so): a course built from a source whose URL was
+    kept as sent could not be stored.
+    """
+    scheme, separator, rest = url.partition("://")
+    return scheme.lower() + separator + rest
 
 
 def storage_used(*, account: Account) -> int:

@@ -1,6 +1,10 @@
 """Web sources: pages and files fetched from a loopback server, through the API."""
 
+import importlib
+
 import pytest
+from django.db import connection
+from django.test import TestCase
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
@@ -54,6 +58,39 @@ def test_a_web_page_is_read_for_its_main_text_only(api_client, site):
             "Hotels must be booked through the approved agency, within the nightly limit of the city concerned."
             "\n\nCity | Nightly limit\nLondon | 200 GBP\nParis | 180 EUR",
         ),
+    ]
+
+
+def test_a_url_whose_scheme_is_in_capitals_is_kept_in_lower_case_and_builds_a_course(api_client, site):
+    # HTTPS:// is the same address; a course's document writes a source's URL in lower case, and a
+    # course built from a source kept as sent could not be stored: every job built from it failed.
+    site.expect_request("/policies/expenses").respond_with_data(documents.WEB_PAGE, content_type="text/html")
+    url = site.url_for("/policies/expenses")
+
+    source = fetched(api_client, url.replace("http://", "HTTP://"))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        created = api_client.post(
+            "/api/v1/courses", {"subject": "Expenses", "sources": [source["id"]]}, format="json"
+        )
+    job = api_client.get(created.json()["pollUrl"]).json()
+
+    assert (source["status"], source["url"], source["name"]) == ("ready", url, url)
+    assert job["status"] == "completed", job
+    course = api_client.get(f"/api/v1/courses/{job['course']['id']}").json()
+    assert [cited["url"] for cited in course["content"]["sources"]] == [url]
+
+
+def test_urls_kept_with_their_scheme_in_capitals_are_written_in_lower_case(api_key):
+    migration = importlib.import_module("sources.migrations.0005_web_source_schemes_in_lower_case")
+    kept = [Source.objects.create(api_key=api_key, url=url, name="A page") for url in (
+        "HTTPS://example.com/Policies?Next=https://a", "Http://example.com/", "https://example.com/", "",
+    )]
+
+    with connection.cursor() as cursor:
+        cursor.execute(migration._LOWER_CASE_SCHEMES)
+
+    assert [Source.objects.get(pk=source.pk).url for source in kept] == [
+        "https://example.com/Policies?Next=https://a", "http://example.com/", "https://example.com/", "",
     ]
 
 
