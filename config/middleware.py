@@ -170,9 +170,14 @@ def is_api_request(request) -> bool:
     return request.path.startswith("/api/")
 
 
+# Methods whose body an endpoint reads: a body sent with another (a GET's, a DELETE's) is never
+# read, so never refused for its size either (the API document declares 413 on these alone).
+_METHODS_WITH_A_BODY = frozenset({"POST", "PUT", "PATCH"})
+
+
 def body_limit_exceeded(request) -> _Limit | None:
     """The limit an API request's declared body is over (none of it is read), or None."""
-    if not is_api_request(request):
+    if not is_api_request(request) or request.method not in _METHODS_WITH_A_BODY:
         return None
     limit = _body_limit(request)
     return limit if _declared_body_size(request) > limit.bytes else None
