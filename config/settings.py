@@ -387,6 +387,7 @@ SPECTACULAR_SETTINGS = {
         "SourceMediaTypeEnum": "sources.extraction.sniff.MEDIA_TYPES",
         "ErrorCodeEnum": "config.openapi.ERROR_CODES",
         "JobErrorCodeEnum": "courses.generation.errors.FAILURE_CODES",
+        "SourceErrorCodeEnum": "sources.failures.CODES",
         "VersionSourceEnum": "courses.models.CourseVersion.Source",
         "RegenerationTargetEnum": "courses.models.Part",
         "QualityRuleEnum": "courses.quality.rules.RULES",

@@ -3,6 +3,7 @@ from rest_framework import serializers
 
 from config import cursors
 from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from sources import failures
 from sources.extraction import sniff
 from sources.models import Source
 from webhooks import destinations
@@ -56,8 +57,10 @@ class UrlSourceInput(serializers.Serializer):
 
 
 class SourceErrorOutput(serializers.Serializer):
-    message = serializers.CharField(source="error_message")
-    code = serializers.CharField(source="error_code")
+    """Why a source failed: show `message`, switch on `code`."""
+
+    message = serializers.CharField(source="error_message", help_text="Safe to show to end users.")
+    code = serializers.ChoiceField(source="error_code", choices=failures.CODES)
 
 
 class OutlineEntry(serializers.Serializer):

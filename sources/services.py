@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import Account, ApiKey
 from config import errors, heartbeats, queue
-from sources import language, queries, tasks
+from sources import failures, language, queries, tasks
 from sources.extraction import document as extraction, passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
@@ -35,8 +35,7 @@ MAX_ATTEMPTS = 3
 # How long after its message was sent a pending source is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 USER_AGENT = "CourseGenerationService-Sources/1.0"
-FETCH_FAILED = "SOURCE_FETCH_FAILED"
-STORAGE_LIMIT = "STORAGE_LIMIT_EXCEEDED"
+FETCH_FAILED, STORAGE_LIMIT = failures.FETCH_FAILED, failures.STORAGE_LIMIT
 _EXTENSIONS = {
     sniff.PDF: ".pdf",
     sniff.DOCX: ".docx",

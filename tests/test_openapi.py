@@ -9,6 +9,8 @@ from openapi_spec_validator import validate
 from config import errors
 from config.openapi import error_codes_in
 from courses.generation import errors as generation_errors
+from sources import services as source_services
+from sources.extraction import document as extraction
 
 CREATE = ("/api/v1/courses", "post")
 POLL = ("/api/v1/courses/jobs/{job_id}", "get")
@@ -216,6 +218,20 @@ def test_the_job_error_code_enum_is_every_failure_code_of_generation(document):
     job_error_code = {"$ref": "#/components/schemas/JobErrorCodeEnum"}
     assert schemas["JobErrorOutput"]["properties"]["code"] == job_error_code
     assert schemas["FailedJobError"]["properties"]["code"]["allOf"] == [job_error_code]
+
+
+def test_the_source_error_code_enum_is_every_code_a_source_fails_with(document):
+    enum = document["components"]["schemas"]["SourceErrorCodeEnum"]
+    schemas = document["components"]["schemas"]
+
+    assert set(enum["enum"]) == {
+        extraction.TOO_LARGE, extraction.ENCRYPTED, extraction.UNREADABLE, extraction.NO_TEXT,
+        extraction.UNSUPPORTED, source_services.FETCH_FAILED, source_services.STORAGE_LIMIT,
+    }
+    for code in enum["enum"]:
+        assert re.search(rf"^\* `{code}` - \w.+", enum["description"], re.MULTILINE), code
+    source_error_code = {"$ref": "#/components/schemas/SourceErrorCodeEnum"}
+    assert schemas["SourceErrorOutput"]["properties"]["code"] == source_error_code
 
 
 def test_codes_clients_switch_on_are_enums(document):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from sources import failures
+
 HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE = "heading", "paragraph", "list_item", "table_row", "note"
 KINDS = (HEADING, PARAGRAPH, LIST_ITEM, TABLE_ROW, NOTE)
 MAX_HEADING_LEVEL = 6
@@ -66,11 +68,8 @@ class ExtractionError(Exception):
         super().__init__(message)
 
 
-TOO_LARGE = "SOURCE_TOO_LARGE"
-ENCRYPTED = "SOURCE_ENCRYPTED"
-UNREADABLE = "SOURCE_UNREADABLE"
-NO_TEXT = "SOURCE_NO_TEXT"
-UNSUPPORTED = "UNSUPPORTED_MEDIA_TYPE"
+TOO_LARGE, ENCRYPTED, UNREADABLE = failures.TOO_LARGE, failures.ENCRYPTED, failures.UNREADABLE
+NO_TEXT, UNSUPPORTED = failures.NO_TEXT, failures.UNSUPPORTED
 
 
 def clean_text(text: str) -> str:
