@@ -65,12 +65,14 @@ def changes_until() -> datetime.datetime:
     A write still under way may commit a row whose `updated_at` is earlier than a read that does not
     see it; so the moment is the start of the oldest transaction still open in the database (or
     now, if none is), less CLOCK_MARGIN. A write that begins later takes a later time. Rows changed
-    meanwhile are given again, never missed.
+    meanwhile are given again, never missed; a transaction left open (a session of a person's) holds
+    the moment back, and more rows are given again. The database's own processes (autovacuum) write
+    no learner, and do not count.
     """
     with connection.cursor() as cursor:
         cursor.execute(
             'SELECT LEAST(statement_timestamp(), MIN(a."xact_start")) - %s FROM pg_stat_activity a '
-            'WHERE a."datname" = current_database()',
+            "WHERE a.\"datname\" = current_database() AND a.\"backend_type\" = 'client backend'",
             [CLOCK_MARGIN],
         )
         return cursor.fetchone()[0]
