@@ -55,9 +55,12 @@ def delete_course(*, course: Course, by: str) -> None:
     job = course.job
     exports = list(course.exports.only("public_id", "file"))
     files = [export.file.name for export in exports if export.file]
+    # An export revoked at the same instant has its link marked gone already: once that is
+    # committed, the mark is there (the insert waited for it).
     RemovedLink.objects.bulk_create(
         [RemovedLink(public_id=course.public_id, language_id=course.language_id)]
-        + [RemovedLink(public_id=export.public_id, language_id=course.language_id) for export in exports]
+        + [RemovedLink(public_id=export.public_id, language_id=course.language_id) for export in exports],
+        ignore_conflicts=True,
     )
     # Its learners' records go with it, the webhook events about them included (they name the
     # learners), as an erasure of each would.

@@ -33,7 +33,7 @@ from courses.models import (
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from tests.learners.conftest import BROWSER
-from tests.locks import changed_meanwhile
+from tests.locks import changed_meanwhile, run_until_they_wait, second_session
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 
@@ -406,6 +406,31 @@ def test_two_deletions_at_once_one_204_one_404(plain_key, api_key):
 
     assert sorted(statuses) == [204, 404]
     assert RemovedLink.objects.filter(public_id=course.public_id).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deletion_crossing_the_revocation_of_one_of_its_exports_deletes_the_course(api_client, course):
+    # The revocation has deleted the export and marked its link gone, not yet committed: the
+    # deletion, marking every link of the course gone, waits for that mark, then finds it made.
+    exported = export(api_client, course)
+    answers = []
+    with second_session() as revocation:
+        revocation.execute('DELETE FROM "courses_export" WHERE "public_id" = %s', [exported["exportId"]])
+        revocation.execute(
+            'INSERT INTO "courses_removedlink" ("public_id", "language_id", "removed_at")'
+            " VALUES (%s, 'pt-BR', now())",
+            [exported["exportId"]],
+        )
+        [deleting] = run_until_they_wait(
+            revocation, lambda: answers.append(api_client.delete(f"/api/v1/courses/{course.public_id}"))
+        )
+        revocation.commit()
+    deleting.join()
+
+    assert [answer.status_code for answer in answers] == [204]
+    assert not Course.objects.filter(pk=course.pk).exists()
+    gone = set(RemovedLink.objects.values_list("public_id", flat=True))
+    assert gone == {course.public_id, exported["exportId"]}
 
 
 # One download link ------------------------------------------------------------------------------
