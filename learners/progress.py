@@ -244,7 +244,7 @@ def record_signoff(
     :raises CourseNotFound: if the course was deleted meanwhile
     """
     values = {
-        "now": timezone.now(), "course": course_id, "version": course_version, "pages": pages,
+        "course": course_id, "version": course_version, "pages": pages,
         "last_page_bit": 1 << (pages - 1), "name": name, "ip_hash": ip_hash, "public_id": public_id,
     }
     row = None
@@ -337,7 +337,6 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
             seen |= 1 << page
     page = batch.page if batch.page is not None and batch.page < pages else None
     values = {
-        "now": timezone.now(),
         "course": course.id,
         "version": min(batch.version, course.version),
         "pages": pages,
@@ -365,7 +364,7 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
 def _first_values(values: dict) -> dict:
     completes = values["seen"] & values["last_page_bit"] and not values["agreement"]
     return {
-        "completed_at": values["now"] if completes else None,
+        "completes_at_first": bool(completes),
         "best_score": values.get("score"),
         "first_passed": values.get("passed"),
     }
@@ -392,6 +391,11 @@ def _write(sql: str, values: dict, *, attempt: _Attempt | None):
 
 
 def _execute(sql: str, values: dict, *, durable: bool):
+    # The statement's time is taken as it is sent, not when its values were worked out: a statement
+    # sent after another waited for a lock (an erasure, a copy of its quiz attempt) would write a
+    # time from before that wait, and a results read meanwhile would give a nextSince after it
+    # (learners.queries.changes_until).
+    values = {**values, "now": timezone.now()}
     with connection.cursor() as cursor:
         try:
             if durable:
@@ -481,7 +485,8 @@ WITH learner AS (
     "time_counted_until"
   ) VALUES (
     %(learner)s, %(course)s, NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
-    %(version)s, %(pages)s, %(seen)s, %(page)s, %(seconds)s, %(completed_at)s, %(attempts)s,
+    %(version)s, %(pages)s, %(seen)s, %(page)s, %(seconds)s,
+    CASE WHEN %(completes_at_first)s THEN %(now)s END, %(attempts)s,
     %(best_score)s, %(first_passed)s, NULL, '', true, 0, 0,
     %(now)s - %(most)s + make_interval(secs => %(seconds)s)
   )

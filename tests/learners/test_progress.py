@@ -1,9 +1,11 @@
 """What the preview page records of a learner, over HTTP as the page's script sends it."""
 
 import copy
+import datetime
 import json
 import re
 import threading
+import time
 
 import pytest
 import time_machine
@@ -13,11 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from config import redis_client
 from courses import versions
 from courses.models import Signoff
-from learners import progress, services
+from learners import progress, queries, services
 from learners.models import Learner, QuizAttempt
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import run_until_they_wait, second_session
+from tests.locks import changed_meanwhile, run_until_they_wait, second_session
 
 pytestmark = pytest.mark.django_db
 
@@ -289,6 +291,36 @@ def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_a_new_anonymous_lea
     assert [answer.status_code for answer in answers] == [303]
     assert (learner.public_id != erased.public_id, learner.signed_name) == (True, "Ada Lovelace")
     assert Signoff.objects.get().learner == learner
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_signoff_that_waited_for_the_erasure_is_in_the_read_after_one_made_meanwhile(
+    course, api_key, settings, api_client, monkeypatch
+):
+    # The sign-off finds its learner erased once the erasure commits, and records a new one in a
+    # statement of its own: a results read between the two must not give a nextSince after the
+    # new row's time. A margin shorter than the erasure's wait shows a time taken before it.
+    monkeypatch.setattr(queries, "CLOCK_MARGIN", datetime.timedelta(seconds=0.2))
+    erased, reader = _personal_reader(course, api_key, settings)
+    reads = []
+
+    def read():
+        reads.append(api_client.get(f"/api/v1/courses/{course.public_id}/results").json()["nextSince"])
+
+    def sign():
+        return changed_meanwhile(
+            after_query_with='UPDATE "learners_learner"', change=read, request=lambda: reader.sign("Ada")
+        )
+
+    with second_session() as erasure:
+        erasure.execute('DELETE FROM "learners_learner" WHERE "id" = %s', [erased.pk])
+        [signing] = run_until_they_wait(erasure, sign)
+        time.sleep(0.5)  # an erasure of many learners takes its time
+        erasure.commit()
+    signing.join()
+
+    [row] = api_client.get(f"/api/v1/courses/{course.public_id}/results?since={reads[0]}").json()["results"]
+    assert row["signedName"] == "Ada"
 
 
 def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader):
