@@ -14,8 +14,9 @@ from courses.models import Course
 from learners.models import Learner
 
 # A results cursor is a position in the list (config/cursors.py) and the read's `next_since`, in
-# microseconds since 1970, which every page of one read gives.
-CURSOR_PATTERN = cursors.PATTERN.removesuffix("$") + "(_[0-9]{1,16})?$"
+# microseconds since 1970, which every page of one read gives. (A cursor of a position alone, from
+# before reads gave `next_since`, is refused: a `next_since` of a later page could miss a change.)
+CURSOR_PATTERN = cursors.PATTERN.removesuffix("$") + "_[0-9]{1,16}$"
 
 # How far behind the database's clock a web process's may run: a row's `updated_at` is taken from
 # the process's clock just before its write's transaction starts, so that much earlier than the
@@ -47,9 +48,12 @@ def results_of(
     (True) or who tried and have not passed (False); `since`: only those whose record changed at
     or after that moment.
     """
-    parts = cursor.split("_") if cursor else []
-    position = "_".join(parts[:2]) or None
-    next_since = cursors.from_micros(int(parts[2])) if len(parts) == 3 else changes_until()
+    position = None
+    if cursor:
+        position, _, carried = cursor.rpartition("_")
+        next_since = cursors.from_micros(int(carried))
+    else:
+        next_since = changes_until()
     page = cursors.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
                                 cursor=position, limit=limit)
     for learner in page.rows:

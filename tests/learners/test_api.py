@@ -228,9 +228,11 @@ def test_not_passed_excludes_learners_who_never_tried(api_client, course, two_le
          "since: Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."),
         ("cursor=abc", "cursor: This value does not match the required pattern."),
         # The pattern holds for the value as sent: a line break or a space around it was taken.
-        ("cursor=1_1%0A", "cursor: This value does not match the required pattern."),
-        ("cursor=%201_1", "cursor: This value does not match the required pattern."),
+        ("cursor=1_1_1%0A", "cursor: This value does not match the required pattern."),
+        ("cursor=%201_1_1", "cursor: This value does not match the required pattern."),
         ("cursor=1_1_", "cursor: This value does not match the required pattern."),
+        # A position alone (a cursor from before reads gave nextSince): its read could not give one.
+        ("cursor=1_1", "cursor: This value does not match the required pattern."),
         ("cursor=1_1_1_1", "cursor: This value does not match the required pattern."),
         ("limit=0", "limit: Ensure this value is greater than or equal to 1."),
         ("limit=1001", "limit: Ensure this value is less than or equal to 1000."),
