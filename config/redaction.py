@@ -15,21 +15,25 @@ LINK_ID_PREFIXES = ("exp_", "sig_")
 
 # A link's id in any text: its prefix and more than the 4 characters `masked` keeps.
 _LINK_ID = re.compile(rf"(?<![A-Za-z0-9])(?:{'|'.join(LINK_ID_PREFIXES)})[A-Za-z0-9]{{5,}}")
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")
+# A URL in any text: an absolute one, one without its scheme (`//host/…`), or a path with a query or
+# a fragment (`/cgs/?token=…`, as a redirect's Location may be).
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+|(?<![\w/])//\S+|(?<![\w.~/-])/[^\s?#]*[?#]\S*")
 
 
 def redacted_url(url: str) -> str:
     """
     The URL as staff see it: its scheme, host and path, with a link's id in the path masked
     (`/downloads/exp_AbCd…`); a user name and password are dropped, and a query or a fragment is
-    shown as `?…` or `#…`, whatever it holds.
+    shown as `?…` or `#…`, whatever it holds. A relative URL keeps what it has of these.
     """
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:  # an IPv6 host without its closing bracket
         return "(a URL that cannot be read)"
     host = parts.netloc.rpartition("@")[2]
-    shown = f"{parts.scheme}://{host}{_masking_link_ids(parts.path)}"
+    scheme = f"{parts.scheme}:" if parts.scheme else ""
+    authority = f"//{host}" if parts.scheme or parts.netloc else ""
+    shown = f"{scheme}{authority}{_masking_link_ids(parts.path)}"
     return shown + ("?…" if parts.query else "") + ("#…" if parts.fragment else "")
 
 

@@ -18,16 +18,20 @@ ATTEMPT_FIELDS = [
     "status_code",
     "succeeded",
     "shown_error",
-    "response_excerpt",
+    "shown_answer",
 ]
 
 
 class ShowsAttemptErrors:
     # An error names where a redirect pointed (Location), and a receiver redirecting http to https
-    # repeats the callback URL's token there.
+    # repeats the callback URL's token there; so may the start of its answer ("Redirecting to …").
     @admin.display(description="error")
     def shown_error(self, attempt):
         return redaction.redacted_text(attempt.error)
+
+    @admin.display(description="start of the answer")
+    def shown_answer(self, attempt):
+        return redaction.redacted_text(attempt.response_excerpt)
 
 
 class WebhookAttemptInline(ShowsAttemptErrors, admin.TabularInline):
@@ -95,7 +99,7 @@ class WebhookEventAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
 
 @admin.register(WebhookAttempt)
 class WebhookAttemptAdmin(ShowsAttemptErrors, NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
-    secret_fields = ("error",)
+    secret_fields = ("error", "response_excerpt")
     list_display = [
         "event", "number", "started_at", "status_code", "duration_ms", "succeeded", "shown_error",
         "answer_start",
@@ -111,7 +115,7 @@ class WebhookAttemptAdmin(ShowsAttemptErrors, NoLookupsBySecrets, DatesInRange, 
 
     @admin.display(description="answer")
     def answer_start(self, attempt):
-        excerpt = attempt.response_excerpt
+        excerpt = redaction.redacted_text(attempt.response_excerpt)
         return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"
 
 

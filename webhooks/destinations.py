@@ -34,6 +34,8 @@ import urllib3.connection
 import urllib3.exceptions
 from django.conf import settings
 
+from config import redaction
+
 logger = logging.getLogger(__name__)
 
 MAX_URL_LENGTH = 2048
@@ -638,7 +640,9 @@ def _answer(*, status_code: int, location: str, content: bytes, complete: bool) 
     if not complete and status_code < 300:
         return Answer(status_code=status_code, error="connection closed in the middle of the answer", excerpt=excerpt)
     if 300 <= status_code < 400:
-        where = f" to {location[:200]}" if location else ""
+        # Where it pointed, as staff see a URL: a receiver moving from http to https repeats the
+        # callback URL's token there, and this goes to the log and the admin.
+        where = f" to {redaction.redacted_url(location)[:200]}" if location else ""
         return Answer(status_code=status_code, error=f"redirect{where} not followed", excerpt=excerpt)
     if not 200 <= status_code < 300:
         return Answer(status_code=status_code, error=f"HTTP {status_code}", excerpt=excerpt)

@@ -2,6 +2,7 @@
 
 import datetime
 import html
+import logging
 
 import pytest
 import standardwebhooks
@@ -247,6 +248,35 @@ def test_staff_see_where_a_receiver_redirected_without_the_token_it_repeated(
     redirected = f"redirect to {receiver.url('/cgs?…')} not followed"
     assert [page for page in shown if redirected not in page] == []
     assert f"/admin/webhooks/webhookattempt/{attempt.pk}/change/" not in searched
+    assert filtered.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("location", "body"),
+    [
+        ("/cgs/?token=hook-s3cret", b""),  # a framework adding a slash keeps the query
+        ("", b"Moved. Redirecting to https://hooks.example.com/cgs?token=hook-s3cret"),
+    ],
+)
+def test_the_token_a_receiver_sends_back_is_neither_shown_nor_logged_nor_filtered_by(
+    receiver, account, admin_client, caplog, django_capture_on_commit_callbacks, location, body
+):
+    headers = (("Location", location),) if location else ()
+    receiver.script(answer(301 if location else 400, body, headers=headers))
+    callback = receiver.url("/cgs?token=hook-s3cret")
+    with caplog.at_level(logging.INFO), django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=callback, payload=PAYLOAD)
+    attempt = event.attempts.get()
+
+    shown = [
+        admin_client.get(f"/admin/webhooks/webhookevent/{event.pk}/change/").content.decode(),
+        admin_client.get("/admin/webhooks/webhookattempt/").content.decode(),
+        admin_client.get(f"/admin/webhooks/webhookattempt/{attempt.pk}/change/").content.decode(),
+    ]
+    filtered = admin_client.get("/admin/webhooks/webhookattempt/?response_excerpt__contains=hook-s3")
+
+    assert [page for page in shown if "hook-s3cret" in page] == []
+    assert [record for record in caplog.records if "hook-s3cret" in str(record.__dict__)] == []
     assert filtered.status_code == 400
 
 
