@@ -314,6 +314,30 @@ def test_events_recorded_before_they_named_their_course_or_source_are_found_and_
     ]
 
 
+def test_jobs_of_courses_deleted_before_forget_their_text_too(api_key):
+    migration = importlib.import_module("courses.migrations.0015_jobs_of_deleted_courses_forget_their_text")
+    def made(outline):
+        job = GenerationJobFactory(api_key=api_key, outline=outline, status="completed")
+        return CourseFactory(api_key=api_key, job=job)
+
+    kept, deleted = made(["Kept"]), made(["Gone"])
+    regeneration = GenerationJobFactory(
+        api_key=api_key, regenerated_course=deleted, part="assessment", instructions="Hard",
+        status="completed",
+    )
+    failed = GenerationJobFactory(api_key=api_key, outline=["Never made"], status="failed")
+    deleted.delete()
+
+    migration.blank_the_text_of_jobs_of_deleted_courses(django_apps, connection.schema_editor())
+
+    jobs = [kept.job, deleted.job, regeneration, failed]
+    for job in jobs:
+        job.refresh_from_db()
+    assert [(job.outline, job.instructions) for job in jobs] == [
+        (["Kept"], ""), ([], ""), ([], ""), (["Never made"], ""),
+    ]
+
+
 def test_no_callback_url_no_event(api_client, api_key, django_capture_on_commit_callbacks):
     course = CourseFactory(api_key=api_key)
 
