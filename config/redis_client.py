@@ -134,8 +134,10 @@ def forget_course(public_id: str) -> None:
             del renderings[key]
     try:
         connection = client()
-        connection.set(_deleted(public_id), 1, ex=STORED_SECONDS)
-        keys = connection.zrange(_renderings_of(public_id), 0, -1)
+        with connection.pipeline() as pipeline:  # the mark, and the list of what to drop: one round trip
+            pipeline.set(_deleted(public_id), 1, ex=STORED_SECONDS)
+            pipeline.zrange(_renderings_of(public_id), 0, -1)
+            keys = pipeline.execute()[1]
         connection.unlink(_renderings_of(public_id), *keys)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": "forget"}, exc_info=True)
