@@ -200,7 +200,8 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
         # The row lock and the "due" condition together let exactly one worker start an attempt;
         # a delivered event is never due again.
         event = (
-            WebhookEvent.objects.select_for_update(skip_locked=True)
+            WebhookEvent.objects.select_related("account")
+            .select_for_update(skip_locked=True, of=("self",))
             .filter(id=event_id, status=WebhookEvent.Status.PENDING, next_attempt_at__lte=now)
             .first()
         )
@@ -220,7 +221,9 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
             event.attempt_count += 1
             event.save(update_fields=["attempt_count", "next_attempt_at"])
             attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
-    attempt.event = WebhookEvent.objects.select_related("account").get(pk=event_id)
+    # The event as it was locked, its account with it: read again once committed, it may have been
+    # deleted meanwhile (with its course, its source, its learner).
+    attempt.event = event
     return attempt
 
 
