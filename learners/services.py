@@ -3,13 +3,15 @@
 import dataclasses
 import datetime
 
+import psycopg
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ApiKey
 from config import errors
 from config.ids import looks_like_public_id
+from courses import versions
 from courses.models import Course, Signoff
 from learners import identity, queries
 from learners.models import Learner, QuizAttempt
@@ -30,7 +32,14 @@ def add_learner(*, api_key: ApiKey, course_public_id: str, external_id: str, nam
     """
     course = queries.course_of(api_key=api_key, public_id=course_public_id)
     # get_or_create retries the read when a concurrent repeat wins the insert (the unique constraint).
-    learner, created = Learner.objects.get_or_create(course=course, external_id=external_id, defaults={"name": name})
+    try:
+        learner, created = Learner.objects.get_or_create(
+            course=course, external_id=external_id, defaults={"name": name}
+        )
+    except IntegrityError as exc:
+        if isinstance(exc.__cause__, psycopg.errors.ForeignKeyViolation):
+            raise versions.CourseNotFound() from None  # deleted since it was read
+        raise
     if not created and name and learner.name != name:
         learner.name = name
         learner.updated_at = timezone.now()

@@ -14,13 +14,14 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
 from accounts.models import ApiKey
+from courses import deletion
 from courses.models import Course, GenerationJob, Signoff
 from learners import queries, services
 from learners.models import Learner, QuizAttempt
 from tests.conftest import client_for
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import second_session
+from tests.locks import changed_meanwhile, second_session
 from webhooks.models import WebhookAttempt, WebhookEvent
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,20 @@ def test_adding_a_learner_gives_a_personal_link_without_personal_data(api_client
     assert body["url"].startswith(f"https://courses.example.com/go/{course.public_id}?learner={learner.public_id}:")
     assert "ada" not in body["url"].lower() and "lovelace" not in body["url"].lower()
     assert (learner.course, learner.started_at, learner.pages) == (course, None, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_adding_a_learner_to_a_course_deleted_meanwhile_is_404(api_client, course):
+    def delete_it():
+        deletion.delete_course(course=Course.objects.get(pk=course.pk), by="test")
+
+    answer, _ = changed_meanwhile(
+        after_query_with='"courses_course"', change=delete_it,
+        request=lambda: add(api_client, course, externalId="E-1"),
+    )
+
+    assert (answer.status_code, answer.json()) == (404, not_found())
+    assert not Learner.objects.exists()
 
 
 def test_a_repeated_external_id_gives_the_same_learner(api_client, course):
