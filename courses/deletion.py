@@ -53,13 +53,16 @@ def delete_course(*, course: Course, by: str) -> None:
     if versions.is_busy(course=course):
         raise versions.CourseBusy()
     job = course.job
-    exports = list(course.exports.only("public_id", "file"))
-    files = [export.file.name for export in exports if export.file]
-    # An export revoked at the same instant has its link marked gone already: once that is
-    # committed, the mark is there (the insert waited for it).
+    # Its exports are locked before their links are marked gone, as a revocation locks the course
+    # before its export: neither waits on the other while holding what the other needs.
+    exports = list(
+        Export.objects.select_for_update().filter(course_id=course.pk).values_list("public_id", "file")
+    )
+    files = [name for _, name in exports if name]
+    # A link marked gone already (by a revocation that did not take turns on the course) stays so.
     RemovedLink.objects.bulk_create(
         [RemovedLink(public_id=course.public_id, language_id=course.language_id)]
-        + [RemovedLink(public_id=export.public_id, language_id=course.language_id) for export in exports],
+        + [RemovedLink(public_id=public_id, language_id=course.language_id) for public_id, _ in exports],
         ignore_conflicts=True,
     )
     # Its learners' records go with it, the webhook events about them included (they name the
@@ -114,6 +117,9 @@ def revoke(*, export: Export, by: str) -> None:
     other exports stay as they are. `by` (who asked) goes to the audit line in the log.
     :raises ExportNotFound: if it was revoked meanwhile
     """
+    # The course first, as a deletion of the course locks it before its exports: a revocation and
+    # the course's deletion at the same instant take turns rather than deadlock.
+    Course.objects.select_for_update(no_key=True).filter(pk=export.course_id).exists()
     if not Export.objects.select_for_update().filter(pk=export.pk).exists():
         raise ExportNotFound()
     RemovedLink.objects.create(public_id=export.public_id, language_id=export.course.language_id)

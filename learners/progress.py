@@ -542,10 +542,16 @@ _SIGN_CHANGES = """
     "completed_at" = COALESCE(l."completed_at",
                               CASE WHEN l."pages_seen" & %(last_page_bit)s <> 0 THEN %(now)s END),
     "events_pending" = true
-  WHERE l."course_id" = %(course)s
+  WHERE l."course_id" = (SELECT "id" FROM course)
 """
+# The course is held first (as its deletion holds it before its learners), then the learner's row,
+# then the sign-off's row, which names the course: a sign-off and the course's deletion at the same
+# instant take turns rather than deadlock, and the sign-off then finds the course gone.
 _SIGN_WRITE = """
-WITH learner AS ({write}
+WITH course AS (
+  SELECT c."id" FROM "courses_course" c WHERE c."id" = %(course)s FOR KEY SHARE
+),
+learner AS ({write}
   RETURNING l."id"
 )
 INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
@@ -567,11 +573,11 @@ _SIGN_NEW = _SIGN_WRITE.format(
     "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
     "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
     "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
-  ) VALUES (
-    %(learner)s, %(course)s, NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
-    %(version)s, %(pages)s, 0, NULL, 0, NULL, 0,
-    NULL, NULL, %(now)s, %(name)s, true, 0, 0
   )
+  SELECT %(learner)s, "id", NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
+         %(version)s, %(pages)s, 0, NULL, 0, NULL, 0,
+         NULL, NULL, %(now)s, %(name)s, true, 0, 0
+  FROM course
   ON CONFLICT ("public_id") DO UPDATE SET """ + _SIGN_CHANGES,
     signer='(SELECT "id" FROM learner)',
     signed_only_by="",

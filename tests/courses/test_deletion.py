@@ -10,6 +10,7 @@ import urllib.parse
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
 import time_machine
 from django.apps import apps as django_apps
@@ -30,6 +31,7 @@ from courses.models import (
     RemovedLink,
     Signoff,
 )
+from learners.models import Learner
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from tests.learners.conftest import BROWSER
@@ -653,6 +655,56 @@ def test_staff_see_an_exports_id_masked_and_find_and_revoke_it_by_its_whole_id(
     assert change_link not in searched_by_its_start.content.decode()
     assert "Successfully deleted 1 export." in revoked.content.decode()
     assert Client().get(path_of(link["downloadUrl"])).status_code == 410
+
+
+def _row_is_free(table: str, pk: int) -> bool:
+    with second_session() as looking:
+        try:
+            looking.execute(f'SELECT 1 FROM "{table}" WHERE "id" = %s FOR UPDATE NOWAIT', [pk])
+        except psycopg.errors.LockNotAvailable:
+            return False
+        return True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_revocation_waits_for_a_deletion_holding_the_course_before_holding_the_export(api_client, course):
+    # A deletion holds the course, then its exports; a revocation holding the export first while it
+    # waited for the course deadlocked with it, and one of them got 503.
+    revocation = f"/api/v1/courses/{course.public_id}/exports/{export(api_client, course)['exportId']}"
+    answers = []
+    with second_session() as course_deletion:
+        course_deletion.execute('SELECT 1 FROM "courses_course" WHERE "id" = %s FOR UPDATE', [course.pk])
+        [revoking] = run_until_they_wait(
+            course_deletion,
+            lambda: answers.append(api_client.delete(revocation)),
+        )
+        assert answers == [] and _row_is_free("courses_export", Export.objects.get().pk)
+        course_deletion.rollback()
+    revoking.join()
+
+    assert [answer.status_code for answer in answers] == [204]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_off_waits_for_a_deletion_holding_the_course_before_it_holds_the_learner(api_key):
+    course = CourseFactory(api_key=api_key, format="classic")
+    browser = Client(HTTP_USER_AGENT=BROWSER)
+    browser.get(f"/go/{course.public_id}")
+    hello = json.dumps({"version": 1, "page": 1, "hello": True})
+    batch = {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value, "batch": hello}
+    assert browser.post(f"/go/{course.public_id}/progress", batch).status_code == 200
+    answers = []
+    with second_session() as course_deletion:
+        course_deletion.execute('SELECT 1 FROM "courses_course" WHERE "id" = %s FOR UPDATE', [course.pk])
+        form = {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value, "name": "Ada", "confirm": "on"}
+        [signing] = run_until_they_wait(
+            course_deletion, lambda: answers.append(browser.post(f"/go/{course.public_id}/agreement", form))
+        )
+        assert answers == [] and _row_is_free("learners_learner", Learner.objects.get().pk)
+        course_deletion.rollback()
+    signing.join()
+
+    assert [answer.status_code for answer in answers] == [303]
 
 
 @pytest.mark.django_db(transaction=True)
