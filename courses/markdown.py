@@ -50,18 +50,20 @@ _MD = _parser()
 
 def render(text: str, *, top_heading: int = 3, marks: list[tuple[str, str]] = ()) -> SafeString:
     """
-    Render Markdown to sanitised HTML. A `#` heading in the text becomes `<h{top_heading}>`, and
-    deeper ones follow (at most h6), so generated headings fit under the page's own.
+    Render Markdown to sanitised HTML. The text's shallowest heading becomes `<h{top_heading}>`,
+    and deeper ones follow (at most h6), so generated headings fit under the page's own without a
+    level skipped (a lesson written with `###` subheadings has them at `top_heading` too).
 
     `marks` are (quote, HTML) pairs: each HTML (ours, trusted) goes at the end of the paragraph that
     shares the most words with its quote (the last one on a tie or when none shares any), so a
     citation mark follows what it supports.
     """
     tokens = _MD.parse(text)
-    for token in tokens:
-        if token.type in ("heading_open", "heading_close"):
-            level = int(token.tag[1:]) + top_heading - 1
-            token.tag = f"h{min(max(level, 2), 6)}"
+    headings = [token for token in tokens if token.type in ("heading_open", "heading_close")]
+    shallowest = min((int(token.tag[1:]) for token in headings), default=1)
+    for token in headings:
+        level = int(token.tag[1:]) - shallowest + top_heading
+        token.tag = f"h{min(max(level, 2), 6)}"
     placeholders = _place_marks(tokens, marks) if marks else {}
     html = _MD.renderer.render(tokens, _MD.options, {})
     cleaned = nh3.clean(

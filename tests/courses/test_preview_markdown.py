@@ -48,6 +48,14 @@ def test_headings_start_below_the_pages_own():
     assert "<h1" not in html
 
 
+def test_a_text_whose_headings_start_deeper_has_them_below_the_pages_own_with_no_level_skipped():
+    # Generated lessons write `###` subheadings: under a lesson's h4 they are h5, not h7 cut to h6
+    # (an h4 followed by an h6 skips a level for a screen reader's list of headings).
+    html = markdown.render("### Why\n\nText.\n\n#### In practice\n\n### Next", top_heading=5)
+
+    assert re.findall(r"<h(\d)>", html) == ["5", "6", "5"]
+
+
 def test_tables_scroll_on_their_own_and_code_is_escaped():
     html = markdown.render('| a | b |\n|--:|---|\n| 1 | 2 |\n\n```html\n<p style="color:red">x</p>\n```')
 
