@@ -590,7 +590,9 @@ def test_staff_deletions_name_the_course_by_its_id_in_the_admin_log(
 
 
 def test_entries_of_courses_deleted_before_are_renamed_by_their_id(staff_client, course):
-    migration = importlib.import_module("courses.migrations.0014_deleted_courses_named_by_id_in_the_admin_log")
+    migration = importlib.import_module(
+        "courses.migrations.0014_deleted_courses_named_by_id_in_the_admin_log"
+    )
     LogEntry.objects.log_actions(user_id=User.objects.get().pk, queryset=[course], action_flag=DELETION)
     course.delete()
 

@@ -261,11 +261,15 @@ def _personal_reader(course, api_key, settings) -> tuple[Learner, Reader]:
     return learner, reader
 
 
-def test_an_erased_personal_learner_who_signs_is_recorded_as_a_new_anonymous_learner(course, api_key, settings):
+def test_an_erased_personal_learner_who_signs_is_recorded_as_a_new_anonymous_learner(
+    course, api_key, settings
+):
     # As their progress would be: the typed name is then in the client's results, and erasable, not
     # kept in a sign-off of no learner's.
     erased, reader = _personal_reader(course, api_key, settings)
-    services.erase_learner(api_key=api_key, course_public_id=course.public_id, learner_public_id=erased.public_id)
+    services.erase_learner(
+        api_key=api_key, course_public_id=course.public_id, learner_public_id=erased.public_id
+    )
 
     signed = reader.sign("Ada Lovelace")
     reader.send(hello=True, page=4, seen=[4])  # the same browser, later: the same new learner
@@ -278,7 +282,9 @@ def test_an_erased_personal_learner_who_signs_is_recorded_as_a_new_anonymous_lea
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_a_new_anonymous_learners(course, api_key, settings):
+def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_a_new_anonymous_learners(
+    course, api_key, settings
+):
     erased, reader = _personal_reader(course, api_key, settings)
     answers = []
     with second_session() as erasure:

@@ -226,6 +226,15 @@ def test_staff_see_an_events_url_and_body_without_the_secrets_in_them(
     assert filtered == [400, 400]
 
 
+def pages_about(admin_client, event, attempt) -> list[str]:
+    """The admin's pages that show an event's attempt: the event's, the list of attempts, the attempt's."""
+    return [
+        admin_client.get(f"/admin/webhooks/webhookevent/{event.pk}/change/").content.decode(),
+        admin_client.get("/admin/webhooks/webhookattempt/").content.decode(),
+        admin_client.get(f"/admin/webhooks/webhookattempt/{attempt.pk}/change/").content.decode(),
+    ]
+
+
 def test_staff_see_where_a_receiver_redirected_without_the_token_it_repeated(
     receiver, account, admin_client, django_capture_on_commit_callbacks
 ):
@@ -236,11 +245,7 @@ def test_staff_see_where_a_receiver_redirected_without_the_token_it_repeated(
         event = services.record_event(account=account, url=callback, payload=PAYLOAD)
     attempt = event.attempts.get()
 
-    shown = [
-        admin_client.get(f"/admin/webhooks/webhookevent/{event.pk}/change/").content.decode(),
-        admin_client.get("/admin/webhooks/webhookattempt/").content.decode(),
-        admin_client.get(f"/admin/webhooks/webhookattempt/{attempt.pk}/change/").content.decode(),
-    ]
+    shown = pages_about(admin_client, event, attempt)
     searched = admin_client.get("/admin/webhooks/webhookattempt/", {"q": "hook-s3cret"}).content.decode()
     filtered = admin_client.get("/admin/webhooks/webhookattempt/?error__contains=hook-s3cret")
 
@@ -268,11 +273,7 @@ def test_the_token_a_receiver_sends_back_is_neither_shown_nor_logged_nor_filtere
         event = services.record_event(account=account, url=callback, payload=PAYLOAD)
     attempt = event.attempts.get()
 
-    shown = [
-        admin_client.get(f"/admin/webhooks/webhookevent/{event.pk}/change/").content.decode(),
-        admin_client.get("/admin/webhooks/webhookattempt/").content.decode(),
-        admin_client.get(f"/admin/webhooks/webhookattempt/{attempt.pk}/change/").content.decode(),
-    ]
+    shown = pages_about(admin_client, event, attempt)
     filtered = admin_client.get("/admin/webhooks/webhookattempt/?response_excerpt__contains=hook-s3")
 
     assert [page for page in shown if "hook-s3cret" in page] == []
