@@ -12,6 +12,9 @@
   var TICK_MS = 15000;
   var IDLE_MS = 5 * 60 * 1000; // time stops counting after this long without scrolling, typing or pointing
   var MAX_SECONDS = 120; // per batch, as the service takes it
+  // On one page, a section is seen once it has stayed the one being read this long: a jump to a far
+  // section (a Contents link, a link to #agreement) scrolls smoothly past the others, which are not.
+  var SEEN_AFTER_MS = 1000;
 
   var root = document.querySelector("[data-learner]");
   if (!root || !window.fetch || !window.URLSearchParams) {
@@ -199,12 +202,16 @@
     seen[page] = true;
   }
 
-  /* One page: the section being read, as course.js follows it. */
+  /* One page: the section being read, as course.js follows it; seen once it has stayed so SEEN_AFTER_MS. */
+  var seenTimer = null;
   document.addEventListener("course:section", function (event) {
     var number = parseInt(event.detail.section.getAttribute("data-page"), 10);
     if (!isNaN(number)) {
       page = number;
-      seen[number] = true;
+      window.clearTimeout(seenTimer);
+      seenTimer = window.setTimeout(function () {
+        seen[number] = true;
+      }, SEEN_AFTER_MS);
     }
   });
 

@@ -28,6 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DESKTOP = {"width": 1280, "height": 900}
 # A condition the browser makes true is waited for this long at most (a limit, not a measure).
 WAIT_SECONDS = 30
+# How long a section of a onepage course stays the one being read before it counts as seen
+# (SEEN_AFTER_MS in static/courses/learner.js).
+SEEN_AFTER_MS = 1000
 
 
 @pytest.fixture
@@ -225,19 +228,24 @@ def test_on_a_onepage_course_the_sections_are_the_pages_and_a_personal_link_resu
     course = CourseFactory(format="onepage", api_key=api_key)
     link = api_client.post(f"/api/v1/courses/{course.public_id}/learners", {"externalId": "E-7"}, format="json").json()
     here = open_browser()
+    here.clock.install()  # a section is seen once it has stayed the one being read for a second
     here.goto(link["url"])
 
+    here.clock.run_for(SEEN_AFTER_MS)
     for anchor in ("chapter-1", "chapter-2"):
         here.evaluate(f"document.getElementById('{anchor}').scrollIntoView()")
         expect(here.locator(f"[data-toc] a[href='#{anchor}']")).to_have_attribute("aria-current", "location")
+        here.clock.run_for(SEEN_AFTER_MS)
     here.goto("about:blank")  # leaving the page sends what is left (a beacon on pagehide)
     assert wait_for(lambda: Learner.objects.filter(external_id="E-7", current_page=2).exists(), WAIT_SECONDS)
     there = open_browser()
+    there.clock.install()
     there.goto(link["url"])
 
     expect(there.locator("[data-toc] a[href='#chapter-2']")).to_have_attribute("aria-current", "location")
     there.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # to the end
     expect(there.locator("[data-toc] a[href='#agreement']")).to_have_attribute("aria-current", "location")
+    there.clock.run_for(SEEN_AFTER_MS)
     answer_quiz(there, right=5)
     there.get_by_label("Your full name").fill("Rosalind Franklin")
     there.get_by_label("I have read this statement and I agree to it.").check()
@@ -251,6 +259,40 @@ def test_on_a_onepage_course_the_sections_are_the_pages_and_a_personal_link_resu
     )
     assert learner.pages_seen & 0b10111 == 0b10111  # the introduction, chapters 1 and 2, the closing sections
     assert there.problems == [] and here.problems == []
+
+
+def test_on_a_onepage_course_a_jump_to_the_assessment_sees_only_where_it_lands(service, open_browser):
+    # With motion allowed the page scrolls smoothly, so a Contents link to the assessment passes
+    # every chapter on its way there, each the section being read for a frame or two: they were all
+    # recorded seen (a learner who only signed had read the whole course). A section is seen once it
+    # has stayed the one being read for SEEN_AFTER_MS: here the introduction and the closing sections.
+    course = CourseFactory(format="onepage")
+    page = open_browser(reduced_motion="no-preference")
+    sent = []
+    page.on("request", lambda request: request.url.endswith("/progress") and sent.append(request.post_data))
+    page.clock.install()
+    page.goto(f"{service}/go/{course.public_id}")
+    expect(page.locator("[data-toc] a[href='#introduction']")).to_have_attribute("aria-current", "location")
+    page.clock.run_for(SEEN_AFTER_MS)
+    closing = int(page.locator("#assessment").get_attribute("data-page"))
+    assert closing > 2  # chapters to pass on the way
+
+    page.locator("[data-toc] a[href='#assessment']").click()
+    landed = page.locator("[data-toc] a[aria-current='location']")
+    expect(landed).to_have_attribute("href", re.compile("^#(assessment|agreement)$"))
+    assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == "smooth"
+    page.clock.run_for(SEEN_AFTER_MS)
+
+    def recorded() -> bool:
+        page.clock.run_for(16_000)  # the next batch
+        return Learner.objects.filter(pages_seen__gte=1 << closing).exists()
+
+    assert pumping(page, recorded)
+    batches = [json.loads(urllib.parse.parse_qs(body or "").get("batch", ["{}"])[0]) for body in sent]
+    seen = sorted({number for batch in batches for number in batch.get("seen", [])})
+    assert seen == [0, closing], f"batches sent: {batches}"
+    assert Learner.objects.get().pages_seen == 1 | 1 << closing
+    assert page.problems == []
 
 
 def pumping(page, condition) -> bool:
