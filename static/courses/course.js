@@ -129,6 +129,7 @@
     var check = form.querySelector("[data-quiz-check]");
     var retry = form.querySelector("[data-quiz-retry]");
     var result = form.querySelector("[data-quiz-result]");
+    var message = form.querySelector("[data-quiz-message]");
     var questions = form.querySelectorAll("[data-question]");
 
     function text(name) {
@@ -149,10 +150,10 @@
       Array.prototype.forEach.call(questions, function (question) {
         var correct = question.getAttribute("data-correct");
         var chosen = question.querySelector("input:checked");
-        answers.push(chosen ? parseInt(chosen.value, 10) : null);
+        answers.push(parseInt(chosen.value, 10));
         var feedback = question.querySelector("[data-feedback]");
         var key = question.querySelector("[data-answer-key]");
-        var ok = chosen !== null && chosen.value === correct;
+        var ok = chosen.value === correct;
         if (ok) {
           right += 1;
         }
@@ -162,7 +163,7 @@
           option.classList.toggle("is-wrong", input.checked && input.value !== correct);
           input.disabled = true;
         }, question);
-        feedback.textContent = ok ? text("correct") : chosen ? text("incorrect") : text("unanswered");
+        feedback.textContent = ok ? text("correct") : text("incorrect");
         feedback.className = "feedback " + (ok ? "is-correct" : "is-incorrect");
         feedback.hidden = false;
         key.hidden = false;
@@ -191,6 +192,18 @@
       form.dispatchEvent(new CustomEvent("course:quiz", { bubbles: true, detail: { answers: answers } }));
     }
 
+    /* The first question left unanswered, or null when every one has its answer. */
+    function firstUnanswered() {
+      return Array.prototype.find.call(questions, function (question) {
+        return question.querySelector("input:checked") === null;
+      }) || null;
+    }
+
+    function showMessage(words) {
+      message.textContent = words;
+      message.hidden = !words;
+    }
+
     function reset() {
       each("input", function (input) {
         input.disabled = false;
@@ -202,6 +215,7 @@
         feedback.textContent = "";
       }, form);
       hideAnswers();
+      showMessage("");
       result.hidden = true;
       retry.hidden = true;
       check.hidden = false;
@@ -213,8 +227,17 @@
 
     hideAnswers();
     check.hidden = false;
+    // An attempt is every question answered, as in the packages: a learner who pressed Enter on
+    // their first answer, or checked too soon, is shown where to go on, and nothing is scored.
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      var unanswered = firstUnanswered();
+      if (unanswered) {
+        showMessage(text("answer-all"));
+        unanswered.querySelector("input").focus();
+        return;
+      }
+      showMessage("");
       score();
     });
     retry.addEventListener("click", reset);

@@ -135,6 +135,35 @@ def test_classic_course_navigates_chapter_by_chapter_scores_and_signs(live_serve
     expect(learner.get_by_role("button", name="Sign")).to_be_hidden()
 
 
+def test_a_quiz_checked_with_a_question_unanswered_is_not_scored(live_server, learner):
+    course = CourseFactory(format="onepage")
+    learner.add_init_script(
+        "window.__attempts = 0; document.addEventListener('course:quiz', () => { window.__attempts += 1; });"
+    )
+    learner.goto(f"{live_server.url}/go/{course.public_id}#assessment")
+    questions = learner.locator("[data-question]")
+    message = learner.locator("[data-quiz-message]")
+    expect(message).to_be_hidden()
+
+    first_answer = questions.nth(0).locator("input").nth(0)
+    first_answer.check()
+    first_answer.press("Enter")  # a radio's Enter submits its form
+
+    expect(message).to_have_text("Please answer every question, then check your answers.")
+    expect(message).to_have_attribute("role", "alert")
+    expect(questions.nth(1).locator("input").nth(0)).to_be_focused()
+    expect(learner.locator("[data-quiz-result]")).to_be_hidden()
+    expect(questions.nth(0).locator("[data-feedback]")).to_be_hidden()
+    expect(first_answer).to_be_enabled()
+    assert learner.evaluate("window.__attempts") == 0
+
+    answer_quiz(learner, right=5)
+    expect(learner.locator("[data-quiz-result]")).to_contain_text("You answered 5 of 5 questions correctly.")
+    expect(message).to_be_hidden()
+    assert learner.evaluate("window.__attempts") == 1
+    assert_page_is_clean(learner)
+
+
 def brightness(css_color: str) -> float:
     red, green, blue = (int(part) for part in re.findall(r"\d+", css_color)[:3])
     return (red + green + blue) / 3
