@@ -173,6 +173,7 @@ def _count(kind: str, name: str, *, limit: int) -> None:
 class Recorded:
     learner: identity.Known  # who was recorded: the learner the browser named, or a new one
     resume: int | None  # the page to resume at (known with `hello`)
+    signed_at: datetime.datetime | None  # when they first signed the course's agreement (known with `hello`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -224,10 +225,12 @@ def record(
         )
     if row is None:  # an id of another course's learner: not this course's to record
         raise CourseNotFound()
-    learner_id, current_page, events_pending = row
+    learner_id, current_page, events_pending, signed_at = row
     if events_pending:
         _tell(learner_id)
-    return Recorded(learner=learner, resume=current_page if batch.hello else None)
+    if not batch.hello:
+        return Recorded(learner=learner, resume=None, signed_at=None)
+    return Recorded(learner=learner, resume=current_page, signed_at=signed_at)
 
 
 def record_signoff(
@@ -454,7 +457,7 @@ _CHANGES = """
     "events_pending" = l."events_pending" OR l."started_at" IS NULL OR {new_attempt} = 1
                        OR (l."completed_at" IS NULL AND {completes})
 """
-_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending"'
+_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", l."signed_at"'
 
 # A learner already recorded: a personal link's learner was when the client added them, an
 # anonymous one by their first batch.
@@ -469,7 +472,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending" FROM learner
+SELECT "id", "current_page", "events_pending", "signed_at" FROM learner
 """
 )
 
@@ -498,7 +501,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending" FROM learner
+SELECT "id", "current_page", "events_pending", "signed_at" FROM learner
 """
 )
 

@@ -169,7 +169,8 @@ def record_progress(request, course_id: str):
     """
     A batch of progress from the preview page's script (CSRF-protected, form-encoded, so that the
     `pagehide` beacon can send it too), for the learner the browser's cookie names. 204, or 200 with
-    where to resume for the first batch of a page; 429 with Retry-After when the learner sent too much.
+    where to resume and when the learner signed for the first batch of a page; 429 with Retry-After
+    when the learner sent too much.
     """
     if not progress.is_a_learner(request.headers.get("User-Agent", "")):
         return _no_store(HttpResponse(status=204))  # crawlers and link previews make no learners
@@ -190,7 +191,10 @@ def record_progress(request, course_id: str):
         return _no_store(JsonResponse({"message": exc.message, "code": exc.code}, status=exc.status))
     if recorded is None:  # a browser that keeps no cookies: its batches could not be told apart
         return _no_store(HttpResponse(status=204))
-    response = JsonResponse({"resume": recorded.resume}) if batch.hello else HttpResponse(status=204)
+    if batch.hello:
+        response = JsonResponse({"resume": recorded.resume, "signedAt": recorded.signed_at})
+    else:
+        response = HttpResponse(status=204)
     if recorded.learner != known:
         identity.remember(response, course_public_id=course_id, learner=recorded.learner)
     return _no_store(response)

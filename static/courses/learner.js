@@ -134,7 +134,10 @@
       }
       if (batch.hello) {
         helloDone = true;
-        return response.json().then(resume).then(function () {
+        return response.json().then(function (answer) {
+          showSigned(answer);
+          resume(answer);
+        }).then(function () {
           return true;
         });
       }
@@ -165,6 +168,19 @@
     if (!navigator.sendBeacon(url, body(batch))) {
       giveBack(batch);
     }
+  }
+
+  /* The agreement, when this learner has signed it: says when, so a returning signer need not sign again. */
+  function showSigned(answer) {
+    var status = document.querySelector("[data-signed-status]");
+    var signedAt = answer && answer.signedAt ? new Date(answer.signedAt) : null;
+    if (!status || !signedAt || isNaN(signedAt.getTime())) {
+      return;
+    }
+    var lang = document.documentElement.lang || undefined;
+    var date = new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(signedAt);
+    status.textContent = status.getAttribute("data-text").replace("{date}", date);
+    status.hidden = false;
   }
 
   /* Back where the learner left off, on arriving at the course's own link for the first time in this tab. */

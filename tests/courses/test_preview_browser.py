@@ -81,6 +81,8 @@ def test_onepage_course_navigates_scores_and_signs(live_server, learner):
     assert_page_is_clean(learner)
     learner.set_viewport_size(PHONE)
     learner.goto(url)
+    signed = learner.locator("#agreement [data-signed-status]")  # the learner is back: when they signed
+    expect(signed).to_have_text(re.compile(r"You signed this agreement on [A-Z][a-z]+ \d{1,2}, \d{4}\."))
     expect(learner.locator("details[data-collapsible]")).not_to_have_attribute("open", "")
     save_screenshot(learner, "preview-onepage-phone")
     assert_page_is_clean(learner)

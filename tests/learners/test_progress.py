@@ -39,7 +39,7 @@ def test_a_page_gives_the_browser_a_learner_id_and_the_first_batch_records_the_l
     assert cookie["path"] == f"/go/{course.public_id}"
     assert cookie.value.startswith(learner.public_id + ":")  # the id, signed
     assert response.status_code == 200
-    assert response.json() == {"resume": 0}
+    assert response.json() == {"resume": 0, "signedAt": None}
     assert response.headers["Cache-Control"] == "no-store"
     assert "cgs_learner" not in response.cookies
     assert re.fullmatch(r"lrn_[A-Za-z0-9]{22}", learner.public_id)
@@ -183,6 +183,21 @@ def test_a_known_learners_signoff_is_theirs_and_their_first_one_counts(course, r
     assert sorted(learner.signoffs.values_list("name", flat=True)) == ["Ada King", "Ada Lovelace"]
     assert learner.signed_at == Signoff.objects.get(name="Ada Lovelace").signed_at
     assert reader.client.get(first.headers["Location"]).status_code == 200  # the confirmation
+
+
+def test_a_returning_signers_first_batch_says_when_they_first_signed(course, reader):
+    before_signing = reader.send(hello=True, page=4, seen=[4])
+    signing_time = datetime.datetime(2026, 3, 9, 14, 30, 5, 250000, tzinfo=datetime.UTC)
+    with time_machine.travel(signing_time, tick=False):
+        reader.sign("Ada Lovelace")
+    reader.sign("Ada King")
+
+    back_on_the_page = reader.send(hello=True, page=4, seen=[4])
+    a_later_batch = reader.send(page=4, seconds=3)
+
+    assert before_signing.json() == {"resume": 4, "signedAt": None}
+    assert back_on_the_page.json() == {"resume": 4, "signedAt": "2026-03-09T14:30:05.250Z"}
+    assert a_later_batch.status_code == 204
 
 
 def test_a_reader_who_signs_before_any_progress_is_recorded_as_the_learner_who_signed(course, reader):
@@ -461,7 +476,7 @@ def test_a_view_of_the_course_link_keeps_the_place_to_resume(reader):
 
     back_at_the_start = reader.send(hello=True, page=0, seen=[0])
 
-    assert back_at_the_start.json() == {"resume": 3}
+    assert back_at_the_start.json() == {"resume": 3, "signedAt": None}
     assert Learner.objects.get().current_page == 3
 
 
