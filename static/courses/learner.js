@@ -4,7 +4,8 @@
  * in view and in use, and each quiz attempt. Small batches, one request at a time: the first at
  * once, then every 15 seconds while there is something new, a quiz attempt at once, and what is
  * left in a beacon when the page is hidden or left. Nothing is sent before the page is first
- * visible (prerendering, link previews). The page works the same without this script.
+ * visible (prerendering, link previews). A notice tells the learner while their progress is not
+ * being saved. The page works the same without this script.
  */
 (function () {
   "use strict";
@@ -38,6 +39,7 @@
   var stopped = false; // refused for good (an expired form token, say): this page sends nothing more
   var visibleSince = null;
   var lastActivity = Date.now();
+  var notice = document.querySelector("[data-progress-notice]");
 
   /* The time in view and in use since the last count, up to now. */
   function count() {
@@ -106,6 +108,14 @@
     sentPage = null;
   }
 
+  /* Tells the learner whether their progress is being saved: "retrying", "stopped", or null (it is). */
+  function tell(state) {
+    if (notice) {
+      notice.textContent = state ? notice.getAttribute("data-text-" + state) : "";
+      notice.hidden = !state;
+    }
+  }
+
   function body(batch) {
     return new URLSearchParams({ csrfmiddlewaretoken: csrf, batch: JSON.stringify(batch) });
   }
@@ -126,12 +136,15 @@
       busy = false;
       if (response.status === 429 || response.status >= 500) {
         giveBack(batch);
+        tell("retrying");
         return false;
       }
       if (!response.ok) {
         stopped = true;
+        tell("stopped");
         return false;
       }
+      tell(null);
       if (batch.hello) {
         helloDone = true;
         return response.json().then(function (answer) {
@@ -145,6 +158,7 @@
     }).catch(function () {
       busy = false;
       giveBack(batch);
+      tell("retrying");
       return false;
     }).then(function (arrived) {
       // A quiz attempt made meanwhile goes at once; after a failure, what went back waits for the

@@ -359,13 +359,30 @@ def test_a_quiz_attempt_that_fails_goes_again_with_the_next_batch_under_its_id(s
     )
     page.wait_for_timeout(500)  # the page's own time stands still: nothing may be sent meanwhile
     copies_before_the_next_batch = len(copies)
+    notice = page.locator("[data-progress-notice]")
+    expect(notice).to_have_text("Your progress could not be saved just now. The page will try again shortly.")
 
     assert recorded_at_a_next_batch(page)
 
+    expect(notice).to_be_hidden()  # saved after all
     assert copies_before_the_next_batch == 1
     assert len(copies) == 2 and copies[0]["attempt"] == copies[1]["attempt"]
     assert list(QuizAttempt.objects.values_list("key", "score")) == [(copies[0]["attempt"], 40)]
     assert all("429" in problem for problem in page.problems)  # the refusal, as the console reports it
+
+
+def test_a_page_whose_progress_is_refused_for_good_says_so(service, open_browser):
+    # A refusal other than 429 or 5xx (here the form token expired: 403) stops the page's batches,
+    # which would all be refused alike: the learner is told their progress is no longer saved.
+    course = CourseFactory(format="onepage")
+    page = open_browser()
+    page.route("**/progress", lambda route: route.fulfill(status=403, body="{}"))
+    page.goto(f"{service}/go/{course.public_id}")
+
+    notice = page.locator("[data-progress-notice]")
+    expect(notice).to_have_text("Your progress is no longer being saved. Reload the page to go on.")
+    expect(notice).to_be_in_viewport()
+    assert Learner.objects.count() == 0
 
 
 # What a page hidden by the browser is told it is (the learner switched tabs, or locked the phone).
