@@ -331,7 +331,6 @@ class Reference:
     number: int
     source_name: str
     source_title: str
-    url: str
     kind: str  # "page", "slide" or "" (a source without pages)
     page: int | None
     quote: str
@@ -359,7 +358,6 @@ class References:
                     number=len(self._numbered) + 1,
                     source_name=source.name,
                     source_title=source.title or "",
-                    url=source.url or "",
                     kind=kind if citation.page is not None else "",
                     page=citation.page,
                     quote=citation.quote,

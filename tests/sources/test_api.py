@@ -559,25 +559,33 @@ def test_staff_see_where_a_sources_passages_are_never_their_text(api_client, adm
     assert [response.status_code for response in filtered] == [400, 400]
 
 
-def test_staff_see_a_web_sources_url_and_the_name_it_took_from_it_redacted(api_client, admin_client):
+def test_staff_see_a_web_sources_url_and_a_name_holding_a_url_redacted(api_client, admin_client):
     token_url = "https://docs.example.com/page?token=src-s3cret"
     unnamed = api_client.post("/api/v1/sources", {"url": token_url}, format="json").json()
+    named_by_its_url = api_client.post(
+        "/api/v1/sources", {"url": token_url, "name": token_url}, format="json"
+    ).json()
     named = api_client.post(
         "/api/v1/sources", {"url": token_url, "name": "Expense policy"}, format="json"
     ).json()
-    row = Source.objects.get(public_id=unnamed["id"])
-    assert unnamed["name"] == token_url  # the service names it by its URL
+    assert unnamed["name"] == "https://docs.example.com/page"  # named by its URL, less the query
 
-    page = admin_client.get(f"/admin/sources/source/{row.pk}/change/").content.decode()
+    pages = "".join(
+        admin_client.get(f"/admin/sources/source/{Source.objects.get(public_id=source['id']).pk}/change/")
+        .content.decode()
+        for source in (unnamed, named_by_its_url)
+    )
     listing = admin_client.get("/admin/sources/source/").content.decode()
     searched_by_the_token = admin_client.get("/admin/sources/source/", {"q": "s3cret"}).content.decode()
     searched_by_a_name = admin_client.get("/admin/sources/source/", {"q": "expense"}).content.decode()
     filtered = admin_client.get("/admin/sources/source/?url__contains=s3cret")
 
-    assert "s3cret" not in page + listing
-    assert page.count("https://docs.example.com/page?…") >= 2  # the URL and the name
+    assert "s3cret" not in pages + listing
+    assert pages.count("https://docs.example.com/page?…") >= 3  # each URL, and the name holding one
     assert "https://docs.example.com/page?…" in listing
-    assert unnamed["id"] not in searched_by_the_token and named["id"] not in searched_by_the_token
+    assert not {unnamed["id"], named_by_its_url["id"], named["id"]} & set(
+        re.findall(r"src_[A-Za-z0-9]+", searched_by_the_token)
+    )
     assert named["id"] in searched_by_a_name and unnamed["id"] not in searched_by_a_name
     assert filtered.status_code == 400
 

@@ -80,6 +80,28 @@ def test_a_url_whose_scheme_is_in_capitals_is_kept_in_lower_case_and_builds_a_co
     assert [cited["url"] for cited in course["content"]["sources"]] == [url]
 
 
+def test_a_web_source_given_no_name_is_named_by_its_address_without_query_or_fragment(api_client, site):
+    # Its name is shown with every citation of it on the course's public page: a token in the query
+    # reached every learner.
+    site.expect_request("/policies/expenses").respond_with_data(documents.WEB_PAGE, content_type="text/html")
+    address = site.url_for("/policies/expenses")
+    url = address + "?token=s3cret#travel"
+
+    source = fetched(api_client, url)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        created = api_client.post(
+            "/api/v1/courses", {"subject": "Expenses", "sources": [source["id"]]}, format="json"
+        )
+    course_id = api_client.get(created.json()["pollUrl"]).json()["course"]["id"]
+    course = api_client.get(f"/api/v1/courses/{course_id}").json()
+    page = api_client.get(f"/go/{course_id}").content.decode()
+
+    assert (source["status"], source["url"], source["name"]) == ("ready", url, address)
+    assert [cited["name"] for cited in course["content"]["sources"]] == [address]
+    assert address in page
+    assert "s3cret" not in page
+
+
 def test_urls_kept_with_their_scheme_in_capitals_are_written_in_lower_case(api_key):
     migration = importlib.import_module("sources.migrations.0005_web_source_schemes_in_lower_case")
     kept = [Source.objects.create(api_key=api_key, url=url, name="A page") for url in (
@@ -91,6 +113,23 @@ def test_urls_kept_with_their_scheme_in_capitals_are_written_in_lower_case(api_k
 
     assert [Source.objects.get(pk=source.pk).url for source in kept] == [
         "https://example.com/Policies?Next=https://a", "http://example.com/", "https://example.com/", "",
+    ]
+
+
+def test_web_sources_named_by_their_whole_url_are_renamed_without_query_or_fragment(api_key):
+    migration = importlib.import_module("sources.migrations.0006_web_source_names_without_query")
+    kept = [Source.objects.create(api_key=api_key, url=url, name=name) for url, name in (
+        ("https://example.com/a?token=s3cret#part", "https://example.com/a?token=s3cret#part"),
+        ("https://example.com/b#part?not-a-query", "https://example.com/b#part?not-a-query"),
+        ("https://example.com/c?token=s3cret", "Handbook"),  # named by the client
+        ("https://example.com/d", "https://example.com/d"),
+    )]
+
+    with connection.cursor() as cursor:
+        cursor.execute(migration._NAMES_WITHOUT_QUERY)
+
+    assert [Source.objects.get(pk=source.pk).name for source in kept] == [
+        "https://example.com/a", "https://example.com/b", "Handbook", "https://example.com/d",
     ]
 
 

@@ -1,0 +1,22 @@
+# A web source given no name is named by its URL without the query or fragment
+# (sources.services._name_from_url): the name is shown with every citation of it on the course's
+# public page. Those named by their whole URL before are renamed so.
+
+from django.db import migrations
+
+_NAMES_WITHOUT_QUERY = """
+UPDATE "sources_source"
+SET "name" = left(split_part(split_part("url", '#', 1), '?', 1), 200)
+WHERE "url" ~ '[?#]' AND "name" = left("url", 200)
+"""
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("sources", "0005_web_source_schemes_in_lower_case"),
+    ]
+
+    operations = [
+        migrations.RunSQL(_NAMES_WITHOUT_QUERY, reverse_sql=migrations.RunSQL.noop),
+    ]
