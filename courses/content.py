@@ -52,6 +52,13 @@ MARKUP_OPENERS_MAX = 10_000
 # Not escaped: after no backslash, or after an even number of them (`\\[` escapes the backslash).
 _MARKUP_OPENER = re.compile(r"(?<!\\)(?:\\\\)*[\[*_~]")
 
+# A course document read over the API is sent back whole to edit it, in a body of at most 1 MiB
+# (API_MAX_BODY_BYTES). The schema's lengths alone allow a few megabytes, so an edit may bring a
+# document to this many bytes of compact JSON with every other character than ASCII escaped
+# (`\u00e9`, as Python's json and others write it), leaving the rest of the body for a client's
+# indentation. Generated courses take 50 to 150 kB.
+DOCUMENT_MAX_BYTES = 900_000
+
 # Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls): a
 # text made only of them, and of line breaks, shows nothing.
 # Also the fillers that draw nothing (Hangul, braille), the combining grapheme joiner and the
@@ -394,6 +401,11 @@ def _drop_citations(node) -> None:
 def stored_schema_version(document: dict) -> int:
     """The schema version of a stored document: one stored before versions were named is version 1."""
     return document.get("schema_version", 1)
+
+
+def size_in_bytes(document: dict) -> int:
+    """The document's size as DOCUMENT_MAX_BYTES counts it: compact JSON, ASCII only."""
+    return len(json.dumps(document, separators=(",", ":")))
 
 
 def digest(document: dict) -> str:

@@ -147,6 +147,7 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     if document == (before.model_dump(mode="json") if before else course.content):
         return course  # nothing changed: no version to keep
     _check_markup(after=course_content.CourseContent.model_validate(document), before=before)
+    _check_size(after=document, before=course.content)
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
 
@@ -221,6 +222,20 @@ def _check_markup(
             f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
             f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all, unescaped; "
             f"it holds {openers}."
+        )
+
+
+def _check_size(*, after: dict, before: dict) -> None:
+    """
+    An edit may not take the document over DOCUMENT_MAX_BYTES, so that every course read can be sent
+    back whole. One already over it can still be edited, if not made larger.
+    :raises InvalidContent:
+    """
+    size = course_content.size_in_bytes(after)
+    if size > course_content.DOCUMENT_MAX_BYTES and size > course_content.size_in_bytes(before):
+        raise InvalidContent(
+            f"content: the document may take at most {course_content.DOCUMENT_MAX_BYTES} bytes as compact "
+            f"JSON with characters beyond ASCII escaped; it takes {size}."
         )
 
 

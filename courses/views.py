@@ -18,6 +18,7 @@ from config import ids, openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
 from config.parsers import MergePatchParser, StrictJSONParser
+from courses import content as course_content
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.api import CourseReadView
 from learners import serializers as learner_serializers
@@ -361,8 +362,10 @@ class EditContentView(ApiView):
         summary="Replace a course's document: a new version",
         description=(
             "The whole document, checked by the same schema and rules as generated content. The course's "
-            "language and format stay as they are. Edits are free. Answers the course as `GET` does, at its "
-            "new version."
+            "language and format stay as they are, and the document takes at most "
+            f"{course_content.DOCUMENT_MAX_BYTES:,} bytes as compact JSON with every character beyond ASCII "
+            "escaped, so that any course read fits the 1 MiB body when sent back. Edits are free. Answers "
+            "the course as `GET` does, at its new version."
         ),
         parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."), openapi.IF_MATCH],
         request={"application/json": serializers.CONTENT_SCHEMA},

@@ -268,6 +268,56 @@ def test_escaped_openers_are_not_counted_and_a_course_over_the_limit_can_still_b
     assert patch(api_client, course, {"introduction": "*" * 10_002}, if_match='"3"').status_code == 400
 
 
+def compact_json_size(document) -> int:
+    return len(json.dumps(document, separators=(",", ":")))  # every character beyond ASCII escaped
+
+
+def test_an_edit_may_bring_the_document_to_900_kb_so_that_every_course_read_can_be_sent_back(
+    api_client, course
+):
+    # The schema's lengths allow megabytes, but a body holds at most 1 MiB: a course edited larger
+    # could be read, and never sent back whole. A character beyond ASCII counts as its escape, as
+    # Python's json writes it (an emoji, a surrogate pair, takes 12 bytes).
+    document = copy.deepcopy(course.content)
+    lessons = [lesson for chapter in document["chapters"] for lesson in chapter["lessons"]]
+    for lesson in lessons[:3]:
+        lesson["body"] = "\N{GRINNING FACE}" * 20_000
+    lessons[3]["body"] = ""
+    emoji, ascii_left = divmod(900_000 - compact_json_size(document), 12)
+    lessons[3]["body"] = "\N{GRINNING FACE}" * emoji + "a" * ascii_left
+    assert compact_json_size(document) == 900_000
+
+    at_the_limit = put(api_client, course, document)
+    read = api_client.get(url(course)).json()
+    sent_back = api_client.put(
+        url(course, "/content"), json.dumps(read["content"], indent=2), content_type="application/json",
+        HTTP_IF_MATCH='"2"',
+    )
+    document["introduction"] += "!"
+    over_it = put(api_client, course, document, if_match='"2"')
+
+    assert at_the_limit.status_code == 200
+    assert len(json.dumps(read["content"], indent=2)) <= 1024 * 1024
+    assert (sent_back.status_code, sent_back.json()["version"]) == (200, 2)  # nothing changed
+    assert over_it.json() == {
+        "message": "content: the document may take at most 900000 bytes as compact JSON with characters "
+        "beyond ASCII escaped; it takes 900001.",
+        "code": "VALIDATION_ERROR",
+    }
+
+
+def test_a_course_over_the_size_limit_takes_any_edit_that_does_not_make_it_larger(api_client, course):
+    document = copy.deepcopy(course.content)
+    for chapter in document["chapters"]:
+        for lesson in chapter["lessons"]:
+            lesson["body"] = "\N{GRINNING FACE}" * 20_000
+    Course.objects.filter(pk=course.pk).update(content=document)  # from before the limit
+
+    assert patch(api_client, course, {"name": "Renamed"}).status_code == 200
+    larger = patch(api_client, course, {"introduction": document["introduction"] + " More."}, if_match='"2"')
+    assert larger.status_code == 400
+
+
 def test_an_edit_without_if_match_is_428(api_client, course):
     response = patch(api_client, course, {"name": "X"}, if_match=None)
 
