@@ -44,7 +44,10 @@ def _secrets_in_path(request) -> set[str]:
 
 class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = request_id_var.get()
+        # Django's own line of an error answer is written once every middleware has returned, out
+        # of the request's context: it names the request, which holds its id.
+        request = getattr(record, "request", None)
+        record.request_id = request_id_var.get() or getattr(request, "request_id", None)
         return True
 
 

@@ -86,6 +86,15 @@ def test_unexpected_exception_is_500_without_internals(client, caplog):
     assert error.request_id == "req-500"
 
 
+def test_djangos_own_line_of_an_error_answer_carries_the_request_id(client, caplog):
+    # Django writes it once every middleware has returned, the request's own context gone.
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        client.get("/api/v1/test-explode", HTTP_X_REQUEST_ID="req-500")
+
+    [line] = [record for record in caplog.records if record.name == "django.request"]
+    assert (line.getMessage(), line.request_id) == ("Internal Server Error: /api/v1/test-explode", "req-500")
+
+
 def test_well_formed_request_id_is_echoed(client):
     response = client.get("/healthz", HTTP_X_REQUEST_ID="abc-123.XYZ")
 
