@@ -74,6 +74,23 @@ class PlayerControls:
         self.player.locator("#sco-agree").check()
         self.player.locator("#sco-confirm").click()
 
+    def focused(self) -> str:
+        """What has the keyboard focus: its id, a radio button as `name=value` (q1=0), or its tag."""
+        return self.player.locator("body").evaluate(
+            """body => {
+              const element = body.ownerDocument.activeElement;
+              if (element.id) { return element.id; }
+              return element.type === "radio" ? `${element.name}=${element.value}` : element.localName;
+            }"""
+        )
+
 
 def correct_answers(content: CourseContent) -> list[int]:
     return [question.correct_index for question in content.assessment.questions]
+
+
+def answers_with_right(content: CourseContent, right: int) -> list[int]:
+    return [
+        question.correct_index if number < right else (question.correct_index + 1) % len(question.options)
+        for number, question in enumerate(content.assessment.questions)
+    ]

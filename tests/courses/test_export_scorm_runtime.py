@@ -19,7 +19,7 @@ from courses.content import CourseContent
 from courses.scorm import package
 from tests import samples
 from tests.browser import NODE_MODULES
-from tests.courses.package_browser import PlayerControls, Site, correct_answers
+from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers
 
 pytestmark = pytest.mark.browser
 
@@ -262,6 +262,32 @@ def test_score_below_the_mastery_score_is_reported_as_failed(page, site, format)
         assert session.value("cmi.completion_status") == "completed"
         assert session.value("cmi.success_status") == "failed"
         assert session.value("cmi.score.scaled") == "0.6"
+
+
+def test_focus_goes_where_the_learner_acts_next_after_each_assessment_button(page, site):
+    # The submit button hides once the answers are shown, and Try again once pressed: the focus they
+    # held fell to the body, and keyboard and screen reader users had to find their way back.
+    zip_bytes, content = build("scorm12", chapters=1)
+    src = site.unpack("focus-scorm12", zip_bytes)
+    answers = answers_with_right(content, 3)
+
+    session = launch(page, site, src, "scorm12", manifest_mastery(zip_bytes, "scorm12"))
+    session.next_until("assessment")
+    session.sco.locator(f'input[name="q0"][value="{answers[0]}"]').check()
+    session.sco.locator("#sco-submit").click()
+    refused = (session.focused(), session.sco.locator("#sco-quiz-message").inner_text())
+    session.answer(answers)
+    after_submitting = (session.focused(), session.sco.locator("#sco-result").inner_text())
+    session.sco.locator("#sco-retry").click()
+    after_trying_again = session.focused()
+    session.leave()
+
+    assert refused == ("q1=0", "Please answer every question.")
+    assert after_submitting == (
+        "sco-result", "Your score: 60% — Not passed yet: you need 80%. You can try again."
+    )
+    assert after_trying_again == "q0=0"
+    assert session.problems() == []
 
 
 @pytest.mark.parametrize(

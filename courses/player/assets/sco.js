@@ -273,6 +273,15 @@
     document.getElementById("sco-retry").hidden = true;
   }
 
+  /*
+   * The focus goes where the learner reads or acts next: the result once the answers are in, the
+   * first answer once they are cleared, the first unanswered question when some are missing. Left
+   * alone, it fell to the page's body as Submit and Try again hid themselves.
+   */
+  function focusFirstOption(fieldset) {
+    fieldset.querySelector("input").focus();
+  }
+
   if (quiz) {
     quiz.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -282,6 +291,7 @@
       });
       if (answers.indexOf(null) !== -1) {
         document.getElementById("sco-quiz-message").textContent = words.answer_all;
+        focusFirstOption(questions()[answers.indexOf(null)]);
         return;
       }
       state.answers = answers;
@@ -299,8 +309,12 @@
       showAnswers();
       render();
       save(true);
+      document.getElementById("sco-result").focus();
     });
-    document.getElementById("sco-retry").addEventListener("click", resetQuiz);
+    document.getElementById("sco-retry").addEventListener("click", function () {
+      resetQuiz();
+      focusFirstOption(questions()[0]);
+    });
   }
 
   // Agreement --------------------------------------------------------------------------------
