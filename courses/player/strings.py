@@ -42,6 +42,11 @@ WORDS: dict[str, dict[str, str]] = {
         "agreement_needed": "Confirm the agreement to finish the course.",
         "finish": "Course complete",
         "finished": "You have completed this course.",
+        "finish_not_passed": "End of the course",
+        "finished_not_passed": (
+            "You have reached the end of the course, but you have not passed the assessment yet."
+        ),
+        "back_to_assessment": "Back to the assessment",
         "no_lms": "Your progress is not being recorded: no learning management system was found.",
         "lms_failed": "Your progress is not being recorded: the learning management system did not answer.",
         "session_ended": "This session has ended, so your progress here is no longer recorded. Open the course again from your learning management system to go on.",
@@ -88,6 +93,9 @@ WORDS: dict[str, dict[str, str]] = {
         "agreement_needed": "Confirme o termo para concluir o curso.",
         "finish": "Curso concluído",
         "finished": "Você concluiu este curso.",
+        "finish_not_passed": "Fim do curso",
+        "finished_not_passed": "Você chegou ao fim do curso, mas ainda não passou na avaliação.",
+        "back_to_assessment": "Voltar à avaliação",
         "no_lms": "Seu progresso não está sendo registrado: nenhum sistema de gestão de aprendizagem foi encontrado.",
         "lms_failed": "Seu progresso não está sendo registrado: o sistema de gestão de aprendizagem não respondeu.",
         "session_ended": "Esta sessão terminou, então seu progresso aqui não é mais registrado. Abra o curso novamente pelo seu sistema de gestão de aprendizagem para continuar.",
@@ -134,6 +142,9 @@ WORDS: dict[str, dict[str, str]] = {
         "agreement_needed": "Confirma la conformidad para terminar el curso.",
         "finish": "Curso completado",
         "finished": "Has completado este curso.",
+        "finish_not_passed": "Final del curso",
+        "finished_not_passed": "Has llegado al final del curso, pero aún no has aprobado la evaluación.",
+        "back_to_assessment": "Volver a la evaluación",
         "no_lms": "Tu progreso no se está registrando: no se ha encontrado ningún sistema de gestión del aprendizaje.",
         "lms_failed": "Tu progreso no se está registrando: el sistema de gestión del aprendizaje no ha respondido.",
         "session_ended": "Esta sesión ha terminado, así que tu progreso aquí ya no se registra. Vuelve a abrir el curso desde tu sistema de gestión del aprendizaje para continuar.",
@@ -180,6 +191,11 @@ WORDS: dict[str, dict[str, str]] = {
         "agreement_needed": "Confirmez l'attestation pour terminer le cours.",
         "finish": "Cours terminé",
         "finished": "Vous avez terminé ce cours.",
+        "finish_not_passed": "Fin du cours",
+        "finished_not_passed": (
+            "Vous avez atteint la fin du cours, mais vous n'avez pas encore réussi l'évaluation."
+        ),
+        "back_to_assessment": "Retour à l'évaluation",
         "no_lms": "Votre progression n'est pas enregistrée : aucune plateforme de formation n'a été trouvée.",
         "lms_failed": "Votre progression n'est pas enregistrée : la plateforme de formation n'a pas répondu.",
         "session_ended": "Cette session est terminée : votre progression ici n'est plus enregistrée. Rouvrez le cours depuis votre plateforme de formation pour continuer.",
@@ -226,6 +242,11 @@ WORDS: dict[str, dict[str, str]] = {
         "agreement_needed": "Bestätigen Sie die Erklärung, um den Kurs abzuschließen.",
         "finish": "Kurs abgeschlossen",
         "finished": "Sie haben diesen Kurs abgeschlossen.",
+        "finish_not_passed": "Ende des Kurses",
+        "finished_not_passed": (
+            "Sie haben das Ende des Kurses erreicht, den Abschlusstest aber noch nicht bestanden."
+        ),
+        "back_to_assessment": "Zurück zum Abschlusstest",
         "no_lms": "Ihr Fortschritt wird nicht gespeichert: Es wurde kein Lernmanagementsystem gefunden.",
         "lms_failed": "Ihr Fortschritt wird nicht gespeichert: Das Lernmanagementsystem hat nicht geantwortet.",
         "session_ended": "Diese Sitzung ist beendet, Ihr Fortschritt wird hier nicht mehr gespeichert. Öffnen Sie den Kurs erneut in Ihrem Lernmanagementsystem, um fortzufahren.",

@@ -84,6 +84,15 @@ class PlayerControls:
             }"""
         )
 
+    def finish_page(self) -> tuple[str, str, bool]:
+        """The finish page's heading, its sentence, and whether it offers the way back to the assessment."""
+        finish = self.player.locator('.sco-page[data-kind="finish"]')
+        return (
+            finish.locator("h1").inner_text(),
+            finish.locator("p").first.inner_text(),
+            self.player.locator("#sco-back-to-assessment").is_visible(),
+        )
+
 
 def correct_answers(content: CourseContent) -> list[int]:
     return [question.correct_index for question in content.assessment.questions]

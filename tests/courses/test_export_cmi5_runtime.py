@@ -23,7 +23,7 @@ from lxml import etree
 from courses.cmi5 import package
 from courses.content import CourseContent
 from tests import samples
-from tests.courses.package_browser import PlayerControls, Site, correct_answers
+from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers
 
 pytestmark = pytest.mark.browser
 
@@ -312,13 +312,6 @@ def terminated(lrs: Lrs, launch: Launch):
     lrs.wait_for(lambda: "terminated" in verbs(launch), "terminated")
 
 
-def answers_with_right(content: CourseContent, right: int) -> list[int]:
-    return [
-        question.correct_index if number < right else (question.correct_index + 1) % len(question.options)
-        for number, question in enumerate(content.assessment.questions)
-    ]
-
-
 def leave_on_page(learner: Learner, lrs: Lrs, au: dict, registration: str, pages_on: int) -> Launch:
     """A Normal session in which the learner moves `pages_on` pages on, then leaves."""
     launch = lrs.launch(au, registration=registration)
@@ -493,6 +486,38 @@ def test_the_lms_mastery_score_decides_pass_or_fail(page, site, lrs, mastery, ve
     assert [verb for verb in verbs(launch) if verb in ("passed", "failed")] == [verdict]
     assert statement(launch, verdict)["context"]["extensions"][MASTERY_SCORE] == mastery
     assert statement(launch, verdict)["result"]["score"] == {"scaled": 0.6, "raw": 3, "min": 0, "max": 5}
+
+
+def test_a_learner_short_of_the_mastery_score_is_shown_the_end_not_a_completed_course(page, site, lrs):
+    au, content = install(site, "unpassed", chapters=1, language_id="fr-FR")
+    learner = Learner(page, site, lrs)
+    launch = lrs.launch(au, registration=str(uuid.uuid4()))
+
+    learner.open(au, launch)
+    learner.next_until("assessment")
+    learner.answer(answers_with_right(content, 3))  # 60%, below the 80% mastery score
+    learner.next()
+    learner.confirm_agreement()
+    learner.next()
+    finish_page = learner.finish_page()
+    final_result = learner.au.locator("#sco-final-result").inner_text()
+    lrs.wait_for(lambda: "completed" in verbs(launch), "completed")
+    learner.au.locator("#sco-back-to-assessment").click()
+    back_on = learner.page_kind()
+    learner.leave()
+    terminated(lrs, launch)
+
+    assert finish_page == (
+        "Fin du cours",
+        "Vous avez atteint la fin du cours, mais vous n'avez pas encore réussi l'évaluation.",
+        True,
+    )
+    assert final_result.startswith("Votre score : 60 % — Pas encore réussi")
+    assert back_on == "assessment"
+    # What the LMS hears is unchanged: the verdict, and completion once the end is reached.
+    assert verbs(launch) == ["initialized", *["answered"] * 5, "failed", "completed", "terminated"]
+    assert lrs.refused == []
+    assert learner.problems() == []
 
 
 def test_browse_mode_resumes_but_sends_no_verdict_no_completion_and_no_state(page, site, lrs):

@@ -290,6 +290,52 @@ def test_focus_goes_where_the_learner_acts_next_after_each_assessment_button(pag
     assert session.problems() == []
 
 
+@pytest.mark.parametrize("format", ["scorm12", "scorm2004_4"])
+def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is_passed(page, site, format):
+    zip_bytes, content = build(format, chapters=1)
+    src = site.unpack(f"unpassed-{format}", zip_bytes)
+    if RUNTIME[format] == "1.2":
+        statuses = ["cmi.core.lesson_status"]
+    else:
+        statuses = ["cmi.completion_status", "cmi.success_status"]
+
+    session = launch(page, site, src, format, manifest_mastery(zip_bytes, format))
+    session.next_until("assessment")
+    session.answer(answers_with_right(content, 3))  # 60%, below the 80% mastery score
+    session.sco.locator("#sco-next").click()
+    session.confirm_agreement()
+    session.sco.locator("#sco-next").click()
+    unpassed = (session.finish_page(), session.sco.locator("#sco-final-result").inner_text())
+    reported_unpassed = [session.value(status) for status in statuses]
+    session.sco.locator("#sco-back-to-assessment").click()
+    back_on = (session.page_kind(), session.focused())
+    assessment_heading = session.sco.locator('[data-kind="assessment"] h1').get_attribute("id")
+    session.sco.locator("#sco-retry").click()
+    session.answer(correct_answers(content))
+    session.next_until("finish")
+    passed = (session.finish_page(), session.sco.locator("#sco-final-result").inner_text())
+    session.leave()
+
+    assert unpassed == (
+        (
+            "End of the course",
+            "You have reached the end of the course, but you have not passed the assessment yet.",
+            True,
+        ),
+        "Your score: 60% — Not passed yet: you need 80%. You can try again.",
+    )
+    assert back_on == ("assessment", assessment_heading)
+    assert passed == (
+        ("Course complete", "You have completed this course.", False), "Your score: 100% — Passed"
+    )
+    # Only the page's words depend on the verdict: the LMS is told what it was told before.
+    assert reported_unpassed == (["failed"] if RUNTIME[format] == "1.2" else ["completed", "failed"])
+    assert [session.value(status) for status in statuses] == (
+        ["passed"] if RUNTIME[format] == "1.2" else ["completed", "passed"]
+    )
+    assert session.problems() == []
+
+
 @pytest.mark.parametrize(
     "format, questions, mastery, reported",
     [
@@ -340,9 +386,11 @@ def test_course_without_add_ons_completes_when_the_learner_reaches_the_end(page,
 
     session = launch(page, site, src, format, manifest_mastery(zip_bytes, format))
     session.next_until("finish")
+    finish_page = session.finish_page()
     session.leave()
 
     assert manifest_mastery(zip_bytes, format) == {}
+    assert finish_page == ("Course complete", "You have completed this course.", False)
     assert session.problems() == []
     if RUNTIME[format] == "1.2":
         assert session.value("cmi.core.lesson_status") == "completed"

@@ -25,3 +25,11 @@ def test_the_course_document_accepts_exactly_the_api_vocabularies():
 def test_generators_and_the_course_player_speak_every_language():
     assert set(texts.TEXTS) == set(Language.values)
     assert set(strings.WORDS) == set(Language.values)
+
+
+def test_the_course_player_has_every_one_of_its_words_in_every_language():
+    english = set(strings.WORDS["en-US"])
+
+    assert {language: set(words) for language, words in strings.WORDS.items()} == dict.fromkeys(
+        strings.WORDS, english
+    )

@@ -344,7 +344,22 @@
 
   // Finish page ------------------------------------------------------------------------------
 
+  var finishActions = document.getElementById("sco-finish-actions");
+  document.getElementById("sco-back-to-assessment").addEventListener("click", function () {
+    show(assessmentPage, true);
+  });
+
+  /*
+   * Until the assessment is passed, the page says the learner has reached the end, not completed the
+   * course, and leads back to the assessment. Only the words change: what the LMS is told is the
+   * runtime's. Set here, before show() focuses the heading, so the heading read out is the right one.
+   */
   function showFinalResult() {
+    var unpassed = assessmentPage >= 0 && !passed();
+    pages[last].querySelector("h1").textContent = unpassed ? words.finish_not_passed : words.finish;
+    var sentence = document.getElementById("sco-finished");
+    sentence.textContent = unpassed ? words.finished_not_passed : words.finished;
+    finishActions.hidden = !unpassed;
     var line = document.getElementById("sco-final-result");
     if (score() === null) { line.textContent = ""; return; }
     var result = resultText();
