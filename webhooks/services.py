@@ -169,9 +169,19 @@ def rotate_secret(*, account: Account) -> str:
 
 
 def retry_delay(*, attempt_number: int) -> datetime.timedelta:
-    """The wait after failed attempt `attempt_number` (1-based): doubling from the base, with jitter."""
-    base = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (attempt_number - 1)
+    """
+    The wait after failed attempt `attempt_number` of an allowance of WEBHOOK_MAX_ATTEMPTS
+    (1-based): doubling from the base, with jitter.
+    """
+    position = min(max(attempt_number, 1), settings.WEBHOOK_MAX_ATTEMPTS)
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS * 2 ** (position - 1)
     return datetime.timedelta(seconds=base * random.uniform(1 - JITTER, 1 + JITTER))
+
+
+def _in_its_allowance(attempt: WebhookAttempt, event: WebhookEvent) -> int:
+    # "Deliver again" gives the event a fresh allowance after the attempts it made: its waits start
+    # again from the first (they doubled on from the event's count, hours then days, then overflowed).
+    return attempt.number - (event.attempt_limit - settings.WEBHOOK_MAX_ATTEMPTS)
 
 
 def is_retryable(answer: destinations.Answer) -> bool:
@@ -190,8 +200,9 @@ def is_retryable(answer: destinations.Answer) -> bool:
 
 def _lease() -> datetime.timedelta:
     # How long a started attempt keeps others off the event; a worker that dies mid-attempt leaves
-    # the event to the sweep once it ends. Longer than any attempt can take.
-    return datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS + 5)
+    # the event to the sweep once it ends. Longer than any attempt can take, as the sweep judges it
+    # by beat's clock, which may run CLOCK_SKEW_ALLOWED ahead of the worker's.
+    return datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS + 5) + CLOCK_SKEW_ALLOWED
 
 
 def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
@@ -247,7 +258,7 @@ def _finish_attempt(*, attempt: WebhookAttempt, answer: destinations.Answer, dur
             event.delivered_at = now
             event.next_attempt_at = None
         elif is_retryable(answer) and event.attempt_count < event.attempt_limit:
-            delay = retry_delay(attempt_number=attempt.number)
+            delay = retry_delay(attempt_number=_in_its_allowance(attempt, event))
             event.next_attempt_at = now + delay
             _enqueue_on_commit(event_id=event.id, countdown=math.ceil(delay.total_seconds()))
         else:

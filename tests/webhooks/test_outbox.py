@@ -158,6 +158,53 @@ def test_redelivery_gets_a_fresh_allowance_of_attempts(
     assert event.attempt_limit == 2
 
 
+def test_a_redelivered_event_waits_minutes_between_its_new_attempts_however_often_it_was_sent(
+    receiver, account, settings, django_capture_on_commit_callbacks
+):
+    # The waits doubled on from the event's count of attempts: after one "Deliver again", 2 hours,
+    # then 4, 8, 17 and 34 (past the broker's visibility timeout); after some thirty, the wait no
+    # longer fitted in a date, and the attempt could never be recorded.
+    receiver.script(*[answer(200)] * 32, answer(503), answer(503))
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    for _ in range(31):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.redeliver(event=event)
+    with django_capture_on_commit_callbacks(execute=False):  # the retry is sent when it is due, below
+        services.redeliver(event=event)
+        services.deliver(event_id=event.pk)
+    event.refresh_from_db()
+    first_wait = event.next_attempt_at - event.attempts.get(number=33).finished_at
+    with time_machine.travel(event.next_attempt_at, tick=False), django_capture_on_commit_callbacks():
+        services.deliver(event_id=event.pk)
+    event.refresh_from_db()
+    second_wait = event.next_attempt_at - event.attempts.get(number=34).finished_at
+
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS
+    assert event.status == WebhookEvent.Status.PENDING and event.attempt_count == 34
+    assert base * 0.8 <= first_wait.total_seconds() <= base * 1.2
+    assert 2 * base * 0.8 <= second_wait.total_seconds() <= 2 * base * 1.2
+
+
+def test_an_attempt_under_way_is_not_taken_for_dead_by_a_sweep_whose_clock_runs_ahead(
+    receiver, account, empty_task_queue
+):
+    # Beat's clock may run CLOCK_SKEW_ALLOWED (20 s) ahead of the workers': it took an attempt 6 s
+    # into its 10 s for one whose worker died, and a second worker sent the event at the same time.
+    event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    started = event.next_attempt_at
+    with time_machine.travel(started, tick=False):
+        services._start_attempt(event_id=event.pk)  # a worker waits for the receiver's answer
+    longest_attempt = datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS)
+
+    with time_machine.travel(started + longest_attempt + services.CLOCK_SKEW_ALLOWED, tick=False), no_worker():
+        queued = services.enqueue_due_events()
+    with time_machine.travel(started + longest_attempt, tick=False):
+        second = services.deliver(event_id=event.pk)
+
+    assert (queued, second, receiver.requests) == (0, None, [])
+
+
 def test_admin_lists_events_filtered_by_status_and_shows_every_attempt(
     receiver, account, admin_client, django_capture_on_commit_callbacks
 ):
