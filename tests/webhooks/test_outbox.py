@@ -197,7 +197,8 @@ def test_an_attempt_under_way_is_not_taken_for_dead_by_a_sweep_whose_clock_runs_
         services._start_attempt(event_id=event.pk)  # a worker waits for the receiver's answer
     longest_attempt = datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS)
 
-    with time_machine.travel(started + longest_attempt + services.CLOCK_SKEW_ALLOWED, tick=False), no_worker():
+    beat_now = started + longest_attempt + services.CLOCK_SKEW_ALLOWED
+    with time_machine.travel(beat_now, tick=False), no_worker():
         queued = services.enqueue_due_events()
     with time_machine.travel(started + longest_attempt, tick=False):
         second = services.deliver(event_id=event.pk)
