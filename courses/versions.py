@@ -70,8 +70,14 @@ def course_of(*, api_key: ApiKey, public_id: str) -> Course:
 
 
 def versions_of(course: Course) -> list[CourseVersion]:
-    """The course's versions, newest first (without their documents)."""
-    return list(course.versions.defer("content").order_by("-number"))
+    """
+    The course's versions, newest first (without their documents).
+    :raises CourseNotFound: if it was deleted since it was looked up (a course always has its first)
+    """
+    found = list(course.versions.defer("content").order_by("-number"))
+    if not found:
+        raise CourseNotFound()
+    return found
 
 
 def version_of(course: Course, *, number: int) -> CourseVersion:

@@ -88,7 +88,7 @@ def test_an_edit_committed_while_a_read_is_answered_never_pairs_its_document_wit
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("tail", ["", "/quality"])
+@pytest.mark.parametrize("tail", ["", "/quality", "/versions"])
 def test_a_course_deleted_while_a_read_is_answered_is_404(plain_key, api_key, tail):
     course = CourseFactory(api_key=api_key)
     reader, owner = client_for(plain_key), client_for(plain_key)
