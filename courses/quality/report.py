@@ -108,7 +108,7 @@ def report_for(course: content.CourseContent) -> QualityReport:
         questions=len(questions),
         questions_with_findings=len({item.where for item in findings if item.part == "question"}),
         objectives=len(objectives),
-        objectives_tested=len(objectives) - len(untested),
+        objectives_tested=sum(1 for objective in objectives if objective.questions),
         lessons=len(lessons),
         lessons_with_findings=len({item.where for item in findings if item.part == "lesson"}),
     )

@@ -153,6 +153,23 @@ def test_a_course_written_before_objectives_existed_reports_their_absence(api_cl
     assert body["objectives"] == [] and body["summary"]["score"] == 100 - 15 - 3
 
 
+def test_a_course_without_an_assessment_has_no_objective_tested(
+    api_client, api_key, django_capture_on_commit_callbacks
+):
+    # No question tests any (nor is it a finding, as the course asks none): the summary counted
+    # every objective as tested.
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.create_job(
+            api_key=api_key, subject="Intro to SQL", format="onepage", language_id="en-US",
+            outline=["Joins", "Indexes"], add_ons=[],
+        )
+
+    summary = quality(api_client, Course.objects.get(job=job).public_id).json()["summary"]
+
+    assert (summary["questions"], summary["objectivesTested"]) == (0, 0)
+    assert summary["objectives"] > 0
+
+
 def test_the_report_is_the_same_every_time(api_client, generated_course):
     first = quality(api_client, generated_course.public_id).json()
 
