@@ -9,6 +9,7 @@ the calling thread only, so the callback may use the database.
 """
 
 import functools
+import itertools
 import logging
 import time
 from collections.abc import Callable
@@ -144,6 +145,7 @@ def regenerate(
                 draft = written(lambda: generator.chapter(request=request, plan=plan, index=chapter - 1))
                 lesson_videos = find_videos(request=request, drafts=[draft], deadline=deadline)
                 changed["chapters"][chapter - 1] = _chapter_document(draft, None if lesson_videos is None else lesson_videos[0])
+                _keep_objective_ids(changed, chapter_index=chapter - 1, before=document.chapters[chapter - 1])
             elif part == "introduction":
                 changed["introduction"] = written(lambda: generator.introduction(request=request, plan=plan))
             else:
@@ -198,6 +200,32 @@ def _regenerated_parts(part: str, chapter: int | None) -> tuple[str, ...]:
     if part == "chapter":
         return (f"/chapters/{chapter - 1}/",)
     return {"wrapup": ("/wrapup",), "assessment": ("/assessment/",)}.get(part, ())
+
+
+def _keep_objective_ids(document: dict, *, chapter_index: int, before: content.Chapter) -> None:
+    """
+    A chapter written again states its objectives under the ids of those it replaces, in order, so
+    the questions that tested them still name them; one more gets an id no other chapter holds.
+    The generators number ids by the chapter's place, which a client's edit may have moved: the
+    course then held one id twice, and writing the chapter again always failed.
+    """
+    kept = iter(objective.id for objective in before.objectives)
+    taken = {
+        objective["id"]
+        for index, other in enumerate(document["chapters"])
+        if index != chapter_index
+        for objective in other.get("objectives", [])
+    }
+    for objective in document["chapters"][chapter_index].get("objectives", []):
+        new_id = next(kept, None)
+        if new_id is None:
+            new_id = next(
+                candidate
+                for number in itertools.count(1)
+                if (candidate := f"{chapter_index + 1}.{number}") not in taken
+            )
+        objective["id"] = new_id
+        taken.add(new_id)
 
 
 def _forget_objectives_gone(document: dict) -> None:

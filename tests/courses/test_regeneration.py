@@ -69,6 +69,49 @@ def test_a_chapter_is_written_again_as_a_job_and_becomes_the_next_version(
     assert used(account) == 2  # the course and its regeneration
 
 
+def swapped_first_two(document: dict) -> dict:
+    chapters = document["chapters"]
+    return {"chapters": [chapters[1], chapters[0], *chapters[2:]]}
+
+
+def first_removed(document: dict) -> dict:
+    gone = {objective["id"] for objective in document["chapters"][0]["objectives"]}
+    questions = [
+        {key: value for key, value in question.items() if key != "objective_id" or value not in gone}
+        for question in document["assessment"]["questions"]
+    ]
+    return {"chapters": document["chapters"][1:], "assessment": {"questions": questions}}
+
+
+@pytest.mark.parametrize(("edit", "number"), [(swapped_first_two, 1), (first_removed, 2)])
+def test_a_chapter_moved_by_an_edit_is_written_again_under_its_objectives_ids(
+    api_client, account, course, django_capture_on_commit_callbacks, edit, number
+):
+    # The generators number a chapter's objectives by its place: once an edit had moved chapters,
+    # the chapter written again held ids another chapter held, and every such job failed.
+    moved = api_client.patch(
+        f"/api/v1/courses/{course.public_id}/content", json.dumps(edit(course.content)),
+        content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
+    )
+    before = moved.json()["content"]
+
+    response = regenerate(
+        api_client, course, {"target": "chapter", "chapter": number}, django_capture_on_commit_callbacks
+    )
+    job = api_client.get(response.json()["pollUrl"]).json()
+
+    course.refresh_from_db()
+    after = course.content
+    ids = [[objective["id"] for objective in chapter["objectives"]] for chapter in after["chapters"]]
+    assert moved.status_code == 200
+    assert job["status"] == "completed", job
+    assert after["chapters"][number - 1] != before["chapters"][number - 1]
+    assert ids == [[objective["id"] for objective in chapter["objectives"]] for chapter in before["chapters"]]
+    assert after["assessment"] == before["assessment"]  # its questions still name the objectives they test
+    assert course.versions.get(number=3).changed == f"chapter {number}"
+    assert used(account) == 2
+
+
 @pytest.mark.parametrize("target", ["introduction", "wrapup", "assessment", "agreement"])
 def test_each_other_part_is_written_again_and_only_it(api_client, course, django_capture_on_commit_callbacks, target):
     before = course.content
