@@ -52,6 +52,13 @@ MARKUP_OPENERS_MAX = 10_000
 # Not escaped: after no backslash, or after an even number of them (`\\[` escapes the backslash).
 _MARKUP_OPENER = re.compile(r"(?<!\\)(?:\\\\)*[\[*_~]")
 
+# Each line of Markdown may start a block (a heading, a list item, a table row), which costs the
+# renderer some thirty times a character: a course edited to be made of short lines (`#` on each)
+# took a web process ten seconds to export, at every export. An edit may bring the course's
+# Markdown to this many lines in all; generated courses hold a few thousand.
+MARKDOWN_LINES_MAX = 20_000
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as CommonMark reads them
+
 # A course document read over the API is sent back whole to edit it, in a body of at most 1 MiB
 # (API_MAX_BODY_BYTES). The schema's lengths alone allow a few megabytes, so an edit may bring a
 # document to this many bytes of compact JSON with every other character than ASCII escaped
@@ -361,6 +368,10 @@ class CourseContent(_Strict):
     def markup_openers(self) -> int:
         """How many characters of MARKUP_OPENERS the course's Markdown holds, not escaped."""
         return sum(len(_MARKUP_OPENER.findall(text)) for text in self.markdown_texts())
+
+    def markdown_lines(self) -> int:
+        """How many lines the course's Markdown holds in all."""
+        return sum(len(_LINE_BREAK.findall(text)) + 1 for text in self.markdown_texts())
 
     def cited_parts(self) -> list[tuple[str, list[Citation]]]:
         """(JSON Pointer, citations) of every part that can cite, in reading order."""

@@ -219,7 +219,8 @@ def _check_markup(
 ) -> None:
     """
     An edit may not take the course's Markdown over MARKUP_OPENERS_MAX characters that open links
-    and emphasis. A course already over it (from before the rule) can still be edited, if not raised.
+    and emphasis, nor over MARKDOWN_LINES_MAX lines. A course already over one (from before the
+    rule) can still be edited, if not raised.
     :raises InvalidContent:
     """
     openers = after.markup_openers()
@@ -228,6 +229,12 @@ def _check_markup(
             f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
             f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all, unescaped; "
             f"it holds {openers}."
+        )
+    lines = after.markdown_lines()
+    if lines > course_content.MARKDOWN_LINES_MAX and lines > (before.markdown_lines() if before else 0):
+        raise InvalidContent(
+            f"content: its Markdown may hold at most {course_content.MARKDOWN_LINES_MAX} lines in all; "
+            f"it holds {lines}."
         )
 
 

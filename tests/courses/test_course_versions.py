@@ -249,6 +249,39 @@ def test_an_edit_holds_at_most_ten_thousand_characters_that_open_links_and_empha
     }
 
 
+def test_an_edit_holds_at_most_twenty_thousand_lines_of_markdown(api_client, course):
+    # Each may start a block, which costs the renderer far more than a character: a course edited to
+    # be made of one-character headings took a web process ten seconds to export, at every export.
+    document = copy.deepcopy(course.content)
+    document["introduction"] = "Welcome.\r\nLine two.\rLine three."  # CommonMark's three line breaks
+    document["wrapup"]["summary"] = "Summary."
+    document["agreement"]["statement"] = "I agree."
+    for chapter in document["chapters"]:
+        chapter["article"]["body"] = "An article."
+    bodies = [lesson for chapter in document["chapters"] for lesson in chapter["lessons"]]
+    others = 3 + 1 + 1 + len(document["chapters"])
+    lines = [(20_000 - others) // len(bodies)] * len(bodies)
+    lines[0] += 20_000 - others - sum(lines)
+    for lesson, count in zip(bodies, lines, strict=True):
+        lesson["body"] = "\n".join(["#"] * count)
+
+    at_the_limit = put(api_client, course, document)
+    bodies[1]["body"] += "\n#"
+    over_it = put(api_client, course, document, if_match='"2"')
+    document["introduction"] = "Welcome."
+    back_under_it = put(api_client, course, document, if_match='"2"')
+
+    assert at_the_limit.status_code == 200
+    assert over_it.json() == {
+        "message": "content: its Markdown may hold at most 20000 lines in all; it holds 20001.",
+        "code": "VALIDATION_ERROR",
+    }
+    assert back_under_it.status_code == 200
+    bodies[2]["body"] += "\n#\n#"
+    Course.objects.filter(pk=course.pk).update(content=document)  # over it, from before the rule
+    assert patch(api_client, course, {"name": "Renamed"}, if_match='"3"').status_code == 200
+
+
 def test_escaped_openers_are_not_counted_and_a_course_over_the_limit_can_still_be_edited(api_client, course):
     # Text copied from sources escapes them (\*), which costs the renderer little. A course over
     # the limit from before it existed takes any edit that does not add to them.
