@@ -287,6 +287,9 @@ WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", defa
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
 # Attempts per event, the first included; with the backoff below they span about an hour.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+# Attempts under way at once for one account (webhooks.slots): one account's slow or silent
+# receivers take at most this many of the webhooks workers' processes (WEBHOOK_CONCURRENCY each).
+WEBHOOK_ACCOUNT_CONCURRENCY = env.int("WEBHOOK_ACCOUNT_CONCURRENCY", default=4)
 # Wait before the second attempt; it doubles for every later one (2, 4, 8, 16, 32 min), +-20% jitter.
 WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=120)
 # How often beat looks for events whose delivery was lost (Redis or a worker died): an attempt whose

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import Account, new_webhook_secret
 from config import queue
-from webhooks import destinations
+from webhooks import destinations, slots
 from webhooks.models import WebhookAttempt, WebhookEvent
 
 logger = logging.getLogger("cgs.webhooks")
@@ -83,19 +83,23 @@ def deliver(*, event_id: int) -> WebhookAttempt | None:
     Make the attempt that is due for this event, if one is; return it, or None when nothing was
     due (already delivered, given up, not yet time, or another worker is on it).
     """
-    attempt = _start_attempt(event_id=event_id)
-    if attempt is None:
+    started = _start_attempt(event_id=event_id)
+    if started is None:
         return None
+    attempt, slot = started
     event = attempt.event
-    started = time.monotonic()
-    answer = destinations.post(
-        url=event.url,
-        body=event.body.encode("utf-8"),
-        headers=_signature_headers(event=event, moment=timezone.now()),
-        user_agent=f"{USER_AGENT_PRODUCT} (+{settings.PUBLIC_BASE_URL})",
-    )
-    duration_ms = round((time.monotonic() - started) * 1000)
-    _finish_attempt(attempt=attempt, answer=answer, duration_ms=duration_ms)
+    try:
+        began = time.monotonic()
+        answer = destinations.post(
+            url=event.url,
+            body=event.body.encode("utf-8"),
+            headers=_signature_headers(event=event, moment=timezone.now()),
+            user_agent=f"{USER_AGENT_PRODUCT} (+{settings.PUBLIC_BASE_URL})",
+        )
+        duration_ms = round((time.monotonic() - began) * 1000)
+        _finish_attempt(attempt=attempt, answer=answer, duration_ms=duration_ms)
+    finally:
+        slots.give_back(account_id=event.account_id, slot=slot)
     return attempt
 
 
@@ -205,7 +209,8 @@ def _lease() -> datetime.timedelta:
     return datetime.timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT_SECONDS + 5) + CLOCK_SKEW_ALLOWED
 
 
-def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
+def _start_attempt(*, event_id: int) -> tuple[WebhookAttempt, str] | None:
+    """The attempt started, with the slot of its account's it holds (webhooks.slots), or None."""
     now = timezone.now()
     with transaction.atomic():
         # The row lock and the "due" condition together let exactly one worker start an attempt;
@@ -217,6 +222,15 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
             .first()
         )
         if event is None:
+            return None
+        slot = slots.take(account_id=event.account_id, lasting_seconds=_lease().total_seconds())
+        if slot is None:
+            # The account has as many attempts under way as it may: the event waits its turn, for
+            # about as long as an attempt can take, without using up an attempt.
+            wait = settings.WEBHOOK_TIMEOUT_SECONDS * random.uniform(1 - JITTER, 1 + JITTER)
+            event.next_attempt_at = now + datetime.timedelta(seconds=wait)
+            event.save(update_fields=["next_attempt_at"])
+            _enqueue_on_commit(event_id=event.id, countdown=math.ceil(wait))
             return None
         event.next_attempt_at = now + _lease()
         # An attempt whose worker died before it ended is made again under its own number: it shows
@@ -235,7 +249,7 @@ def _start_attempt(*, event_id: int) -> WebhookAttempt | None:
     # The event as it was locked, its account with it: read again once committed, it may have been
     # deleted meanwhile (with its course, its source, its learner).
     attempt.event = event
-    return attempt
+    return attempt, slot
 
 
 def _finish_attempt(*, attempt: WebhookAttempt, answer: destinations.Answer, duration_ms: int) -> None:

@@ -1,4 +1,5 @@
-"""A real Celery worker on the `webhooks` queue, killed mid-delivery: the event still arrives."""
+"""A real Celery worker on the `webhooks` queue: killed mid-delivery, the event still arrives; one
+account's silent receiver does not hold up another's events."""
 
 import os
 import signal
@@ -12,8 +13,9 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from tests.factories import AccountFactory
 from tests.processes import stop, wait_for
-from tests.webhooks.receivers import answer, hold_until_released
+from tests.webhooks.receivers import Receiver, answer, answer_after, hold_until_released
 from webhooks import services
 from webhooks.models import WebhookEvent
 
@@ -47,16 +49,16 @@ def start_worker(tmp_path):
         "WEBHOOK_SWEEP_INTERVAL_SECONDS": "1",
     }
 
-    def start(name: str, *extra: str) -> subprocess.Popen:
+    def start(name: str, *extra: str, concurrency: int = 1, **settings_env: str) -> subprocess.Popen:
         log = open(tmp_path / f"{name}.log", "wb")
         process = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "webhooks",
-                "--concurrency", "1", "--loglevel", "info", "-n", f"{name}@%h",
+                "--concurrency", str(concurrency), "--loglevel", "info", "-n", f"{name}@%h",
                 "--without-gossip", "--without-mingle", *extra,
             ],
             cwd=BASE_DIR,
-            env=env,
+            env={**env, **settings_env},
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the pool's children die with it
@@ -100,3 +102,40 @@ def test_killing_the_worker_mid_delivery_loses_no_event(
     assert event.attempt_count == 1
     assert len(receiver.requests) == 2
     assert {request.headers["webhook-id"] for request in receiver.requests} == {event.message_id}
+
+
+@pytest.fixture
+def silent_and_healthy():
+    silent, healthy = Receiver().start(), Receiver().start()
+    silent.script(answer_after(60))  # never within the time limit
+    yield silent, healthy
+    silent.stop()
+    healthy.stop()
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_one_accounts_silent_receiver_does_not_hold_up_another_accounts_events(
+    private_networks_allowed, broker, start_worker, silent_and_healthy, tmp_path
+):
+    # Deliveries were first come, first served: a receiver that never answers held a process of
+    # the worker for each attempt's whole time limit, and another account's event waited behind
+    # the whole backlog (here 10 events, 2 processes, 2 s each: about 10 s).
+    silent, healthy = silent_and_healthy
+    slow_client, other_client = AccountFactory(), AccountFactory()
+    with transaction.atomic():
+        for _ in range(10):
+            services.record_event(account=slow_client, url=silent.url(), payload=PAYLOAD)
+    start_worker(
+        "webhooks-shared", concurrency=2,
+        WEBHOOK_ACCOUNT_CONCURRENCY="1", RATE_LIMIT_KEY_PREFIX=settings.RATE_LIMIT_KEY_PREFIX,
+    )
+    assert wait_for(lambda: silent.requests, 30), (tmp_path / "webhooks-shared.log").read_text()[-3000:]
+    with transaction.atomic():
+        services.record_event(account=other_client, url=healthy.url(), payload=PAYLOAD)
+
+    assert wait_for(lambda: healthy.requests, 30), (tmp_path / "webhooks-shared.log").read_text()[-3000:]
+    tried_meanwhile = len(silent.requests)
+    assert tried_meanwhile <= 2  # the slow client's first attempt, and at most its next
+    waiting_their_turn = WebhookEvent.objects.filter(account=slow_client, attempt_count=0).count()
+    assert waiting_their_turn >= 8
