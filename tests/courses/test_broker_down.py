@@ -1,18 +1,20 @@
 import contextlib
 
 import pytest
+import redis
 
 from accounts import services as account_services
 from config.celery import app as celery_app
 from courses import jobs
 from courses.models import GenerationJob
+from tests.stack import RedisServer
 
 
 @contextlib.contextmanager
-def broker_down():
+def broker_down(url: str = "redis://127.0.0.1:1/0"):
     """Tasks are really sent (not run in-process), to a broker address where nothing listens."""
     saved = celery_app.conf.broker_url, celery_app.conf.task_always_eager
-    celery_app.conf.broker_url, celery_app.conf.task_always_eager = "redis://127.0.0.1:1/0", False
+    celery_app.conf.broker_url, celery_app.conf.task_always_eager = url, False
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
     try:
@@ -44,6 +46,30 @@ def test_a_create_accepted_while_the_broker_is_down_is_kept_and_sent_once_it_is_
     assert (pending_while_down, while_down["resent"]) == (GenerationJob.Status.PENDING, 0)
     assert once_back["resent"] == 1
     assert job.status == GenerationJob.Status.COMPLETED
+
+
+@pytest.fixture
+def full_redis():
+    """A redis-server of its own that refuses every write: out of memory, evicting nothing."""
+    server = RedisServer().start()
+    redis.Redis.from_url(server.url).config_set("maxmemory", 1)
+    redis.Redis.from_url(server.url).config_set("maxmemory-policy", "noeviction")
+    yield server
+    server.remove()
+
+
+def test_a_create_accepted_while_the_broker_refuses_writes_is_kept_not_a_500(
+    api_client, account, django_capture_on_commit_callbacks, full_redis
+):
+    # A broker that answers, but with an error (out of memory), after the job has committed: as with
+    # one that cannot be reached, the job is kept for the sweep, never a 500 for a job charged for.
+    with broker_down(full_redis.url), django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json")
+
+    assert response.status_code == 202
+    job = GenerationJob.objects.get(public_id=response.json()["jobId"])
+    assert job.status == GenerationJob.Status.PENDING  # for the sweep to send once the broker takes it
+    assert account_services.usage_for(account=account).used == 1
 
 
 @pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
