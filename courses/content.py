@@ -14,6 +14,12 @@ passage of one of those sources and a verbatim quote of it. Version 1 documents 
 stay valid and keep their shape: they have neither, and are dumped without them. Whether a cited
 passage exists and holds its quote is checked where the database is at hand (courses.citations);
 this schema checks what a document alone can say.
+
+A stored document (a course's, or one of its versions') is read with `read_stored`, never validated
+as new: the rules that judge what an edit or a generator writes (options that say the same, objective
+ids, add-ons, sources listed twice, visible text) are newer than some documents, and must not make a
+course unreadable. Its shape still holds: types, required fields, lengths and counts, plain text,
+and the rules pages and packages rely on (see STORED).
 """
 
 import hashlib
@@ -110,6 +116,20 @@ Markdown = Annotated[
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# The validation context of a stored document (read_stored): the rules below that judge what is
+# written let it be. Kept for it are what pages, packages and reports rely on: a question's
+# correct_index is one of its options (they show and score options[correct_index]), a youtube video
+# has its video_id (they embed it), and a citation names one of the course's sources (they number
+# it by its source, looked up by id). So are the constraints of fields (types, lengths, counts, plain
+# text): the quality rules divide by a question's options, and a package's XML cannot hold control
+# characters.
+STORED = {"stored": True}
+
+
+def _reading_stored(info: ValidationInfo) -> bool:
+    return bool(info.context and info.context.get("stored"))
 
 
 # The levels of the revised Bloom taxonomy (Anderson and Krathwohl, 2001), from the lowest.
@@ -252,9 +272,11 @@ class Question(_Strict):
     citations: Citations = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _correct_option_exists(self):
+    def _correct_option_exists(self, info: ValidationInfo):
         if self.correct_index >= len(self.options):
             raise ValueError("correct_index points past the options")
+        if _reading_stored(info):
+            return self
         if len({option_key(option) for option in self.options}) < len(self.options):
             raise ValueError("two options say the same")
         return self
@@ -310,8 +332,10 @@ class CourseContent(_Strict):
     )
 
     @model_validator(mode="after")
-    def _add_ons_are_complete(self):
+    def _add_ons_are_complete(self, info: ValidationInfo):
         """Every add-on asked for is there, everywhere it belongs, and nothing else is."""
+        if _reading_stored(info):
+            return self  # pages and packages show the parts there are
         wanted = set(self.add_ons)
         lessons = [lesson for chapter in self.chapters for lesson in chapter.lessons]
         per_lesson = {
@@ -331,8 +355,10 @@ class CourseContent(_Strict):
         return self
 
     @model_validator(mode="after")
-    def _objectives_are_named_once(self):
+    def _objectives_are_named_once(self, info: ValidationInfo):
         """Objective ids are unique in the course, and every question tests one that exists."""
+        if _reading_stored(info):
+            return self  # the quality report matches questions to objectives by id, whatever they name
         ids = [objective.id for chapter in self.chapters for objective in chapter.objectives]
         if len(set(ids)) < len(ids):
             raise ValueError("two objectives have the same id")
@@ -342,14 +368,15 @@ class CourseContent(_Strict):
         return self
 
     @model_validator(mode="after")
-    def _citations_name_the_course_sources(self):
+    def _citations_name_the_course_sources(self, info: ValidationInfo):
         """Version 1 has no sources or citations; in version 2 every citation names a source of the course."""
         ids = [source.id for source in self.sources]
-        if len(set(ids)) < len(ids):
-            raise ValueError("a source is listed twice")
         cited = [citation for _, citations in self.cited_parts() for citation in citations]
-        if self.schema_version == 1 and (ids or cited):
-            raise ValueError("sources and citations need schema_version 2")
+        if not _reading_stored(info):
+            if len(set(ids)) < len(ids):
+                raise ValueError("a source is listed twice")
+            if self.schema_version == 1 and (ids or cited):
+                raise ValueError("sources and citations need schema_version 2")
         for citation in cited:
             if citation.source_id not in ids:
                 raise ValueError(f"a citation names source {citation.source_id}, which is not among the sources")
@@ -412,6 +439,19 @@ def _drop_citations(node) -> None:
 def stored_schema_version(document: dict) -> int:
     """The schema version of a stored document: one stored before versions were named is version 1."""
     return document.get("schema_version", 1)
+
+
+def read_stored(document: dict) -> CourseContent:
+    """
+    Read a stored course document (a course's or one of its versions') in the schema version it was
+    stored in, to show, export, report on or generate from. The rules that judge what is written do
+    not apply to it, only its shape (see STORED): a course stored before a rule it breaks stays
+    readable. Edits and generated documents are validated as CourseContent is, without this.
+    :raises pydantic.ValidationError: if it does not have the shape of a course document
+    """
+    return CourseContent.model_validate(
+        {**document, "schema_version": stored_schema_version(document)}, context=STORED
+    )
 
 
 def size_in_bytes(document: dict) -> int:

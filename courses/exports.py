@@ -10,8 +10,8 @@ from django.utils import timezone
 from accounts.models import ApiKey
 from config import errors
 from courses import citations, idempotency, queries
+from courses import content as course_content
 from courses.cmi5 import package as cmi5_package
-from courses.content import CourseContent
 from courses.models import Course, Export
 from courses.scorm import package as scorm_package
 from courses.serializers import export_output
@@ -41,7 +41,9 @@ def export_course(
     if course is None:
         raise CourseNotFound()
     # Sources deleted since the course was made are shown as such in the package.
-    content = CourseContent.model_validate(citations.with_deleted_sources(course.content, course.deleted_source_ids))
+    content = course_content.read_stored(
+        citations.with_deleted_sources(course.content, course.deleted_source_ids)
+    )
     if format == Export.ExportFormat.CMI5:
         package = cmi5_package.build_package(content=content, course_iri=course.share_url)
     else:

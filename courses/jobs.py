@@ -17,7 +17,6 @@ from accounts.models import ApiKey
 from config import errors, heartbeats, queue
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
-from courses.content import CourseContent
 from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import course_output, job_error
@@ -265,7 +264,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
         if job.is_regeneration:
             content = generation.regenerate_part(
                 request=_course_request(job, variant=_next_variant(job)),
-                document=CourseContent.model_validate(job.regenerated_course.content),
+                document=course_content.read_stored(job.regenerated_course.content),
                 part=job.part,
                 chapter=job.chapter,
                 on_progress=on_progress,

@@ -33,6 +33,7 @@ from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
 from courses import citation_marks, citations, deletion, markdown, signoffs
+from courses import content as course_content
 from courses.content import CourseContent
 from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
@@ -500,7 +501,7 @@ def _course_with_document(request, course: Course) -> tuple[Course, CourseConten
     if fresh is None:
         _gone(course.public_id)
     request._preview_course = fresh  # the ETag and the stored page's key follow it
-    return fresh, CourseContent.model_validate(fresh.content)
+    return fresh, course_content.read_stored(fresh.content)
 
 
 def _with_etag(request, response: HttpResponse, course: Course) -> HttpResponse:

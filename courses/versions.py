@@ -143,11 +143,9 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     except citations.InvalidEdit as exc:
         raise InvalidContent(exc.message) from None
     # Compared as the schema reads both, every default written: a document stored before a field
-    # existed holds no key for it. One stored before a rule it breaks is compared as it is.
+    # existed holds no key for it. One whose very shape the schema no longer reads is compared as it is.
     try:
-        before = course_content.CourseContent.model_validate(
-            {**course.content, "schema_version": course_content.stored_schema_version(course.content)}
-        )
+        before = course_content.read_stored(course.content)
     except pydantic.ValidationError:
         before = None
     if document == (before.model_dump(mode="json") if before else course.content):

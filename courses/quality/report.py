@@ -139,7 +139,7 @@ def report_for_document(document: dict) -> QualityReport:
         if digest in _remembered:
             _remembered.move_to_end(digest)
             return _remembered[digest]
-    report = report_for(content.CourseContent.model_validate(document))
+    report = report_for(content.read_stored(document))
     with _remembered_lock:
         _remembered[digest] = report
         while len(_remembered) > REMEMBERED_REPORTS:

@@ -7,12 +7,15 @@ import threading
 import urllib.parse
 import zipfile
 
+import pydantic
 import pytest
 from django.db import connection
 from django.test import Client
 from django.utils.text import slugify
 
+from courses import content
 from courses.models import Course, CourseVersion
+from tests import samples
 from tests.conftest import client_for
 from tests.factories import CourseFactory
 from tests.locks import changed_meanwhile
@@ -403,6 +406,37 @@ def test_a_course_stored_with_what_the_rules_now_refuse_can_still_be_edited(api_
     assert (renamed.status_code, renamed["ETag"]) == (200, '"2"')
     assert (fixed.status_code, fixed["ETag"]) == (200, '"3"')
     assert blank_written.json()["message"].startswith("content/headline: Value error, must show something")
+
+
+def test_a_stored_document_is_read_whatever_rule_of_writing_it_breaks_but_keeps_its_shape():
+    # What pages, packages and reports rely on still holds: an answer among the options, a youtube
+    # video's id, a citation of one of the course's sources.
+    source = {"id": f"src_{'a' * 22}", "name": "Handbook.pdf", "media_type": "application/pdf"}
+    objective = {"id": "1.1", "verb": "explain", "object": "joins", "bloom_level": "understand"}
+    stored = {**samples.course_document(), "sources": [source, source]}  # a source listed twice
+    stored["chapters"][0]["objectives"] = [objective, objective]  # one id twice
+    stored["assessment"]["questions"][0].update(options=["Yes", "yes ", "No"], objective_id="9.9")
+    del stored["agreement"]  # an add-on asked for, missing
+    without_version = {key: stored[key] for key in stored.keys() - {"schema_version", "sources"}}
+    past_the_options, youtube_without_id, citing_another_source = (copy.deepcopy(stored) for _ in range(3))
+    past_the_options["assessment"]["questions"][1]["correct_index"] = 3
+    youtube_without_id["chapters"][0]["lessons"][0]["video"]["kind"] = "youtube"
+    citation = {"source_id": f"src_{'b' * 22}", "passage_id": f"psg_{'c' * 22}", "quote": "Joins match rows."}
+    citing_another_source["chapters"][0]["lessons"][0]["citations"] = [citation]
+
+    read = content.read_stored(stored)
+
+    assert read.assessment.questions[0].options == ["Yes", "yes", "No"]
+    assert (read.schema_version, content.read_stored(without_version).schema_version) == (2, 1)
+    with pytest.raises(pydantic.ValidationError, match="two options say the same"):
+        content.CourseContent.model_validate(stored)  # as an edit or a generator writing it
+    for broken, rule in [
+        (past_the_options, "correct_index points past the options"),
+        (youtube_without_id, "a youtube video has a video_id"),
+        (citing_another_source, "which is not among the sources"),
+    ]:
+        with pytest.raises(pydantic.ValidationError, match=rule):
+            content.read_stored(broken)
 
 
 def test_a_whole_number_written_with_a_fraction_is_an_integer(api_client, course):

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from courses.models import Export
-from tests import samples
+from tests import legacy, samples
 from tests.factories import CourseFactory
 from webhooks.models import WebhookEvent
 
@@ -68,6 +68,27 @@ def test_each_format_is_exported_as_its_own_package(api_client, course, format):
     assert schemaversion.group(1).decode() == {
         "scorm12": "1.2", "scorm2004": "2004 3rd Edition", "scorm2004_4": "2004 4th Edition"
     }[format]
+
+
+@pytest.mark.parametrize("format", ["scorm12", "scorm2004_4", "cmi5"])
+def test_a_course_stored_with_options_the_rules_now_refuse_is_exported_as_it_reads(
+    api_client, course, format
+):
+    # Stored before "two options say the same" (options A and B of the first question differ by a
+    # trailing space): the package shows the options the course has, and the answer it names. It was
+    # a 500.
+    legacy.store_with_options_that_say_the_same(course)
+
+    response = export(api_client, course.public_id, {"format": format})
+
+    with Export.objects.get().file.open("rb") as file, zipfile.ZipFile(io.BytesIO(file.read())) as archive:
+        page = archive.read("index.html").decode()
+    first = page[page.index('data-question="0"') : page.index('data-question="1"')]
+    assert (response.status_code, response.json()["format"]) == (200, format)
+    assert re.findall(r'name="q0" value="(\d)"> <span>([^<]*)</span>', first) == [
+        ("0", "Right answer"), ("1", "Right answer"), ("2", "Also wrong"),
+    ]
+    assert '"answers": [0, 0, 0, 0, 0]' in page
 
 
 def test_cmi5_export_answers_the_record_and_sends_the_event_with_the_package_to_download(

@@ -17,7 +17,7 @@ from django.test import Client
 
 from courses import content, signoffs
 from courses.models import Course, Signoff
-from tests import samples
+from tests import legacy, samples
 from tests.factories import CourseFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +96,23 @@ def test_classic_course_has_an_overview_a_page_per_chapter_and_a_final_page(clie
     assert "<h1>Final steps</h1>" in final
     assert "Key takeaways" in final and "Question 5" in final and 'name="csrfmiddlewaretoken"' in final
     assert 'rel="next"' not in final
+
+
+def test_a_course_stored_with_options_the_rules_now_refuse_shows_them_as_it_has_them(client):
+    # Stored before "two options say the same" (options A and B of the first question differ by a
+    # trailing space): the page shows the course as it is. It was the 500 page.
+    course = legacy.store_with_options_that_say_the_same(CourseFactory(format="onepage"))
+
+    response = client.get(f"/go/{course.public_id}")
+
+    html = response.content.decode()
+    first = html[html.index("Question 1 of 5") : html.index("Question 2 of 5")]
+    assert response.status_code == 200
+    assert re.findall(r'name="question-1" value="(\d)"><span>([^<]*)</span>', first) == [
+        ("0", "Right answer"), ("1", "Right answer"), ("2", "Also wrong"),
+    ]
+    assert "<strong>Answer:</strong> Right answer" in first
+    assert html.count('type="radio"') == 15
 
 
 def test_classic_course_without_closing_add_ons_ends_with_its_last_chapter(client):

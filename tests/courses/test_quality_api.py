@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from accounts import services as account_services
 from courses import jobs
 from courses.models import Course
+from tests import legacy
 from tests.conftest import client_for
 from tests.courses.quality.documents import course as quality_course
 from tests.courses.quality.documents import question
@@ -168,6 +169,31 @@ def test_a_course_without_an_assessment_has_no_objective_tested(
 
     assert (summary["questions"], summary["objectivesTested"]) == (0, 0)
     assert summary["objectives"] > 0
+
+
+def test_a_course_stored_with_options_the_rules_now_refuse_reports_them_as_a_finding(api_client, api_key):
+    # Stored before "two options say the same" (options A and B of the first question differ by a
+    # trailing space): the rule is for what is written, the report says it. It was a 500.
+    course = legacy.store_with_options_that_say_the_same(CourseFactory(api_key=api_key))
+
+    latest = quality(api_client, course.public_id)
+    first = quality(api_client, course.public_id, data={"version": 1})
+
+    body = latest.json()
+    assert (latest.status_code, first.status_code) == (200, 200)
+    assert body["findings"][0] == {
+        "code": "NEAR_DUPLICATE_OPTIONS",
+        "severity": "medium",
+        "part": "question",
+        "where": "/assessment/questions/0",
+        "message": "Options A and B are nearly the same text: make every option distinct.",
+        "ruleVersion": 2,
+    }
+    assert [finding["code"] for finding in body["findings"][1:]] == [
+        "ANSWER_POSITION_PILED", *["CHAPTER_WITHOUT_OBJECTIVES"] * 3
+    ]
+    assert body["summary"]["score"] == 100 - 5 - 15 - 3
+    assert first.json() == body
 
 
 def test_the_report_is_the_same_every_time(api_client, generated_course):

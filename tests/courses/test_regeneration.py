@@ -10,6 +10,7 @@ from accounts import services as account_services
 from config import heartbeats
 from courses import jobs
 from courses.models import Course, GenerationJob
+from tests import legacy
 from tests.courses.generation.fake_openai import FakeOpenAI, closed_port_url
 from tests.factories import CourseFactory
 from webhooks.models import WebhookEvent
@@ -122,6 +123,21 @@ def test_each_other_part_is_written_again_and_only_it(api_client, course, django
     assert course.version == 2
     assert course.content[target] != before[target]
     assert {**course.content, target: None} == {**before, target: None}
+
+
+def test_the_quiz_of_a_course_stored_with_options_the_rules_now_refuse_is_written_again(
+    api_client, course, django_capture_on_commit_callbacks
+):
+    # Stored before "two options say the same": the job read the course as new content and failed.
+    before = legacy.store_with_options_that_say_the_same(course).content
+
+    response = regenerate(api_client, course, {"target": "assessment"}, django_capture_on_commit_callbacks)
+    job = api_client.get(response.json()["pollUrl"]).json()
+
+    course.refresh_from_db()
+    assert (job["status"], course.version) == ("completed", 2)
+    assert course.content["assessment"] != before["assessment"]
+    assert {**course.content, "assessment": None} == {**before, "assessment": None}
 
 
 def test_a_regeneration_sends_course_updated_with_the_course_and_its_version(

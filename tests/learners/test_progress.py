@@ -17,6 +17,7 @@ from courses import versions
 from courses.models import Signoff
 from learners import progress, queries, services
 from learners.models import Learner, QuizAttempt
+from tests import legacy
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
 from tests.locks import changed_meanwhile, run_until_they_wait, second_session
@@ -359,6 +360,22 @@ def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader)
         (3, [1, 1, 1, 1, 1], 0, 5, 0, False),
     ]
     assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
+
+
+def test_a_course_stored_with_options_the_rules_now_refuse_has_its_quiz_read_and_scored(course):
+    # Stored before "two options say the same" (options A and B of the first question differ by a
+    # trailing space): its quiz page was a 500, so no answer could be sent.
+    reader = Reader(legacy.store_with_options_that_say_the_same(course))
+
+    page = reader.open("/4")
+    reader.send(hello=True, page=4, seen=[4])
+    reader.send(answers=FAILING)
+    reader.send(answers=PASSING)
+
+    assert page.status_code == 200
+    attempts = list(QuizAttempt.objects.values_list("correct", "score", "passed"))
+    assert attempts == [(2, 40, False), (4, 80, True)]
+    assert Learner.objects.get().passed is True
 
 
 def test_a_quiz_attempt_sent_again_is_recorded_once(reader):
