@@ -17,6 +17,7 @@ import re
 import unicodedata
 
 from courses import content
+from sources import names
 
 # Quotation marks and apostrophes a model or a word processor may write for the plain ones.
 _QUOTE_MARKS = str.maketrans(
@@ -356,7 +357,7 @@ class References:
                 kind = "slide" if source.media_type.endswith("presentationml.presentation") else "page"
                 self._numbered[key] = Reference(
                     number=len(self._numbered) + 1,
-                    source_name=source.name,
+                    source_name=names.shown_name(name=source.name, url=source.url),
                     source_title=source.title or "",
                     kind=kind if citation.page is not None else "",
                     page=citation.page,

@@ -5,7 +5,6 @@ import datetime
 import logging
 import os
 import tempfile
-import urllib.parse
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -16,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import Account, ApiKey
 from config import errors, heartbeats, queue
-from sources import failures, language, queries, tasks
+from sources import failures, language, names, queries, tasks
 from sources.extraction import document as extraction, passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
@@ -130,7 +129,7 @@ def create_source_from_url(*, api_key: ApiKey, url: str, name: str = "", callbac
     _check_storage(account=api_key.account, adding=1, lock=True)
     url = lower_case_scheme(url)
     source = Source.objects.create(
-        api_key=api_key, url=url, name=name or _name_from_url(url), callback_url=callback_url,
+        api_key=api_key, url=url, name=name or names.name_from_url(url), callback_url=callback_url,
         enqueued_at=timezone.now(),
     )
     queue.enqueue_on_commit(tasks.extract_source, source_id=source.pk)
@@ -176,16 +175,6 @@ def _local_path(upload):
             copy.write(chunk)
         copy.flush()
         yield copy.name
-
-
-def _name_from_url(url: str) -> str:
-    """
-    The address without its query or fragment: a source's name is shown with every citation of it
-    on the course's public page, and a query often carries a token. (A URL with a user name or a
-    password is refused.)
-    """
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))[:200]
 
 
 def _name_from_file_name(file_name: str | None) -> str:

@@ -1,6 +1,8 @@
 """Web sources: pages and files fetched from a loopback server, through the API."""
 
 import importlib
+import io
+import zipfile
 
 import pytest
 from django.db import connection
@@ -8,9 +10,11 @@ from django.test import TestCase
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
+from courses.models import Course, Export
 from sources import services
 from sources.models import Source
 from tests.conftest import no_worker, purge_task_queues
+from tests.factories import CourseFactory
 from tests.locks import run_until_they_wait, second_session
 from tests.sources import documents
 from tests.sources.conftest import error_of, passages_of, post_url, upload
@@ -123,6 +127,7 @@ def test_web_sources_named_by_their_whole_url_are_renamed_without_query_or_fragm
         ("https://example.com/b#part?not-a-query", "https://example.com/b#part?not-a-query"),
         ("https://example.com/c?token=s3cret", "Handbook"),  # named by the client
         ("https://example.com/d", "https://example.com/d"),
+        ("https://example.com/E?token=s3cret", "HTTPS://example.com/E?token=s3cret"),  # as sent, before 0005
     )]
 
     with connection.cursor() as cursor:
@@ -130,7 +135,35 @@ def test_web_sources_named_by_their_whole_url_are_renamed_without_query_or_fragm
 
     assert [Source.objects.get(pk=source.pk).name for source in kept] == [
         "https://example.com/a", "https://example.com/b", "Handbook", "https://example.com/d",
+        "HTTPS://example.com/E",
     ]
+
+
+def test_a_course_built_when_its_source_was_named_by_its_whole_url_shows_it_without_the_query(
+    api_client, api_key
+):
+    # Its document keeps the name the source had then: the page and the packages show it without
+    # the query or fragment, whatever the source is called now.
+    url = "https://intranet.example.com/policies?token=s3cret#travel"
+    course = CourseFactory(api_key=api_key)
+    document = {**course.content, "sources": [{
+        "id": "src_0000000000000000000000", "name": url.replace("https://", "HTTPS://"), "title": None,
+        "media_type": "text/html", "url": url, "deleted": False,
+    }]}
+    document["chapters"][0]["lessons"][0]["citations"] = [{
+        "source_id": "src_0000000000000000000000", "passage_id": "psg_0000000000000000000000", "page": None,
+        "quote": "Book flights through the travel desk.",
+    }]
+    Course.objects.filter(pk=course.pk).update(content=document)
+
+    page = api_client.get(f"/go/{course.public_id}").content.decode()
+    exported = api_client.post(f"/api/v1/courses/{course.public_id}/export", {"format": "cmi5"}, format="json")
+    with Export.objects.get(public_id=exported.json()["exportId"]).file.open("rb") as file:
+        archive = zipfile.ZipFile(io.BytesIO(file.read()))
+    packaged = b"".join(archive.read(name) for name in archive.namelist())
+
+    assert "HTTPS://intranet.example.com/policies" in page and "s3cret" not in page
+    assert b"intranet.example.com/policies" in packaged and b"s3cret" not in packaged
 
 
 def test_a_file_behind_a_url_is_read_as_what_it_is_whatever_its_declared_type(api_client, site):
