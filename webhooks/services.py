@@ -212,40 +212,47 @@ def _lease() -> datetime.timedelta:
 def _start_attempt(*, event_id: int) -> tuple[WebhookAttempt, str] | None:
     """The attempt started, with the slot of its account's it holds (webhooks.slots), or None."""
     now = timezone.now()
-    with transaction.atomic():
-        # The row lock and the "due" condition together let exactly one worker start an attempt;
-        # a delivered event is never due again.
-        event = (
-            WebhookEvent.objects.select_related("account")
-            .select_for_update(skip_locked=True, of=("self",))
-            .filter(id=event_id, status=WebhookEvent.Status.PENDING, next_attempt_at__lte=now)
-            .first()
-        )
-        if event is None:
-            return None
-        slot = slots.take(account_id=event.account_id, lasting_seconds=_lease().total_seconds())
-        if slot is None:
-            # The account has as many attempts under way as it may: the event waits its turn, for
-            # about as long as an attempt can take, without using up an attempt.
-            wait = settings.WEBHOOK_TIMEOUT_SECONDS * random.uniform(1 - JITTER, 1 + JITTER)
-            event.next_attempt_at = now + datetime.timedelta(seconds=wait)
-            event.save(update_fields=["next_attempt_at"])
-            _enqueue_on_commit(event_id=event.id, countdown=math.ceil(wait))
-            return None
-        event.next_attempt_at = now + _lease()
-        # An attempt whose worker died before it ended is made again under its own number: it shows
-        # once in the list of attempts, and does not use up one of the event's attempts.
-        attempt = WebhookAttempt.objects.filter(
-            event=event, number=event.attempt_count, finished_at__isnull=True
-        ).first()
-        if attempt is not None:
-            attempt.started_at = now
-            attempt.save(update_fields=["started_at"])
-            event.save(update_fields=["next_attempt_at"])
-        else:
-            event.attempt_count += 1
-            event.save(update_fields=["attempt_count", "next_attempt_at"])
-            attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
+    taken = None  # (account id, slot), given back should the attempt not start after all
+    try:
+        with transaction.atomic():
+            # The row lock and the "due" condition together let exactly one worker start an attempt;
+            # a delivered event is never due again.
+            event = (
+                WebhookEvent.objects.select_related("account")
+                .select_for_update(skip_locked=True, of=("self",))
+                .filter(id=event_id, status=WebhookEvent.Status.PENDING, next_attempt_at__lte=now)
+                .first()
+            )
+            if event is None:
+                return None
+            slot = slots.take(account_id=event.account_id, lasting_seconds=_lease().total_seconds())
+            if slot is None:
+                # The account has as many attempts under way as it may: the event waits its turn, for
+                # about as long as an attempt can take, without using up an attempt.
+                wait = settings.WEBHOOK_TIMEOUT_SECONDS * random.uniform(1 - JITTER, 1 + JITTER)
+                event.next_attempt_at = now + datetime.timedelta(seconds=wait)
+                event.save(update_fields=["next_attempt_at"])
+                _enqueue_on_commit(event_id=event.id, countdown=math.ceil(wait))
+                return None
+            taken = (event.account_id, slot)
+            event.next_attempt_at = now + _lease()
+            # An attempt whose worker died before it ended is made again under its own number: it
+            # shows once in the list of attempts, and does not use up one of the event's attempts.
+            attempt = WebhookAttempt.objects.filter(
+                event=event, number=event.attempt_count, finished_at__isnull=True
+            ).first()
+            if attempt is not None:
+                attempt.started_at = now
+                attempt.save(update_fields=["started_at"])
+                event.save(update_fields=["next_attempt_at"])
+            else:
+                event.attempt_count += 1
+                event.save(update_fields=["attempt_count", "next_attempt_at"])
+                attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
+    except BaseException:
+        if taken is not None:  # the attempt was not started (its statement or the commit failed)
+            slots.give_back(account_id=taken[0], slot=taken[1])
+        raise
     # The event as it was locked, its account with it: read again once committed, it may have been
     # deleted meanwhile (with its course, its source, its learner).
     attempt.event = event

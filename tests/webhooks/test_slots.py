@@ -4,10 +4,14 @@ import datetime
 
 import pytest
 import time_machine
+from django.db import OperationalError, connection
 from django.utils import timezone
 
+from tests.conftest import no_worker, purge_task_queues
 from tests.factories import AccountFactory
+from tests.locks import second_session
 from tests.processes import wait_for
+from tests.webhooks.receivers import answer
 from webhooks import services, slots
 from webhooks.models import WebhookEvent
 
@@ -63,14 +67,62 @@ def test_the_slot_of_an_attempt_whose_worker_died_lapses(account, one_at_a_time)
     assert wait_for(lambda: slots.take(account_id=account.pk, lasting_seconds=0.2) is not None, 10)
 
 
-def test_an_attempt_gives_its_slot_back_however_it_ends(receiver, account, one_at_a_time):
-    receiver.script(lambda receiver, handler: handler.request.close())  # hangs up without an answer
-    events = [services.record_event(account=account, url=receiver.url(), payload=PAYLOAD) for _ in range(2)]
+def recorded_and_not_sent(account, url: str) -> WebhookEvent:
+    """An event committed, its delivery left in the broker (and taken out of it): as if queued."""
+    with no_worker():
+        event = services.record_event(account=account, url=url, payload=PAYLOAD)
+    purge_task_queues()
+    return event
 
-    for event in events:
-        services.deliver(event_id=event.pk)
 
-    assert [event.attempts.count() for event in events] == [1, 1]
+@pytest.fixture
+def short_lock_waits():
+    """Statements of this session give up after 200 ms waiting for a lock (as under a stuck lock)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '200ms'")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = 0")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_attempt_that_cannot_be_started_gives_its_slot_back(
+    receiver, account, one_at_a_time, short_lock_waits
+):
+    # The slot was taken before the attempt's row was written: a failure there kept it for the whole
+    # lease, and with nothing under way the account's other events waited.
+    event = recorded_and_not_sent(account, receiver.url())
+    with second_session() as other, other.transaction():
+        other.execute("LOCK TABLE webhooks_webhookattempt IN ACCESS EXCLUSIVE MODE")
+        with pytest.raises(OperationalError):
+            services.deliver(event_id=event.pk)
+
+    assert receiver.requests == []
+    assert slots.take(account_id=account.pk, lasting_seconds=1) is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_attempt_that_cannot_be_recorded_gives_its_slot_back(
+    receiver, account, one_at_a_time, short_lock_waits
+):
+    other = second_session()
+
+    def answer_while_the_event_is_locked(receiver_, handler):
+        other.execute("BEGIN")
+        other.execute("SELECT 1 FROM webhooks_webhookevent WHERE id = %s FOR UPDATE", [event.pk])
+        answer(200)(receiver_, handler)
+
+    receiver.script(answer_while_the_event_is_locked)
+    event = recorded_and_not_sent(account, receiver.url())
+    try:
+        with pytest.raises(OperationalError):
+            services.deliver(event_id=event.pk)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+    assert len(receiver.requests) == 1
+    assert slots.take(account_id=account.pk, lasting_seconds=1) is not None
 
 
 def test_while_redis_is_unreachable_attempts_are_not_held_back(receiver, account, one_at_a_time, settings):
