@@ -248,7 +248,9 @@ def _start_attempt(*, event_id: int) -> tuple[WebhookAttempt, str] | None:
             else:
                 event.attempt_count += 1
                 event.save(update_fields=["attempt_count", "next_attempt_at"])
-                attempt = WebhookAttempt.objects.create(event=event, number=event.attempt_count, started_at=now)
+                attempt = WebhookAttempt.objects.create(
+                    event=event, number=event.attempt_count, started_at=now
+                )
     except BaseException:
         if taken is not None:  # the attempt was not started (its statement or the commit failed)
             slots.give_back(account_id=taken[0], slot=taken[1])
