@@ -5,7 +5,8 @@ and `learner.signed`, to the course's `learnerCallbackUrl`, signed and retried l
 A write that makes a fact marks the learner's row (`events_pending`); `send_events` then turns
 each fact not yet told into one event, in the order the facts happened, and notes it as told. What
 happens while a course has no `learnerCallbackUrl` is noted as told without an event. The beat
-sweep sends again whatever a lost task left pending.
+sweep sends again whatever a lost task left pending. A change of the course's `learnerCallbackUrl`
+first tells what is pending under the URL it happened under (`tell_before_the_url_changes`).
 """
 
 import datetime
@@ -13,12 +14,13 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from config import queue
 from config.formats import iso_utc_ms
-from learners.models import Learner
+from courses.models import Course
+from learners.models import Learner, QuizAttempt
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
@@ -28,6 +30,8 @@ EVENT_TYPES = ("learner.started", "learner.failed", "learner.passed", "learner.c
 # A pending learner whose task was queued this long ago without running lost it.
 LOST_AFTER = datetime.timedelta(minutes=1)
 SWEEP_BATCH = 1000
+# Learners told per round of statements when a course's learnerCallbackUrl changes.
+TELL_BATCH = 500
 
 
 @transaction.atomic
@@ -41,20 +45,61 @@ def send_events(*, learner_id: int) -> int:
     )
     if learner is None:
         return 0
-    told = [payload for _, _, payload in sorted(_untold(learner), key=lambda fact: fact[:2])]
-    url = learner.course.learner_callback_url
+    return _tell([learner], course=learner.course, url=learner.course.learner_callback_url)
+
+
+def tell_before_the_url_changes(*, course: Course, url: str) -> int:
+    """
+    Tell `url`, the course's learnerCallbackUrl until now, what its learners did that is not told
+    yet, as `send_events` does: record the events (or, when `url` is "", note the facts as told), for
+    the caller to change the URL next in the same transaction. Return how many events were recorded.
+    The caller holds the course's row lock (FOR UPDATE), and `course.api_key` with its account.
+    """
+    # Every learner of the course is locked, pending or not, in the order of their ids (as an erasure
+    # locks them, after the course's row): a fact written before is committed and told here, under
+    # the URL it happened under, and one written after waits for the change and goes to the new URL.
+    # A new learner's first write waits for the course's row, which it names. The locking read gives
+    # each row as the last write left it; then the pending ones are told a batch at a time.
+    learners = Learner.objects.filter(course=course).select_for_update().order_by("pk")
+    pending = [pk for pk, is_pending in learners.values_list("pk", "events_pending") if is_pending]
+    recorded = 0
+    for start in range(0, len(pending), TELL_BATCH):
+        batch = list(Learner.objects.filter(pk__in=pending[start : start + TELL_BATCH]).order_by("pk"))
+        recorded += _tell(batch, course=course, url=url)
+    return recorded
+
+
+def _tell(learners: list[Learner], *, course: Course, url: str) -> int:
+    """
+    Record the events of the facts the learners (of the course, locked) have not told yet, to `url`
+    (none when it is ""), in the order they happened, and note them as told; return how many.
+    """
+    told = []
     if url:
-        for payload in told:
-            webhook_services.record_event(
-                account=learner.course.api_key.account, url=url, payload=payload, subject=learner.public_id
-            )
-    learner.notified |= (STARTED if learner.started_at else 0) | (COMPLETED if learner.completed_at else 0)
-    learner.notified |= SIGNED if learner.signed_at else 0
-    learner.attempts_notified = learner.attempt_count
-    learner.events_pending = False
-    # Not `updated_at`: telling the client changes nothing of the learner's result.
-    learner.save(update_fields=["notified", "attempts_notified", "events_pending"])
-    return len(told) if url else 0
+        attempts = {}
+        behind = [learner.pk for learner in learners if learner.attempt_count > learner.attempts_notified]
+        if behind:
+            for attempt in QuizAttempt.objects.filter(learner_id__in=behind).order_by("learner_id", "number"):
+                attempts.setdefault(attempt.learner_id, []).append(attempt)
+        for learner in learners:
+            learner.course = course
+            story = sorted(_untold(learner, attempts.get(learner.pk, [])), key=lambda fact: fact[:2])
+            told += [(payload, learner.public_id) for _, _, payload in story]
+        if told:
+            webhook_services.record_events(account=course.api_key.account, url=url, events=told)
+    # One statement for them all: their rows are locked, so they still say what was just told. Not
+    # `updated_at`: telling the client changes nothing of the learner's result.
+    Learner.objects.filter(pk__in=[learner.pk for learner in learners]).update(
+        notified=F("notified").bitor(_bit_if("started_at", STARTED)).bitor(_bit_if("completed_at", COMPLETED))
+        .bitor(_bit_if("signed_at", SIGNED)),
+        attempts_notified=F("attempt_count"),
+        events_pending=False,
+    )
+    return len(told)
+
+
+def _bit_if(moment: str, bit: int) -> Case:
+    return Case(When(**{f"{moment}__isnull": False}, then=Value(bit)), default=Value(0))
 
 
 def enqueue_pending() -> int:
@@ -81,15 +126,16 @@ def enqueue_pending() -> int:
     return len(learner_ids)
 
 
-def _untold(learner: Learner) -> list[tuple[datetime.datetime, int, dict]]:
-    """(when, order among facts of the same moment, payload) of each fact not yet told."""
+def _untold(learner: Learner, attempts: list[QuizAttempt]) -> list[tuple[datetime.datetime, int, dict]]:
+    """(when, order among facts of the same moment, payload) of each fact not yet told; `attempts`
+    are the learner's, in order, when some are not told yet."""
     facts = []
     if learner.started_at and not learner.notified & STARTED:
         facts.append((learner.started_at, 0, _payload(learner, "learner.started", startedAt=iso_utc_ms(learner.started_at),
                                                        version=learner.version)))
     if learner.attempt_count > learner.attempts_notified:
         passed_before, best = False, None
-        for attempt in learner.attempts.order_by("number"):
+        for attempt in attempts:
             best = attempt.score if best is None else max(best, attempt.score)
             # One verdict per attempt until the learner passes; after that, attempts change nothing.
             if attempt.number > learner.attempts_notified and not passed_before:

@@ -13,7 +13,7 @@ from config import errors
 from config.ids import looks_like_public_id
 from courses import versions
 from courses.models import Course, Signoff
-from learners import identity, queries
+from learners import events, identity, queries
 from learners.models import Learner, QuizAttempt
 from webhooks import services as webhook_services
 
@@ -145,11 +145,22 @@ _UNCHANGED = object()
 def update_course(*, api_key: ApiKey, course_public_id: str, learner_callback_url=_UNCHANGED) -> Course:
     """
     Change a course's settings (not its document, which has versions of its own): where its
-    learners' events go (a URL checked as every callbackUrl is, or "" to send none).
-    :raises CourseNotFound: unless this key created the course
+    learners' events go (a URL checked as every callbackUrl is, or "" to send none). What its
+    learners did until then is told to the URL of then, or to none (learners.events).
+    :raises CourseNotFound: unless this key created the course (or it was deleted meanwhile)
     """
     course = queries.course_of(api_key=api_key, public_id=course_public_id)
-    if learner_callback_url is not _UNCHANGED and learner_callback_url != course.learner_callback_url:
-        course.learner_callback_url = learner_callback_url
+    if learner_callback_url is _UNCHANGED or learner_callback_url == course.learner_callback_url:
+        return course
+    # The course's row first, as its deletion takes it, then its learners (learners.events): FOR
+    # UPDATE, so that a learner's first write and a sign-off, which hold it FOR KEY SHARE, wait too.
+    locked = Course.objects.select_for_update().filter(pk=course.pk)
+    was = locked.values_list("learner_callback_url", flat=True).first()
+    if was is None:
+        raise versions.CourseNotFound()
+    course.learner_callback_url = learner_callback_url
+    if learner_callback_url != was:  # unless a change at the same instant made it so
+        course.api_key = api_key
+        events.tell_before_the_url_changes(course=course, url=was)
         course.save(update_fields=["learner_callback_url"])
     return course

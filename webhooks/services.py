@@ -30,6 +30,7 @@ logger = logging.getLogger("cgs.webhooks")
 USER_AGENT_PRODUCT = "CourseGenerationService-Webhooks/1.0"
 JITTER = 0.2
 SWEEP_BATCH = 1000
+RECORD_BATCH = 1000
 # An event due this long ago whose attempt never started lost its queued message.
 OVERDUE_AFTER = datetime.timedelta(seconds=60)
 # How far the clocks of beat and the workers may disagree.
@@ -51,20 +52,35 @@ def record_event(*, account: Account, url: str, payload: dict, subject: str = ""
     so that erasing or deleting it finds the event (delete_events_about).
     :raises ValueError: if the payload has no "event" name
     """
-    event_type = payload.get("event")
-    if not isinstance(event_type, str) or not event_type:
-        raise ValueError('A webhook payload needs an "event" name')
-    event = WebhookEvent.objects.create(
-        account=account,
-        event_type=event_type,
-        subject=subject,
-        url=url,
-        body=json.dumps(payload, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")),
-        attempt_limit=settings.WEBHOOK_MAX_ATTEMPTS,
-        next_attempt_at=timezone.now(),
-    )
-    _enqueue_on_commit(event_id=event.id)
+    [event] = record_events(account=account, url=url, events=[(payload, subject)])
     return event
+
+
+def record_events(*, account: Account, url: str, events: list[tuple[dict, str]]) -> list[WebhookEvent]:
+    """
+    Write the events, each a (payload, subject) as `record_event` takes them, to the outbox in this
+    order (one statement for up to RECORD_BATCH of them), and deliver each once the surrounding
+    transaction commits.
+    :raises ValueError: if a payload has no "event" name
+    """
+    rows = []
+    for payload, subject in events:
+        event_type = payload.get("event")
+        if not isinstance(event_type, str) or not event_type:
+            raise ValueError('A webhook payload needs an "event" name')
+        rows.append(WebhookEvent(
+            account=account,
+            event_type=event_type,
+            subject=subject,
+            url=url,
+            body=json.dumps(payload, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")),
+            attempt_limit=settings.WEBHOOK_MAX_ATTEMPTS,
+            next_attempt_at=timezone.now(),
+        ))
+    recorded = WebhookEvent.objects.bulk_create(rows, batch_size=RECORD_BATCH)
+    for event in recorded:
+        _enqueue_on_commit(event_id=event.id)
+    return recorded
 
 
 def delete_events_about(subjects: list[str]) -> int:

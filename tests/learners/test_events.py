@@ -2,14 +2,18 @@
 
 import datetime
 import json
+from collections import Counter
 
 import pytest
 import standardwebhooks
 import time_machine
 from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from courses import deletion
 from courses.models import Course
 from learners import events, services
 from learners.models import Learner
@@ -22,6 +26,7 @@ from webhooks.models import WebhookEvent
 pytestmark = pytest.mark.django_db
 
 HOOK = "https://hooks.example.com/learners/s3cret"
+OTHER = "https://other.example.com/learners/t0ken"
 
 
 def told(course) -> list[dict]:
@@ -132,6 +137,80 @@ def test_a_stopped_learner_callback_url_sends_nothing_more(hooked, api_client):
     assert [event["event"] for event in told(hooked)] == ["learner.started"]
 
 
+def change_url(api_client, course, url):
+    return api_client.patch(f"/api/v1/courses/{course.public_id}", {"learnerCallbackUrl": url}, format="json")
+
+
+def told_where(course) -> list[tuple[str, str]]:
+    recorded = WebhookEvent.objects.filter(account=course.api_key.account).order_by("id")
+    return [(json.loads(event.body)["event"], event.url) for event in recorded]
+
+
+# The learner's tasks below have not run when the URL changes (their messages were lost with Redis,
+# or wait behind a backlog): the tests run no task after their write commits.
+
+
+def test_what_happened_before_the_url_was_set_is_never_sent_to_it(course, api_client):
+    reader = Reader(course)
+    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+
+    answer = change_url(api_client, course, HOOK)
+    late = events.send_events(learner_id=Learner.objects.get().pk)
+    reader.send(answers=PASSING)
+    after = events.send_events(learner_id=Learner.objects.get().pk)
+
+    assert answer.status_code == 200
+    assert (late, after) == (0, 1)
+    assert told_where(course) == [("learner.passed", HOOK)]
+
+
+def test_what_happened_while_the_url_was_set_is_sent_there_when_it_is_stopped(course, api_client):
+    change_url(api_client, course, HOOK)
+    reader = Reader(course)
+    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+
+    answer = change_url(api_client, course, None)
+    late = events.send_events(learner_id=Learner.objects.get().pk)
+
+    assert answer.status_code == 200
+    assert late == 0
+    assert told_where(course) == [("learner.started", HOOK), ("learner.failed", HOOK)]
+    assert Learner.objects.get().events_pending is False
+
+
+def test_what_happened_goes_to_the_url_of_then_when_it_changes(course, api_client):
+    change_url(api_client, course, HOOK)
+    reader = Reader(course)
+    reader.send(hello=True, page=0, seen=[0])
+
+    change_url(api_client, course, OTHER)
+    reader.send(page=4, seen=[4], answers=FAILING)
+    events.send_events(learner_id=Learner.objects.get().pk)
+
+    assert told_where(course) == [("learner.started", HOOK), ("learner.failed", OTHER)]
+
+
+def test_a_change_of_url_costs_as_many_queries_for_many_learners_as_for_one(course, api_client):
+    change_url(api_client, course, HOOK)
+    costs = []
+    for learners, url in ((1, OTHER), (30, HOOK)):
+        for _ in range(learners):
+            Reader(course).send(hello=True, page=4, seen=[4], answers=FAILING)
+        with CaptureQueriesContext(connection) as change:
+            change_url(api_client, course, url)
+        costs.append(len(change))
+    with CaptureQueriesContext(connection) as no_change:
+        change_url(api_client, course, HOOK)
+    unchanged = [query["sql"] for query in no_change.captured_queries]
+
+    assert costs[0] == costs[1]
+    assert Counter(told_where(course)) == {
+        ("learner.started", HOOK): 1, ("learner.failed", HOOK): 1,
+        ("learner.started", OTHER): 30, ("learner.failed", OTHER): 30,
+    }
+    assert not [sql for sql in unchanged if "FOR UPDATE" in sql or "learners_learner" in sql]  # nor waits
+
+
 def test_the_events_of_a_write_are_recorded_once_it_is_done(hooked, django_capture_on_commit_callbacks):
     reader = Reader(hooked)
     reader.open()
@@ -232,3 +311,74 @@ def test_a_learner_erased_while_their_events_are_recorded_leaves_none_behind(cou
     assert (erased.learners, erased.webhook_events) == (1, 1)
     assert not Learner.objects.exists()
     assert not WebhookEvent.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_progress_write_while_the_url_changes_waits_for_the_change_and_goes_to_the_new_url(
+    course, api_client, receiver, settings, empty_task_queue
+):
+    # The change holds every learner of the course, not only those with facts to tell: a write
+    # about any of them waits for it (rather than deadlocking), and then goes to the new URL.
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    old, new = receiver.url("/learners/old"), receiver.url("/learners/new")
+    change_url(api_client, course, old)
+    waiting, writing = Reader(course), Reader(course)
+    with no_worker():
+        waiting.send(hello=True, page=4, seen=[4])  # its task waits in the queue
+    writing.send(hello=True, page=4, seen=[4])  # told at once
+
+    answer, write = changed_meanwhile(
+        after_query_with='"events_pending" FROM "learners_learner"',
+        change=lambda: writing.send(answers=FAILING),
+        request=lambda: change_url(api_client, course, new),
+    )
+
+    assert (answer.status_code, write.status_code) == (200, 204)
+    assert told_where(course) == [("learner.started", old), ("learner.started", old), ("learner.failed", new)]
+    assert sorted(request.path for request in receiver.requests) == ["/learners/new"] + ["/learners/old"] * 2
+    assert not Learner.objects.filter(events_pending=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_learners_first_write_while_the_url_changes_waits_for_the_change(
+    course, api_client, receiver, settings
+):
+    # The change holds the course's row (before its learners) so that a first write, whose new row
+    # names the course, waits for it too: its learner is told at the new URL.
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    old, new = receiver.url("/learners/old"), receiver.url("/learners/new")
+    change_url(api_client, course, old)
+    reader = Reader(course)
+    reader.open()
+
+    answer, write = changed_meanwhile(
+        after_query_with='UPDATE "courses_course"',
+        change=lambda: reader.send(hello=True, page=0, seen=[0]),
+        request=lambda: change_url(api_client, course, new),
+    )
+
+    assert (answer.status_code, write.status_code) == (200, 200)
+    assert told_where(course) == [("learner.started", new)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_course_deleted_while_its_url_changes_waits_for_the_change(
+    course, api_client, receiver, settings, empty_task_queue
+):
+    # Both take the course's row before its learners: the deletion waits for the change (rather than
+    # deadlocking), then deletes the learners with the events just recorded about them.
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    change_url(api_client, course, receiver.url("/learners/old"))
+    with no_worker():
+        Reader(course).send(hello=True, page=4, seen=[4])  # its task waits in the queue
+
+    answer, _ = changed_meanwhile(
+        after_query_with='"events_pending" FROM "learners_learner"',
+        change=lambda: deletion.delete_course(course=Course.objects.get(pk=course.pk), by="test"),
+        request=lambda: change_url(api_client, course, receiver.url("/learners/new")),
+    )
+
+    assert answer.status_code == 200
+    assert not Course.objects.exists()
+    assert not Learner.objects.exists()
+    assert not WebhookEvent.objects.filter(subject__startswith="lrn_").exists()
