@@ -108,11 +108,16 @@
     sentPage = null;
   }
 
-  /* Tells the learner whether their progress is being saved: "retrying", "stopped", or null (it is). */
+  /*
+   * Tells the learner whether their progress is being saved: "retrying", "stopped", or null (it is).
+   * While the notice is shown, the page keeps what has the focus clear of it: scrolling to a focused
+   * element leaves the notice's height free at the foot of the window.
+   */
   function tell(state) {
     if (notice) {
       notice.textContent = state ? notice.getAttribute("data-text-" + state) : "";
       notice.hidden = !state;
+      document.documentElement.style.scrollPaddingBottom = state ? notice.offsetHeight + 32 + "px" : "";
     }
   }
 

@@ -53,7 +53,7 @@ def open_browser(browser, unhashed_static):
     contexts = []
 
     def open_one(**options):
-        context = browser.new_context(viewport=DESKTOP, **options)
+        context = browser.new_context(**{"viewport": DESKTOP, **options})
         contexts.append(context)
         page = context.new_page()
         page.problems = []
@@ -383,6 +383,32 @@ def test_a_page_whose_progress_is_refused_for_good_says_so(service, open_browser
     expect(notice).to_have_text("Your progress is no longer being saved. Reload the page to go on.")
     expect(notice).to_be_in_viewport()
     assert Learner.objects.count() == 0
+
+
+FOCUSED_UNDER_THE_NOTICE = """() => {
+  const element = document.activeElement, notice = document.querySelector("[data-progress-notice]");
+  if (!element || element === document.body || notice.hidden) { return null; }
+  const box = element.getBoundingClientRect(), over = notice.getBoundingClientRect();
+  const under = box.bottom > over.top && box.top < over.bottom && box.right > over.left && box.left < over.right;
+  return under ? (element.textContent || element.outerHTML).trim().slice(0, 60) : null;
+}"""
+
+
+def test_the_progress_notice_never_covers_what_has_the_focus(service, open_browser):
+    # Fixed at the foot of the window, as wide as a phone's: what a learner tabbed to at the bottom
+    # of the window was under it (WCAG 2.2, focus not obscured).
+    course = CourseFactory(format="onepage")
+    page = open_browser(viewport={"width": 390, "height": 844}, reduced_motion="reduce")
+    page.route("**/progress", lambda route: route.fulfill(status=403, body="{}"))
+    page.goto(f"{service}/go/{course.public_id}")
+    expect(page.locator("[data-progress-notice]")).to_be_visible()
+
+    covered = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        covered.append(page.evaluate(FOCUSED_UNDER_THE_NOTICE))
+
+    assert [element for element in covered if element] == []
 
 
 # What a page hidden by the browser is told it is (the learner switched tabs, or locked the phone).
