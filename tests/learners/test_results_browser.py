@@ -389,7 +389,8 @@ FOCUSED_UNDER_THE_NOTICE = """() => {
   const element = document.activeElement, notice = document.querySelector("[data-progress-notice]");
   if (!element || element === document.body || notice.hidden) { return null; }
   const box = element.getBoundingClientRect(), over = notice.getBoundingClientRect();
-  const under = box.bottom > over.top && box.top < over.bottom && box.right > over.left && box.left < over.right;
+  const under = box.bottom > over.top && box.top < over.bottom
+    && box.right > over.left && box.left < over.right;
   return under ? (element.textContent || element.outerHTML).trim().slice(0, 60) : null;
 }"""
 
