@@ -306,6 +306,7 @@ def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is
     session.confirm_agreement()
     session.sco.locator("#sco-next").click()
     unpassed = (session.finish_page(), session.sco.locator("#sco-final-result").inner_text())
+    contents_unpassed = session.sco.locator("#sco-toc a[data-page]").last.text_content()
     reported_unpassed = [session.value(status) for status in statuses]
     session.sco.locator("#sco-back-to-assessment").click()
     back_on = (session.page_kind(), session.focused())
@@ -314,6 +315,7 @@ def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is
     session.answer(correct_answers(content))
     session.next_until("finish")
     passed = (session.finish_page(), session.sco.locator("#sco-final-result").inner_text())
+    contents_passed = session.sco.locator("#sco-toc a[data-page]").last.text_content()
     session.leave()
 
     assert unpassed == (
@@ -324,6 +326,7 @@ def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is
         ),
         "Your score: 60% — Not passed yet: you need 80%. You can try again.",
     )
+    assert (contents_unpassed, contents_passed) == ("End of the course", "Course complete")  # as the heading
     assert back_on == ("assessment", assessment_heading)
     assert passed == (
         ("Course complete", "You have completed this course.", False), "Your score: 100% — Passed"

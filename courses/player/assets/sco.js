@@ -207,6 +207,7 @@
       if (page === index) { tocLinks[i].setAttribute("aria-current", "page"); } else { tocLinks[i].removeAttribute("aria-current"); }
       if (page > furthest) { tocLinks[i].setAttribute("aria-disabled", "true"); } else { tocLinks[i].removeAttribute("aria-disabled"); }
     }
+    nameFinishInContents();
     if (index === last) { showFinalResult(); }
   }
 
@@ -354,8 +355,17 @@
    * course, and leads back to the assessment. Only the words change: what the LMS is told is the
    * runtime's. Set here, before show() focuses the heading, so the heading read out is the right one.
    */
+  function finishUnpassed() {
+    return assessmentPage >= 0 && !passed();
+  }
+
+  /* The finish page's name in the Contents list, as its heading: "Course complete" once passed. */
+  function nameFinishInContents() {
+    tocLinks[last].textContent = finishUnpassed() ? words.finish_not_passed : words.finish;
+  }
+
   function showFinalResult() {
-    var unpassed = assessmentPage >= 0 && !passed();
+    var unpassed = finishUnpassed();
     pages[last].querySelector("h1").textContent = unpassed ? words.finish_not_passed : words.finish;
     var sentence = document.getElementById("sco-finished");
     sentence.textContent = unpassed ? words.finished_not_passed : words.finished;
