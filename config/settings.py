@@ -293,7 +293,7 @@ WEBHOOK_ACCOUNT_CONCURRENCY = env.int("WEBHOOK_ACCOUNT_CONCURRENCY", default=4)
 # Wait before the second attempt; it doubles for every later one (2, 4, 8, 16, 32 min), +-20% jitter.
 WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=120)
 # How often beat looks for events whose delivery was lost (Redis or a worker died): an attempt whose
-# worker died is made again at the next sweep after its lease, well within a minute.
+# worker died is made again at the next sweep after its lease (45 s): about a minute after it started.
 WEBHOOK_SWEEP_INTERVAL_SECONDS = env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=15)
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
     "task": "webhooks.tasks.sweep_events",
