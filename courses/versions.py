@@ -150,8 +150,10 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
         before = None
     if document == (before.model_dump(mode="json") if before else course.content):
         return course  # nothing changed: no version to keep
-    _check_markup(after=course_content.CourseContent.model_validate(document), before=before)
-    _check_size(after=document, before=course.content)
+    _check_limits(
+        after=course_content.CourseContent.model_validate(document), before=before, document=document,
+        stored=course.content,
+    )
     changed = what_changed(course.content, document)
     return record_version(course=course, document=document, source=Source.EDITED, changed=changed)
 
@@ -212,42 +214,41 @@ def _whole_numbers_as_integers(node):
     return int(node) if isinstance(node, float) and node.is_integer() else node
 
 
-def _check_markup(
-    *, after: course_content.CourseContent, before: course_content.CourseContent | None
+def _check_limits(
+    *, after: course_content.CourseContent, before: course_content.CourseContent | None, document: dict,
+    stored: dict,
 ) -> None:
     """
-    An edit may not take the course's Markdown over MARKUP_OPENERS_MAX characters that open links
-    and emphasis, nor over MARKDOWN_LINES_MAX lines. A course already over one (from before the
-    rule) can still be edited, if not raised.
+    An edit may not take the course over the limits of what costs its readers: MARKUP_OPENERS_MAX
+    characters that open links and emphasis and MARKDOWN_LINES_MAX lines in its Markdown (each costs
+    the renderer far more than a character), and DOCUMENT_MAX_BYTES of JSON (so that every course
+    read can be sent back whole). A course already over one (from before the rule) can still be
+    edited, if not raised.
     :raises InvalidContent:
     """
-    openers = after.markup_openers()
-    if openers > course_content.MARKUP_OPENERS_MAX and openers > (before.markup_openers() if before else 0):
+    openers, openers_before = after.markup_openers(), before.markup_openers() if before else 0
+    if _raised_over(openers, limit=course_content.MARKUP_OPENERS_MAX, was=openers_before):
         raise InvalidContent(
             f"content: its Markdown may hold at most {course_content.MARKUP_OPENERS_MAX} of the characters "
             f"that open links and emphasis ({' '.join(course_content.MARKUP_OPENERS)}) in all, unescaped; "
             f"it holds {openers}."
         )
-    lines = after.markdown_lines()
-    if lines > course_content.MARKDOWN_LINES_MAX and lines > (before.markdown_lines() if before else 0):
+    lines, lines_before = after.markdown_lines(), before.markdown_lines() if before else 0
+    if _raised_over(lines, limit=course_content.MARKDOWN_LINES_MAX, was=lines_before):
         raise InvalidContent(
             f"content: its Markdown may hold at most {course_content.MARKDOWN_LINES_MAX} lines in all; "
             f"it holds {lines}."
         )
-
-
-def _check_size(*, after: dict, before: dict) -> None:
-    """
-    An edit may not take the document over DOCUMENT_MAX_BYTES, so that every course read can be sent
-    back whole. One already over it can still be edited, if not made larger.
-    :raises InvalidContent:
-    """
-    size = course_content.size_in_bytes(after)
-    if size > course_content.DOCUMENT_MAX_BYTES and size > course_content.size_in_bytes(before):
+    size = course_content.size_in_bytes(document)
+    if _raised_over(size, limit=course_content.DOCUMENT_MAX_BYTES, was=course_content.size_in_bytes(stored)):
         raise InvalidContent(
             f"content: the document may take at most {course_content.DOCUMENT_MAX_BYTES} bytes as compact "
             f"JSON with characters beyond ASCII escaped; it takes {size}."
         )
+
+
+def _raised_over(measure: int, *, limit: int, was: int) -> bool:
+    return measure > limit and measure > was
 
 
 def record_version(*, course: Course, document: dict, source: str, changed: str) -> Course:
