@@ -33,6 +33,8 @@ SWEEP_BATCH = 1000
 RECORD_BATCH = 1000
 # An event due this long ago whose attempt never started lost its queued message.
 OVERDUE_AFTER = datetime.timedelta(seconds=60)
+# The longest an event waits before it asks again for a slot of its account's (waiting_for_a_slot).
+SLOT_WAIT_MAX = datetime.timedelta(minutes=5)
 # How far the clocks of beat and the workers may disagree.
 CLOCK_SKEW_ALLOWED = datetime.timedelta(seconds=20)
 # The one answer that ends delivery early: the receiver says the endpoint is gone for good. Every
@@ -204,6 +206,18 @@ def _in_its_allowance(attempt: WebhookAttempt, event: WebhookEvent) -> int:
     return attempt.number - (event.attempt_limit - settings.WEBHOOK_MAX_ATTEMPTS)
 
 
+def waiting_for_a_slot(*, ahead: int) -> datetime.timedelta:
+    """
+    How long an event waits before it asks again for one of its account's slots, with `ahead` of
+    the account's events waiting longer: about as long as an attempt can take, and one more such
+    time for each round of WEBHOOK_ACCOUNT_CONCURRENCY ahead of it, as a silent receiver would
+    keep them; at most SLOT_WAIT_MAX. A line of thousands then asks a few times a second in all,
+    not each of them every few seconds.
+    """
+    rounds = 1 + ahead / max(settings.WEBHOOK_ACCOUNT_CONCURRENCY, 1)
+    return min(datetime.timedelta(seconds=settings.WEBHOOK_TIMEOUT_SECONDS * rounds), SLOT_WAIT_MAX)
+
+
 def is_retryable(answer: destinations.Answer) -> bool:
     """
     Tell whether a failed attempt is to be tried again: every answer that is not 2xx (redirects
@@ -241,15 +255,18 @@ def _start_attempt(*, event_id: int) -> tuple[WebhookAttempt, str] | None:
             )
             if event is None:
                 return None
-            slot = slots.take(account_id=event.account_id, lasting_seconds=_lease().total_seconds())
-            if slot is None:
-                # The account has as many attempts under way as it may: the event waits its turn, for
-                # about as long as an attempt can take, without using up an attempt.
-                wait = settings.WEBHOOK_TIMEOUT_SECONDS * random.uniform(1 - JITTER, 1 + JITTER)
-                event.next_attempt_at = now + datetime.timedelta(seconds=wait)
+            turn = slots.take(
+                account_id=event.account_id, event_id=event.id, lasting_seconds=_lease().total_seconds()
+            )
+            if turn.slot is None:
+                # The account has as many attempts under way as it may: the event waits its turn
+                # without using up an attempt (waiting_for_a_slot).
+                wait = waiting_for_a_slot(ahead=turn.ahead) * random.uniform(1 - JITTER, 1 + JITTER)
+                event.next_attempt_at = now + wait
                 event.save(update_fields=["next_attempt_at"])
-                _enqueue_on_commit(event_id=event.id, countdown=math.ceil(wait))
+                _enqueue_on_commit(event_id=event.id, countdown=math.ceil(wait.total_seconds()))
                 return None
+            slot = turn.slot
             taken = (event.account_id, slot)
             event.next_attempt_at = now + _lease()
             # An attempt whose worker died before it ended is made again under its own number: it

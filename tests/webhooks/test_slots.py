@@ -58,13 +58,42 @@ def test_an_event_of_an_account_with_an_attempt_under_way_waits_its_turn_using_u
     assert len(receiver.requests) == 2
 
 
-def test_the_slot_of_an_attempt_whose_worker_died_lapses(account, one_at_a_time):
-    assert slots.take(account_id=account.pk, lasting_seconds=0.2) is not None  # never given back
+def a_slot_for(account, event_id: int = 1, lasting_seconds: float = 1) -> str | None:
+    return slots.take(account_id=account.pk, event_id=event_id, lasting_seconds=lasting_seconds).slot
 
-    refused_at_once = slots.take(account_id=account.pk, lasting_seconds=0.2)
+
+def test_the_slot_of_an_attempt_whose_worker_died_lapses(account, one_at_a_time):
+    assert a_slot_for(account, lasting_seconds=0.2) is not None  # never given back
+
+    refused_at_once = a_slot_for(account, lasting_seconds=0.2)
 
     assert refused_at_once is None
-    assert wait_for(lambda: slots.take(account_id=account.pk, lasting_seconds=0.2) is not None, 10)
+    assert wait_for(lambda: a_slot_for(account, lasting_seconds=0.2) is not None, 10)
+
+
+def test_events_waiting_for_a_slot_ask_again_the_later_the_more_waited_before_them(
+    receiver, account, one_at_a_time, settings
+):
+    # Each asked again about every time limit, however long the line: an account with thousands of
+    # events waiting kept worker processes busy asking.
+    events = [services.record_event(account=account, url=receiver.url(), payload=PAYLOAD) for _ in range(6)]
+    _, slot = services._start_attempt(event_id=events[0].pk)  # a worker waits for the receiver
+
+    for event in events[1:]:
+        services.deliver(event_id=event.pk)
+    waits = [
+        (event.next_attempt_at - timezone.now()).total_seconds()
+        for event in WebhookEvent.objects.filter(pk__in=[event.pk for event in events[1:]]).order_by("pk")
+    ]
+    slots.give_back(account_id=account.pk, slot=slot)
+    first_in_line = a_slot_for(account, event_id=events[1].pk)
+    asked_again = slots.take(account_id=account.pk, event_id=events[2].pk, lasting_seconds=1)
+
+    limit = settings.WEBHOOK_TIMEOUT_SECONDS
+    for rounds, wait in enumerate(waits, start=1):  # a time limit more for each one ahead, +-20 %
+        assert 0.8 * rounds * limit - 1 <= wait <= 1.2 * rounds * limit
+    assert first_in_line is not None and asked_again == slots.Turn(slot=None, ahead=0)
+    assert services.waiting_for_a_slot(ahead=10_000) == services.SLOT_WAIT_MAX
 
 
 def recorded_and_not_sent(account, url: str) -> WebhookEvent:
@@ -98,7 +127,7 @@ def test_an_attempt_that_cannot_be_started_gives_its_slot_back(
             services.deliver(event_id=event.pk)
 
     assert receiver.requests == []
-    assert slots.take(account_id=account.pk, lasting_seconds=1) is not None
+    assert a_slot_for(account) is not None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,7 +151,7 @@ def test_an_attempt_that_cannot_be_recorded_gives_its_slot_back(
         other.close()
 
     assert len(receiver.requests) == 1
-    assert slots.take(account_id=account.pk, lasting_seconds=1) is not None
+    assert a_slot_for(account) is not None
 
 
 def test_while_redis_is_unreachable_attempts_are_not_held_back(receiver, account, one_at_a_time, settings):
