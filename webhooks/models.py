@@ -30,6 +30,9 @@ class WebhookEvent(models.Model):
     # Attempts made so far, and the number at which to give up (raised by "deliver again").
     attempt_count = models.PositiveIntegerField(default=0)
     attempt_limit = models.PositiveIntegerField()
+    # The attempts made before the current allowance ("deliver again" gives a fresh one): its waits
+    # between attempts start again from the first.
+    allowance_after = models.PositiveIntegerField(default=0)
     # When the next attempt is due while pending; while an attempt runs, the end of its lease.
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -174,10 +174,11 @@ def redeliver(*, event: WebhookEvent) -> WebhookEvent:
         and event.attempts.filter(finished_at__isnull=True).exists()
     )
     event.status = WebhookEvent.Status.PENDING
+    event.allowance_after = event.attempt_count
     event.attempt_limit = event.attempt_count + settings.WEBHOOK_MAX_ATTEMPTS
     if not in_flight:
         event.next_attempt_at = now
-    event.save(update_fields=["status", "attempt_limit", "next_attempt_at"])
+    event.save(update_fields=["status", "allowance_after", "attempt_limit", "next_attempt_at"])
     if not in_flight:
         _enqueue_on_commit(event_id=event.id)
     return event
@@ -203,7 +204,7 @@ def retry_delay(*, attempt_number: int) -> datetime.timedelta:
 def _in_its_allowance(attempt: WebhookAttempt, event: WebhookEvent) -> int:
     # "Deliver again" gives the event a fresh allowance after the attempts it made: its waits start
     # again from the first (they doubled on from the event's count, hours then days, then overflowed).
-    return attempt.number - (event.attempt_limit - settings.WEBHOOK_MAX_ATTEMPTS)
+    return attempt.number - event.allowance_after
 
 
 def waiting_for_a_slot(*, ahead: int) -> datetime.timedelta:

@@ -2,6 +2,7 @@
 
 import datetime
 import html
+import importlib
 import logging
 
 import pytest
@@ -9,7 +10,7 @@ import standardwebhooks
 import time_machine
 from django.conf import settings
 from django.core.management import CommandError, call_command
-from django.db import transaction
+from django.db import connection, transaction
 
 from config import queue
 from config.celery import app as celery_app
@@ -184,6 +185,34 @@ def test_a_redelivered_event_waits_minutes_between_its_new_attempts_however_ofte
     assert event.status == WebhookEvent.Status.PENDING and event.attempt_count == 34
     assert base * 0.8 <= first_wait.total_seconds() <= base * 1.2
     assert 2 * base * 0.8 <= second_wait.total_seconds() <= 2 * base * 1.2
+
+
+def test_a_longer_allowance_set_meanwhile_does_not_stretch_the_waits_of_events_recorded_before(
+    receiver, account, settings, django_capture_on_commit_callbacks
+):
+    # The wait was worked out from today's WEBHOOK_MAX_ATTEMPTS: raised from 6 to 10, an event
+    # recorded before waited 28 minutes after its first failure, not 2.
+    receiver.script(answer(503))
+    with django_capture_on_commit_callbacks(execute=False):
+        event = services.record_event(account=account, url=receiver.url(), payload=PAYLOAD)
+    settings.WEBHOOK_MAX_ATTEMPTS = 10
+    with django_capture_on_commit_callbacks(execute=False):
+        services.deliver(event_id=event.pk)
+
+    event.refresh_from_db()
+    wait = event.next_attempt_at - event.attempts.get().finished_at
+    assert 0.8 <= wait.total_seconds() / settings.WEBHOOK_RETRY_BASE_SECONDS <= 1.2
+
+
+def test_events_given_a_fresh_allowance_before_count_their_waits_from_where_it_began(account):
+    migration = importlib.import_module("webhooks.migrations.0004_event_allowance_after")
+    url = "https://hooks.example.com/"
+    first, redelivered = (services.record_event(account=account, url=url, payload=PAYLOAD) for _ in range(2))
+    WebhookEvent.objects.filter(pk=redelivered.pk).update(attempt_count=6, attempt_limit=12)
+
+    migration._allowances_begun_before(None, connection.schema_editor())
+
+    assert [event.allowance_after for event in WebhookEvent.objects.order_by("pk")] == [0, 6]
 
 
 def test_an_attempt_under_way_is_not_taken_for_dead_by_a_sweep_whose_clock_runs_ahead(
