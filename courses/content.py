@@ -69,7 +69,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as CommonMark reads them
 # (API_MAX_BODY_BYTES). The schema's lengths alone allow a few megabytes, so an edit may bring a
 # document to this many bytes of compact JSON with every other character than ASCII escaped
 # (`\u00e9`, as Python's json and others write it), leaving the rest of the body for a client's
-# indentation. Generated courses take 50 to 150 kB.
+# indentation (two spaces fit; four may not, at the most the schema allows). Generated courses take
+# 50 to 150 kB.
 DOCUMENT_MAX_BYTES = 900_000
 
 # Spaces, and the invisible formatting characters (soft hyphen, zero-width and bidi controls): a
