@@ -1,4 +1,7 @@
-"""The names web sources go by where learners see them: beside every citation, on a course's page and in its packages."""
+"""
+The names web sources go by where learners see them: beside every citation, on a course's page and
+in its packages.
+"""
 
 from sources.models import Source
 

@@ -54,7 +54,9 @@ class UrlSourceInput(serializers.Serializer):
     url = SourceUrlField()
     name = StrictCharField(
         min_length=1, max_length=NAME_MAX_LENGTH, required=False,
-        help_text="Default: the URL without its query or fragment (learners see the name beside its citations).",
+        help_text=(
+            "Default: the URL without its query or fragment (learners see the name beside its citations)."
+        ),
     )
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
 

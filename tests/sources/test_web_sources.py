@@ -157,7 +157,9 @@ def test_a_course_built_when_its_source_was_named_by_its_whole_url_shows_it_with
     Course.objects.filter(pk=course.pk).update(content=document)
 
     page = api_client.get(f"/go/{course.public_id}").content.decode()
-    exported = api_client.post(f"/api/v1/courses/{course.public_id}/export", {"format": "cmi5"}, format="json")
+    exported = api_client.post(
+        f"/api/v1/courses/{course.public_id}/export", {"format": "cmi5"}, format="json"
+    )
     with Export.objects.get(public_id=exported.json()["exportId"]).file.open("rb") as file:
         archive = zipfile.ZipFile(io.BytesIO(file.read()))
     packaged = b"".join(archive.read(name) for name in archive.namelist())
