@@ -31,7 +31,7 @@ class ShowsAttemptErrors:
 
     @admin.display(description="start of the answer")
     def shown_answer(self, attempt):
-        return redaction.redacted_text(attempt.response_excerpt)
+        return shown_answer(attempt)
 
 
 class WebhookAttemptInline(ShowsAttemptErrors, admin.TabularInline):
@@ -115,12 +115,37 @@ class WebhookAttemptAdmin(ShowsAttemptErrors, NoLookupsBySecrets, DatesInRange, 
 
     @admin.display(description="answer")
     def answer_start(self, attempt):
-        excerpt = redaction.redacted_text(attempt.response_excerpt)
+        excerpt = shown_answer(attempt)
         return excerpt if len(excerpt) <= ANSWER_START_CHARS else excerpt[: ANSWER_START_CHARS - 1] + "…"
+
+
+def shown_answer(attempt: WebhookAttempt) -> str:
+    """
+    The start of a receiver's answer as staff see it: URLs redacted and link ids masked, and the
+    names of the learner its event is about hidden, as in the event's body (a receiver may echo it).
+    """
+    excerpt = redaction.redacted_text(attempt.response_excerpt)
+    for name in _learner_names(attempt.event.payload):
+        for written in {name, json.dumps(name)[1:-1]}:  # as sent, and as JSON escapes it
+            excerpt = excerpt.replace(written, "(hidden)")
+    return excerpt
 
 
 # Fields of an event about a learner that name them: `signedName` is the name typed at a sign-off.
 _NAMING_A_LEARNER = frozenset({"signedName", "name"})
+
+
+def _learner_names(value) -> set[str]:
+    """The names of the learner an event's body is about (_NAMING_A_LEARNER), wherever they are."""
+    if isinstance(value, dict):
+        about_a_learner = "learnerId" in value
+        named = {item for key, item in value.items() if about_a_learner and key in _NAMING_A_LEARNER}
+        return {name for name in named if isinstance(name, str) and name} | {
+            name for item in value.values() for name in _learner_names(item)
+        }
+    if isinstance(value, list):
+        return {name for item in value for name in _learner_names(item)}
+    return set()
 
 
 def shown_payload(value):

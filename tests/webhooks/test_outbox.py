@@ -303,6 +303,39 @@ def test_staff_see_an_events_url_and_body_without_the_secrets_in_them(
     assert filtered == [400, 400]
 
 
+def echoing_the_body(receiver, handler):
+    """Answer 400 with the body received, as some receivers' errors quote it."""
+    received = receiver.requests[-1].body
+    head = f"HTTP/1.1 400 Bad\r\nContent-Length: {len(received)}\r\nConnection: close\r\n\r\n"
+    handler.request.sendall(head.encode() + received)
+
+
+def test_staff_see_the_answer_of_a_receiver_that_echoes_an_event_without_the_learners_name(
+    receiver, api_key, admin_client, django_capture_on_commit_callbacks
+):
+    # The event's body hides the name a learner typed; its receiver's answer quoted it in full.
+    receiver.script(echoing_the_body)
+    course = CourseFactory(api_key=api_key, learner_callback_url=receiver.url("/learners"))
+    with django_capture_on_commit_callbacks(execute=True):
+        Reader(course).sign("Zoë Ångström")
+    signed_event = WebhookEvent.objects.get(event_type="learner.signed")
+    attempt = signed_event.attempts.get()
+
+    pages = [
+        html.unescape(admin_client.get(path).content.decode())
+        for path in (
+            f"/admin/webhooks/webhookevent/{signed_event.pk}/change/",
+            f"/admin/webhooks/webhookattempt/{attempt.pk}/change/",
+            "/admin/webhooks/webhookattempt/",
+        )
+    ]
+
+    assert "Zo" in attempt.response_excerpt  # the receiver did echo it
+    for page in pages:
+        assert "Zoë Ångström" not in page and "Zo\\u00eb" not in page
+    assert all('"signedName":"(hidden)"' in page for page in pages[:2])  # the list shows its start only
+
+
 def pages_about(admin_client, event, attempt) -> list[str]:
     """The admin's pages that show an event's attempt: the event's, the list of attempts, the attempt's."""
     return [
