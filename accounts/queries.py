@@ -1,6 +1,9 @@
+from collections.abc import Hashable
+
 from django.db import models
 
 from accounts.models import Account, ApiKey, Plan
+from config import row_cache
 from config.sql import Lookup, Table
 
 # Every API request looks its key up: one query, compiled once (config/sql.py), that also loads
@@ -35,6 +38,44 @@ _LIVE_KEY = key_lookup()
 
 
 def live_key(*, key_hash: str) -> ApiKey | None:
-    """The key with this SHA-256 that is not revoked, with its account and plan; one query."""
-    found = _LIVE_KEY.one(key_hash=key_hash)
-    return None if found is None else found["k"]
+    """
+    The key with this SHA-256 that is not revoked, with its account and plan: one query, or none
+    while this process keeps the three rows (config/row_cache.py).
+    """
+    row = row_cache.cached(_kept_as(key_hash), lambda: _LIVE_KEY.row_and_tags(key_hash=key_hash))
+    return None if row is None else _LIVE_KEY.instances(row)["k"]
+
+
+def key_and_kept_row(
+    combined: Lookup, alone: Lookup, alias: str, *, key_hash: str, kept_as: Hashable, **params
+) -> tuple[ApiKey | None, models.Model | None]:
+    """
+    The live key (as `live_key`) and a row that does not depend on it, both kept by this process
+    (config/row_cache.py), the row under `kept_as`: no query when both are kept, one when neither
+    is (`combined`, a `key_lookup` of `alone`'s tables in the same order, LEFT JOINed on `params`
+    alone), else one for what is not. `alone` reads the row by `params`. The row is None if not found.
+    """
+    (key_row, row), keeper = row_cache.read(_kept_as(key_hash), kept_as)
+    if key_row is row_cache.MISSING and row is row_cache.MISSING:
+        both = combined.row(key_hash=key_hash, **params)
+        if both is None:
+            return None, None
+        key_row, row = both[: _LIVE_KEY.width], both[_LIVE_KEY.width :]
+        keeper.keep(_kept_as(key_hash), key_row, _LIVE_KEY.tags(key_row))
+        row = row if alone.tags(row) else None  # every column NULL: the LEFT JOIN found none
+    else:
+        if key_row is row_cache.MISSING:
+            key_row = _LIVE_KEY.row(key_hash=key_hash)
+            if key_row is not None:
+                keeper.keep(_kept_as(key_hash), key_row, _LIVE_KEY.tags(key_row))
+        if key_row is None:
+            return None, None
+        if row is row_cache.MISSING:
+            row = alone.row(**params)
+    if row is not None:
+        keeper.keep(kept_as, row, alone.tags(row))
+    return _LIVE_KEY.instances(key_row)["k"], None if row is None else alone.instances(row)[alias]
+
+
+def _kept_as(key_hash: str) -> tuple[str, str]:
+    return ("key", key_hash)

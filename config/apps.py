@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.core.signals import setting_changed
 from django.db.backends.signals import connection_created
 
-from config import errors
+from config import errors, row_cache
 
 
 class ServiceConfig(AppConfig):
@@ -12,6 +13,7 @@ class ServiceConfig(AppConfig):
 
     def ready(self):
         connection_created.connect(_wrap_queries)
+        setting_changed.connect(_forget_rows)
 
 
 def _wrap_queries(sender, connection, **kwargs):
@@ -19,3 +21,10 @@ def _wrap_queries(sender, connection, **kwargs):
     # so a `connection.execute_wrapper()` block open at the first connect pops its own, not this one.
     if errors.read_only_as_unavailable not in connection.execute_wrappers:
         connection.execute_wrappers.insert(0, errors.read_only_as_unavailable)
+    if row_cache.note_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.insert(0, row_cache.note_writes)
+
+
+def _forget_rows(**kwargs):
+    # What is kept was computed with the settings of its time (a course's share URL, say).
+    row_cache.forget_everything()

@@ -5,7 +5,11 @@ import re
 import time
 import uuid
 
+from csp import middleware as csp_middleware
 from django.conf import settings
+from django.contrib.auth import middleware as auth_middleware
+from django.contrib.messages import middleware as message_middleware
+from django.contrib.sessions import middleware as session_middleware
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
@@ -66,6 +70,47 @@ class PrivateAnswersMiddleware:
         if "HTTP_AUTHORIZATION" in request.META:
             response["Cache-Control"] = "no-store"
         return response
+
+
+# API requests -------------------------------------------------------------------------------------
+# An API request carries a bearer key, never a cookie: the middleware of the pages browsers use
+# (sessions, the staff login, messages) lets it through untouched, and its answer, JSON, takes one
+# fixed policy instead of one built for each response. (Django's CSRF middleware stays as it is, as
+# the deploy check wants it; the API's views are exempt.)
+
+
+class _ForBrowsersOnly:
+    def __call__(self, request):
+        if is_api_request(request):
+            return self.get_response(request)
+        return super().__call__(request)
+
+
+class SessionMiddleware(_ForBrowsersOnly, session_middleware.SessionMiddleware):
+    pass
+
+
+class AuthenticationMiddleware(_ForBrowsersOnly, auth_middleware.AuthenticationMiddleware):
+    pass
+
+
+class MessageMiddleware(_ForBrowsersOnly, message_middleware.MessageMiddleware):
+    pass
+
+
+# Nothing an API answer holds is meant to run, load anything or be framed.
+API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
+class ContentSecurityPolicyMiddleware(csp_middleware.CSPMiddleware):
+    def process_response(self, request, response):
+        if is_api_request(request):
+            response.headers.setdefault("Content-Security-Policy", API_CONTENT_SECURITY_POLICY)
+            return response
+        if response.status_code == 304:
+            # No content: the browser keeps the page it has, with the policy that came with it.
+            return response
+        return super().process_response(request, response)
 
 
 class ApiErrorMiddleware:

@@ -46,15 +46,16 @@ MIDDLEWARE = [
     "config.middleware.RequestIdMiddleware",
     "config.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ApiErrorMiddleware",
     "config.middleware.FormBodiesMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # For the pages browsers use; API requests go straight through (config.middleware).
+    "config.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.AuthenticationMiddleware",
+    "config.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -99,6 +100,11 @@ REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default
 # Each web process also keeps the renderings it served last in memory (config/redis_client.py).
 RENDERINGS_IN_PROCESS_MB = env.int("RENDERINGS_IN_PROCESS_MB", default=32)
 RENDERING_IN_PROCESS_SECONDS = env.int("RENDERING_IN_PROCESS_SECONDS", default=600)
+# Each web process keeps the keys, jobs and courses it read last, dropped as soon as PostgreSQL
+# announces a change (config/row_cache.py): at most this many, each at most this long. 0: none.
+# It listens on a connection of its own, so behind a pooler it needs session mode.
+ROW_CACHE_ENTRIES = env.int("ROW_CACHE_ENTRIES", default=10000)
+ROW_CACHE_SECONDS = env.int("ROW_CACHE_SECONDS", default=60)
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -18,6 +18,8 @@ import functools
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends import utils
+from django.db.models import signals
+from django.db.models.base import ModelState
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,13 +45,43 @@ class Table:
         return [field.attname for field in self.fields]
 
     @functools.cached_property
-    def converters(self) -> list:
-        """Per column, what the ORM does with its value (a JSON field's text becomes its value), or None."""
-        return [getattr(field, "from_db_value", None) for field in self.fields]
+    def _converters(self) -> tuple[tuple[int, object], ...]:
+        """(column, what the ORM does with its value) where it does something: a JSON field's text becomes its value."""
+        return tuple(
+            (index, field.from_db_value) for index, field in enumerate(self.fields) if hasattr(field, "from_db_value")
+        )
 
     @functools.cached_property
     def pk_index(self) -> int:
         return next(index for index, field in enumerate(self.fields) if field.primary_key)
+
+    @functools.cached_property
+    def _array_indexes(self) -> tuple[int, ...]:
+        return tuple(index for index, field in enumerate(self.fields) if field.get_internal_type() == "ArrayField")
+
+    @functools.cached_property
+    def _initialised_quietly(self) -> bool:
+        # Looked at on first use, once every app has connected its receivers.
+        return not (signals.pre_init.has_listeners(self.model) or signals.post_init.has_listeners(self.model))
+
+    def instance(self, values, db) -> models.Model:
+        """An instance of the model from its columns' values as the database gives them, as `Model.from_db` makes it."""
+        values = list(values)
+        for index in self._array_indexes:  # a row may be kept (config/row_cache.py): its lists are not shared
+            if values[index] is not None:
+                values[index] = list(values[index])
+        for index, convert in self._converters:
+            values[index] = convert(values[index], None, db)
+        if not self._initialised_quietly:
+            return self.model.from_db(db.alias, self.attnames, values)
+        # What from_db does, without Model.__init__'s pass over every field: the hottest lookups
+        # build six instances a request. A field not loaded stays deferred, as from_db leaves it.
+        instance = self.model.__new__(self.model)
+        instance.__dict__.update(zip(self.attnames, values))
+        instance._state = ModelState()
+        instance._state.adding = False
+        instance._state.db = db.alias
+        return instance
 
 
 class Lookup:
@@ -69,35 +101,57 @@ class Lookup:
         first = tables[0]
         self.sql = f'SELECT {columns} FROM "{first.model._meta.db_table}" {first.alias} {joins}'
 
+    @functools.cached_property
+    def width(self) -> int:
+        """How many columns a row has."""
+        return sum(len(table.fields) for table in self._tables)
+
     def one(self, *params, **named_params) -> dict[str, models.Model | None] | None:
         """
         The instances of the first row by table alias (None for a table a LEFT JOIN found nothing
         in), or None for no row.
         """
+        row = self.row(*params, **named_params)
+        return None if row is None else self.instances(row)
+
+    def row(self, *params, **named_params) -> tuple | None:
+        """The first row as the database gives it (for `instances`), or None."""
         db = connections[DEFAULT_DB_ALIAS]  # resolved once: each use of the `connection` proxy looks it up
         with _preparing_cursor(db) as cursor:
             cursor.execute(self.sql, named_params or params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
+            return cursor.fetchone()
+
+    def row_and_tags(self, *params, **named_params) -> tuple[tuple | None, frozenset[str] | None]:
+        """The first row and its `tags`, or (None, None): what config.row_cache.cached loads."""
+        row = self.row(*params, **named_params)
+        return row, None if row is None else self.tags(row)
+
+    def instances(self, row: tuple) -> dict[str, models.Model | None]:
+        """A row's model instances by table alias, new ones on each call: None for a table without one."""
+        db = connections[DEFAULT_DB_ALIAS]
         by_alias: dict[str, models.Model | None] = {}
         start = 0
         for table in self._tables:
             values = row[start : start + len(table.fields)]
             start += len(table.fields)
-            instance = None
-            if values[table.pk_index] is not None:
-                values = [
-                    value if convert is None else convert(value, None, db)
-                    for convert, value in zip(table.converters, values, strict=True)
-                ]
-                instance = table.model.from_db(db.alias, table.attnames, values)
+            instance = None if values[table.pk_index] is None else table.instance(values, db)
             by_alias[table.alias] = instance
             owner = by_alias.get(table.parent)
             if owner is not None:
                 # What `select_related` does: the related object, or None, cached on the owner.
                 owner._meta.get_field(table.relation).set_cached_value(owner, instance)
         return by_alias
+
+    def tags(self, row: tuple) -> frozenset[str]:
+        """The rows a row was read from, as the row cache names them (`table:id`; config/row_cache.py)."""
+        names = set()
+        start = 0
+        for table in self._tables:
+            primary_key = row[start + table.pk_index]
+            start += len(table.fields)
+            if primary_key is not None:
+                names.add(f"{table.model._meta.db_table}:{primary_key}")
+        return frozenset(names)
 
 
 def _preparing_cursor(db):

@@ -7,7 +7,16 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 
 from config import health, ratelimit, views
 
+# The API and the preview pages first: every request tries the patterns in order, and these are
+# what comes most.
 urlpatterns = [
+    path("api/v1/", include("courses.urls")),
+    path("api/v1/", include("sources.urls")),
+    path("api/v1/", include("learners.urls")),
+    path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("", include("learners.page_urls")),
+    path("", include("courses.page_urls")),
+    path("downloads/", include("courses.download_urls")),
     path("healthz", health.healthz),
     path("readyz", health.readyz),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),
@@ -17,7 +26,6 @@ urlpatterns = [
         ratelimit.limited_login(admin.site.login, group="admin.login", per_address="10/m", per_account="10/15m"),
     ),
     path("admin/", admin.site.urls),
-    path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     # Swagger UI adds one fixed inline <style> as it renders: allowed by its hash, on this page only.
     path(
         "docs/",
@@ -26,12 +34,6 @@ urlpatterns = [
         ),
         name="docs",
     ),
-    path("api/v1/", include("courses.urls")),
-    path("api/v1/", include("sources.urls")),
-    path("api/v1/", include("learners.urls")),
-    path("downloads/", include("courses.download_urls")),
-    path("", include("learners.page_urls")),
-    path("", include("courses.page_urls")),
 ]
 
 handler400 = views.bad_request

@@ -10,7 +10,9 @@ query, two when it renders, three to record a sign-off.
 
 import functools
 import hashlib
+import itertools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -29,7 +31,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import etag, require_POST, require_safe
 
-from config import ratelimit, redis_client
+from config import ratelimit, redis_client, row_cache
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
 from courses import citation_marks, citations, deletion, markdown, signoffs
@@ -246,6 +248,18 @@ def _stored_page_key(request, course: Course, number: int) -> str:
 # Rendering ------------------------------------------------------------------------------------
 
 
+_PLACEHOLDERS = re.compile(f"({re.escape(_CSRF_PLACEHOLDER)}|{re.escape(_CSRF_VALUE_PLACEHOLDER)})".encode())
+
+
+@functools.lru_cache(maxsize=64)
+def _pieces(page: bytes) -> tuple[bytes, ...]:
+    """
+    The page's text and its CSRF placeholders, in turn: a stored page is the same object at every
+    view, so it is searched once (a 9-chapter course's page is some 70 kB).
+    """
+    return tuple(_PLACEHOLDERS.split(page))
+
+
 def _render(course: Course, template: str, context: dict) -> str:
     """The page's HTML, in the course's language; a form's CSRF token is left as a placeholder."""
     with translation.override(course.language_id):
@@ -268,12 +282,16 @@ def _render(course: Course, template: str, context: dict) -> str:
 
 def _respond(request, page: str | bytes, status: int = 200) -> HttpResponse:
     # Bytes throughout: a stored page is served without decoding and encoding it again.
-    page = page.encode() if isinstance(page, str) else page
-    if _CSRF_PLACEHOLDER.encode() in page or _CSRF_VALUE_PLACEHOLDER.encode() in page:
+    pieces = _pieces(page.encode() if isinstance(page, str) else page)
+    if len(pieces) > 1:
         token = escape(get_token(request))  # also has the CSRF middleware set the cookie
-        page = page.replace(
-            _CSRF_PLACEHOLDER.encode(), f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'.encode()
-        ).replace(_CSRF_VALUE_PLACEHOLDER.encode(), token.encode())
+        filled = {
+            _CSRF_PLACEHOLDER.encode(): f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'.encode(),
+            _CSRF_VALUE_PLACEHOLDER.encode(): token.encode(),
+        }
+        page = b"".join(filled[piece] if odd else piece for piece, odd in zip(pieces, itertools.cycle((False, True))))
+    else:
+        page = pieces[0]
     response = HttpResponse(page, status=status)
     if not settings.PREVIEW_ALLOW_INDEXING:
         response["X-Robots-Tag"] = "noindex, nofollow"
@@ -482,8 +500,8 @@ def _course(request, course_id: str) -> Course:
         return cached
     course = None
     if looks_like_public_id(course_id, "cou_"):
-        found = _COURSE_WITHOUT_CONTENT.one(course_id)
-        course = None if found is None else found["c"]
+        row = row_cache.cached(("course", course_id), lambda: _COURSE_WITHOUT_CONTENT.row_and_tags(course_id))
+        course = None if row is None else _COURSE_WITHOUT_CONTENT.instances(row)["c"]
     if course is None:
         _gone(course_id)
     request._preview_course = course
@@ -521,7 +539,8 @@ def _gone(course_id: str) -> NoReturn:
 
 
 # Every view of a page: the course without its content, which is read only when a page is rendered
-# (not for a stored page, nor a 304). One query, compiled once (config/sql.py).
+# (not for a stored page, nor a 304). One query, compiled once (config/sql.py), or none while this
+# process keeps the row (config/row_cache.py).
 _COURSE_WITHOUT_CONTENT = Lookup(
     Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content")),
     joins='WHERE c."public_id" = %s',

@@ -95,6 +95,34 @@ def test_every_answer_to_a_request_with_a_key_is_kept_by_no_cache(api_client, cl
     assert without_key.get("Cache-Control") != "no-store"  # a public page, for anyone
 
 
+# Headers of API answers ------------------------------------------------------------------------------
+
+
+def test_every_api_answer_forbids_loading_anything_and_being_framed(api_client, client, course):
+    answers = {
+        "read": api_client.get(f"/api/v1/courses/{course.public_id}"),
+        "invalid": api_client.post(CREATE, {"subject": ""}, format="json"),
+        "bad key": client.get(f"/api/v1/courses/{course.public_id}", HTTP_AUTHORIZATION="Bearer cgs_wrong"),
+        "no such path": api_client.get("/api/v1/nothing-here"),
+        "document": client.get("/api/v1/openapi.json"),
+    }
+
+    assert {name: answer["Content-Security-Policy"] for name, answer in answers.items()} == dict.fromkeys(
+        answers, "default-src 'none'; frame-ancestors 'none'"
+    )
+    assert {name: answer["X-Frame-Options"] for name, answer in answers.items()} == dict.fromkeys(answers, "DENY")
+
+
+def test_a_page_answered_304_carries_no_policy_the_browser_keeps_the_pages(client, course):
+    page = client.get(f"/go/{course.public_id}")
+
+    again = client.get(f"/go/{course.public_id}", HTTP_IF_NONE_MATCH=page["ETag"])
+
+    assert "default-src 'self'" in page["Content-Security-Policy"]
+    assert again.status_code == 304
+    assert "Content-Security-Policy" not in again
+
+
 @pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\udc00\\ud800", "a\\ud83d"])
 def test_an_unpaired_surrogate_is_a_400_not_a_database_error(api_client, course, escape):
     for path, body in [
