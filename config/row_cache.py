@@ -393,6 +393,10 @@ class _Copies:
             self.connection = connection
             self.reset()  # what changed while nobody listened is unknown
             self.catch_up()  # do notifications come back at all?
+            heard = self.connection is connection
+        if not heard:
+            self.stopped.wait(_CHECK_SECONDS)  # not before long: it would most likely fail as it did
+            return
         socket = connection.fileno()
         while not self.stopped.is_set():
             try:

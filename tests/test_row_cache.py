@@ -101,15 +101,25 @@ def test_a_course_made_for_a_job_shows_in_its_next_poll(keyed):
     assert body["course"]["id"] == Course.objects.get(job=job).public_id
 
 
-def test_a_key_revoked_elsewhere_is_refused(keyed, elsewhere):
+@pytest.mark.parametrize(
+    ("change", "answer"),
+    [
+        ("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s",
+         {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}),
+        ("UPDATE accounts_plan SET is_paid = false WHERE id = (SELECT plan_id FROM accounts_account WHERE id = %s)",
+         {"message": "This API requires a paid plan.", "code": "PAID_PLAN_REQUIRED"}),
+    ],
+    ids=["key revoked", "plan no longer paid"],
+)
+def test_a_key_or_plan_changed_elsewhere_applies_to_the_next_request(keyed, elsewhere, change, answer):
     account, _, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
     assert poll(client, job).status_code == 200
 
-    elsewhere.execute("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s", [account.pk])
+    elsewhere.execute(change, [account.pk])
     row_cache.catch_up()
 
-    assert poll(client, job).status_code == 401
+    assert poll(client, job).json() == answer
 
 
 def test_a_key_revoked_by_this_process_is_refused_at_once(keyed):
@@ -131,17 +141,6 @@ def test_a_change_committed_in_a_transaction_of_this_process_is_seen_by_its_next
         GenerationJob.objects.filter(pk=job.pk).update(status=GenerationJob.Status.RUNNING, progress=70)
 
     assert poll(client, job).json()["progress"] == 70
-
-
-def test_a_plan_changed_elsewhere_applies_to_the_next_request(keyed, elsewhere):
-    account, _, client = keyed
-    job = GenerationJobFactory(api_key=account.api_keys.get())
-    assert poll(client, job).status_code == 200
-
-    elsewhere.execute("UPDATE accounts_plan SET is_paid = false WHERE id = %s", [account.plan_id])
-    row_cache.catch_up()
-
-    assert poll(client, job).json()["code"] == "PAID_PLAN_REQUIRED"
 
 
 def test_another_keys_job_is_not_found_though_kept(keyed, rows_kept):
@@ -284,3 +283,22 @@ def _finished_course(**job_fields) -> Course:
     job = GenerationJobFactory(**job_fields)
     jobs.run_job(job_id=job.pk)
     return Course.objects.get(job=job)
+
+
+def test_a_process_that_no_longer_hears_its_own_notifications_keeps_nothing(keyed, caplog):
+    account, _, client = keyed
+    job = GenerationJobFactory(api_key=account.api_keys.get())
+    poll(client, job)
+    state = row_cache._state
+    try:
+        with state.lock:  # as a pooler in transaction mode does: the listening session is not this one
+            state.connection.execute(f"UNLISTEN {row_cache.CHANNEL}")
+
+        row_cache.catch_up()
+
+        assert not row_cache.is_listening()
+        assert "own notification did not come back" in caplog.text
+        assert queries_of(lambda: poll(client, job))[1] == 1
+    finally:
+        row_cache.disable()  # a fresh start for the tests after this one
+        row_cache.enable()
