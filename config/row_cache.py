@@ -25,11 +25,13 @@ and edit endpoints do). Only web processes keep copies (`enable`, from config/ws
 """
 
 import collections
+import contextlib
 import dataclasses
 import itertools
 import logging
 import os
 import re
+import secrets
 import select
 import threading
 import time
@@ -93,7 +95,7 @@ def read(*keys: Hashable) -> tuple[list, "Keeper"]:
     state = _usable()
     if state is None:
         return [MISSING] * len(keys), Keeper(None, since=None)
-    with state.lock:
+    with state.locked():
         if not state.read_arrived():
             return [MISSING] * len(keys), Keeper(None, since=None)
         state.catch_up_with_ended_transactions()
@@ -110,7 +112,7 @@ class Keeper:
     def keep(self, key: Hashable, value, tags: frozenset[str]) -> None:
         """Keep `value`, read from the rows `tags` names (`table:id`), under `key`."""
         if self._state is not None and tags:
-            with self._state.lock:
+            with self._state.locked():
                 self._state.put(key, value, tags, since=self._since)
 
 
@@ -140,7 +142,7 @@ def catch_up() -> None:
     """
     state = _listening()
     if state is not None:
-        with state.lock:
+        with state.locked():
             state.catch_up()
 
 
@@ -148,7 +150,7 @@ def forget_everything() -> None:
     """Drop every copy this process keeps (a setting changed, so what was computed from rows may differ)."""
     state = _state
     if state is not None:
-        with state.lock:
+        with state.locked():
             state.reset()
 
 
@@ -163,7 +165,7 @@ def note_writes(execute, sql, params, many, context):
     state = _listening()
     if state is not None and _may_change_copied_rows(sql):
         db = context["connection"]
-        with state.lock:
+        with state.locked():
             if db.in_atomic_block:
                 state.writers.add(db)
             else:
@@ -172,15 +174,18 @@ def note_writes(execute, sql, params, many, context):
 
 
 _TABLE_NAMED = re.compile(r"\b(?:" + "|".join(TABLES) + r")\b")
-_INSERT_INTO = re.compile(r'\s*INSERT\s+INTO\s+"?(\w+)', re.IGNORECASE)
+_INSERT_INTO = re.compile(r'\s*INSERT\s+INTO\s+(?:"?\w+"?\.)?"?(\w+)', re.IGNORECASE)
 
 
 def _may_change_copied_rows(sql) -> bool:
     # What the triggers announce: an update or a deletion in one of TABLES, a truncation, or a course
     # inserted (its job's answer shows it). A row inserted anywhere else replaces no copy, since
-    # nothing is kept of a row not found. Any other statement naming those tables counts.
+    # nothing is kept of a row not found. Any other statement naming those tables counts, and so does
+    # a string of several statements that names them.
     if not isinstance(sql, str):
         return True
+    if ";" in sql.rstrip().rstrip(";"):
+        return _TABLE_NAMED.search(sql) is not None
     if sql.lstrip()[:6].upper() == "SELECT":
         return False
     insert = _INSERT_INTO.match(sql)
@@ -206,6 +211,9 @@ class _Copies:
     def __init__(self):
         self.lock = threading.Lock()
         self.pid = os.getpid()
+        # Lines to log once the lock is released (`locked`): a handler that wrote to the database
+        # would take it again from note_writes.
+        self.to_log: list[tuple[int, str]] = []
         self.entries: collections.OrderedDict[Hashable, _Copy] = collections.OrderedDict()
         self.keys_by_tag: dict[str, set[Hashable]] = {}
         self.changes = 0  # changes read since the process started listening
@@ -214,14 +222,26 @@ class _Copies:
         self.connection: psycopg.Connection | None = None
         self.stopped = threading.Event()
         self._wake_read, self._wake_write = os.pipe()  # `stop` wakes the thread from its wait
+        # Every process's catch-ups come to every listener: this one's carry a name of its own.
+        self.token_prefix = f"caught-up:{secrets.token_hex(8)}:"
         self.tokens = itertools.count()
         self.caught_up: set[str] = set()
         # The connections (of any thread) whose transaction may change copied rows: caught up with
         # once it has ended.
         self.writers: weakref.WeakSet = weakref.WeakSet()
         self.verified_at = 0.0  # when a notification of this process's last came back
+        self.failing = False  # the last try to listen failed
         self.thread = threading.Thread(target=self._listen, name="row-cache-listener", daemon=True)
         self.thread.start()
+
+    @contextlib.contextmanager
+    def locked(self):
+        """Hold the lock; what was to be logged meanwhile is logged after."""
+        with self.lock:
+            yield self
+            lines, self.to_log = self.to_log, []
+        for level, line in lines:
+            logger.log(level, line)
 
     # Reading and keeping (self.lock held) ---------------------------------------------------
 
@@ -285,9 +305,7 @@ class _Copies:
         if self.connection is None:
             return False
         try:
-            readable, _, _ = select.select([self.connection.fileno()], [], [], 0)
-            if readable:
-                self._read()
+            self._read(arrived=_ready(self.connection.fileno(), timeout=0))
         except (psycopg.Error, OSError, ValueError):
             self._lost()
             return False
@@ -303,17 +321,17 @@ class _Copies:
     def catch_up(self) -> None:
         if self.connection is None:
             return
-        token = f"{self.pid}:{next(self.tokens)}"
+        token = f"{self.token_prefix}{next(self.tokens)}"
         try:
             came_back = self._notify_and_read_back(token)
         except (psycopg.Error, OSError, ValueError, TimeoutError):
             self._lost()
             return
         if not came_back:
-            logger.error(
+            self.to_log.append((logging.ERROR, (
                 "row cache: this process's own notification did not come back; every request reads the "
                 "database (behind a pooler, the database connection needs session mode)"
-            )
+            )))
             self._lost()
             return
         self.verified_at = time.monotonic()
@@ -325,7 +343,7 @@ class _Copies:
         deadline = time.monotonic() + _ROUND_TRIP_SECONDS
         pgconn = self.connection.pgconn
         socket = self.connection.fileno()
-        pgconn.send_query_params(b"SELECT pg_notify($1, $2)", [CHANNEL.encode(), f"caught-up:{token}".encode()])
+        pgconn.send_query_params(b"SELECT pg_notify($1, $2)", [CHANNEL.encode(), token.encode()])
         while pgconn.flush():
             _wait(socket, writable=True, deadline=deadline)
         while True:
@@ -333,6 +351,7 @@ class _Copies:
             while not pgconn.is_busy():
                 result = pgconn.get_result()
                 if result is None:
+                    self._read(arrived=False)  # what reading the results parsed
                     came_back = token in self.caught_up
                     self.caught_up.discard(token)
                     return came_back
@@ -340,15 +359,22 @@ class _Copies:
                     raise psycopg.OperationalError(result.error_message.decode(errors="replace"))
             _wait(socket, writable=False, deadline=deadline)
 
-    def _read(self) -> None:
+    def _read(self, *, arrived: bool = True) -> None:
+        """
+        Take in what has arrived on the socket (`arrived`: it is readable), then every notification
+        libpq has parsed, those it parsed while reading a result included: they no longer make the
+        socket readable, so they are taken whatever it says.
+        """
         pgconn = self.connection.pgconn
-        pgconn.consume_input()  # what has arrived, without waiting; raises on a broken connection
+        if arrived:
+            pgconn.consume_input()  # without waiting; raises on a broken connection
         while (notification := pgconn.notifies()) is not None:
             self._changed(notification.extra.decode())
 
     def _changed(self, name: str) -> None:
         if name.startswith("caught-up:"):
-            self.caught_up.add(name.removeprefix("caught-up:"))
+            if name.startswith(self.token_prefix):  # another process's is none of this one's business
+                self.caught_up.add(name)
             return
         self.changes += 1
         self.recent.append((self.changes, name))
@@ -368,7 +394,9 @@ class _Copies:
             except psycopg.Error:
                 pass
             if not self.stopped.is_set():
-                logger.warning("row cache: stopped listening for changes, every request reads the database")
+                self.to_log.append(
+                    (logging.WARNING, "row cache: stopped listening for changes, every request reads the database")
+                )
 
     # The listening thread ---------------------------------------------------------------------
 
@@ -378,10 +406,10 @@ class _Copies:
                 self._listen_once()
             except Exception:  # the thread must outlive any surprise: without it, nothing is kept
                 logger.exception("row cache: listening failed")
-                with self.lock:
+                with self.locked():
                     self._lost()
                 self.stopped.wait(_RECONNECT_SECONDS)
-        with self.lock:
+        with self.locked():
             self._lost()
 
     def _listen_once(self) -> None:
@@ -389,7 +417,7 @@ class _Copies:
         if connection is None:
             self.stopped.wait(_RECONNECT_SECONDS)
             return
-        with self.lock:
+        with self.locked():
             self.connection = connection
             self.reset()  # what changed while nobody listened is unknown
             self.catch_up()  # do notifications come back at all?
@@ -400,10 +428,10 @@ class _Copies:
         socket = connection.fileno()
         while not self.stopped.is_set():
             try:
-                select.select([socket, self._wake_read], [], [], _RECONNECT_SECONDS)
+                _ready(socket, self._wake_read, timeout=_RECONNECT_SECONDS)
             except (OSError, ValueError):  # closed meanwhile (a request found it broken)
                 pass
-            with self.lock:
+            with self.locked():
                 if self.connection is not connection:
                     return
                 if time.monotonic() - self.verified_at > _CHECK_SECONDS:
@@ -412,24 +440,38 @@ class _Copies:
                     self.read_arrived()
 
     def _connect(self) -> psycopg.Connection | None:
-        params = connections[DEFAULT_DB_ALIAS].settings_dict
+        # As Django connects (DATABASE_URL's options, TLS among them), with what listening needs.
+        params = {
+            **connections[DEFAULT_DB_ALIAS].get_connection_params(),
+            "autocommit": True,
+            "application_name": "cgs-row-cache",
+            "prepare_threshold": None,
+        }
+        params.setdefault("connect_timeout", 5)
+        # A peer gone without a word (a host down, a link cut) is noticed within half a minute.
+        for name, value in {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
+                            "keepalives_count": 3}.items():
+            params.setdefault(name, value)
         try:
-            connection = psycopg.connect(
-                dbname=params["NAME"],
-                user=params.get("USER") or None,
-                password=params.get("PASSWORD") or None,
-                host=params.get("HOST") or None,
-                port=params.get("PORT") or None,
-                autocommit=True,
-                application_name="cgs-row-cache",
-                connect_timeout=5,
-                # A peer gone without a word (a host down, a link cut) is noticed within half a minute.
-                keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3,
-            )
+            connection = psycopg.connect(**params)
+            server_pid = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+            if server_pid != connection.info.backend_pid:
+                # A pooler answers for the server: the session that listens may not be the one that
+                # gets the notifications.
+                connection.close()
+                logger.error(
+                    "row cache: the database connection goes through a pooler, so nothing is kept and every "
+                    "request reads the database (ROW_CACHE_ENTRIES=0 says so without trying)"
+                )
+                self.stopped.wait(_CHECK_SECONDS)
+                return None
             connection.execute(f"LISTEN {CHANNEL}")
         except psycopg.Error:
-            logger.warning("row cache: cannot listen for changes, every request reads the database", exc_info=True)
+            if not self.failing:  # once, not at every try while the database is away
+                logger.warning("row cache: cannot listen for changes, every request reads the database", exc_info=True)
+            self.failing = True
             return None
+        self.failing = False
         return connection
 
     def stop(self) -> None:
@@ -444,7 +486,15 @@ def _wait(socket: int, *, writable: bool, deadline: float) -> None:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise TimeoutError("no answer on the listening connection")
-    select.select([] if writable else [socket], [socket] if writable else [], [], remaining)
+    _ready(socket, timeout=remaining, writable=writable)
+
+
+def _ready(*sockets: int, timeout: float, writable: bool = False) -> bool:
+    """Whether one of `sockets` is readable (or writable) within `timeout` seconds (poll: no limit on their numbers)."""
+    poller = select.poll()
+    for socket in sockets:
+        poller.register(socket, select.POLLOUT if writable else select.POLLIN)
+    return bool(poller.poll(timeout * 1000))
 
 
 def _usable() -> "_Copies | None":

@@ -5,6 +5,8 @@ Another process's change is played by a connection of its own (`elsewhere`); the
 notifications up to it with `row_cache.catch_up()`, or waits for its listening thread to.
 """
 
+import time
+
 import psycopg
 import pytest
 from django.db import connection, transaction
@@ -85,6 +87,19 @@ def test_the_listening_thread_drops_a_row_changed_elsewhere_by_itself(keyed, els
 
     assert wait_for(lambda: queries_of(lambda: poll(client, job))[1] == 1, seconds=10)
     assert poll(client, job).json()["progress"] == 40
+
+
+def test_a_running_jobs_heartbeat_alone_leaves_it_kept(keyed, elsewhere):
+    account, _, client = keyed
+    job = GenerationJobFactory(api_key=account.api_keys.get(), status=GenerationJob.Status.RUNNING, progress=10)
+    poll(client, job)
+    poll(client, job)
+
+    elsewhere.execute("UPDATE courses_generationjob SET heartbeat_at = now() WHERE id = %s", [job.pk])
+    row_cache.catch_up()
+
+    response, queries = queries_of(lambda: poll(client, job))
+    assert (response.json()["progress"], queries) == (10, 0)
 
 
 def test_a_course_made_for_a_job_shows_in_its_next_poll(keyed):
@@ -235,19 +250,56 @@ def test_a_transaction_reads_the_database(keyed):
     assert queries == 1
 
 
-def test_nothing_is_served_while_not_listening_and_the_process_starts_empty_once_listening_again(keyed, elsewhere):
+def test_nothing_is_served_while_not_listening_and_the_process_starts_empty_once_listening_again(
+    keyed, elsewhere, monkeypatch
+):
     account, _, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
     poll(client, job)
+    monkeypatch.setattr(row_cache._Copies, "_connect", lambda self: None)  # the database refuses it meanwhile
 
-    elsewhere.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cgs-row-cache'")
+    elsewhere.execute("SELECT pg_terminate_backend(%s)", [row_cache._state.connection.info.backend_pid])
+    assert wait_for(lambda: not row_cache.is_listening(), seconds=10)
     elsewhere.execute("UPDATE courses_generationjob SET progress = 55, status = 'running' WHERE id = %s", [job.pk])
 
     response, queries = queries_of(lambda: poll(client, job))
     assert (response.json()["progress"], queries) == (55, 1)
+    monkeypatch.undo()
     assert wait_for(row_cache.is_listening, seconds=10)
     poll(client, job)
     assert queries_of(lambda: poll(client, job))[1] == 0
+
+
+def test_a_change_that_arrives_behind_the_processs_own_notification_is_read_at_once(keyed, elsewhere, monkeypatch):
+    account, plain_key, client = keyed
+    job = GenerationJobFactory(api_key=account.api_keys.get())
+    poll(client, job)
+    poll(client, job)
+    read = row_cache._Copies._read
+    revoked = []
+
+    def busy_while_another_process_revokes_the_key(self, **options):
+        if not revoked:  # the answer to its own notification is in; the revocation comes in behind it
+            elsewhere.execute("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s", [account.pk])
+            revoked.append(True)
+            time.sleep(0.2)
+        return read(self, **options)
+
+    monkeypatch.setattr(row_cache._Copies, "_read", busy_while_another_process_revokes_the_key)
+    row_cache.catch_up()
+    monkeypatch.undo()
+
+    assert revoked
+    assert poll(client, job).status_code == 401
+
+
+def test_other_processes_catching_up_are_not_remembered(rows_kept, elsewhere):
+    for number in range(50):
+        elsewhere.execute("SELECT pg_notify(%s, %s)", [row_cache.CHANNEL, f"caught-up:another:{number}"])
+
+    row_cache.catch_up()
+
+    assert row_cache._state.caught_up == set()
 
 
 def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
@@ -270,6 +322,9 @@ def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
         ('INSERT INTO "courses_generationjob" ("subject") VALUES (%s) RETURNING "id"', False),
         ('INSERT INTO accounts_usageperiod (account_id) VALUES (1) ON CONFLICT (account_id) DO UPDATE SET x = 1', False),
         ('INSERT INTO "accounts_apikey" ("name") VALUES (%s) ON CONFLICT ("key_hash") DO UPDATE SET "name" = 1', True),
+        ('INSERT INTO "public"."courses_course" ("name") VALUES (%s)', True),
+        ('INSERT INTO "courses_export" ("id") VALUES (1); UPDATE "courses_course" SET "version" = 2', True),
+        ("SELECT 1; DELETE FROM accounts_plan", True),
         ('UPDATE "courses_courseversion" SET "number" = 2', False),
         ('SELECT "id" FROM "courses_course" FOR UPDATE', False),
         ("SAVEPOINT s1", False),
