@@ -271,7 +271,7 @@ def test_nothing_is_served_while_not_listening_and_the_process_starts_empty_once
 
 
 def test_a_change_that_arrives_behind_the_processs_own_notification_is_read_at_once(keyed, elsewhere, monkeypatch):
-    account, plain_key, client = keyed
+    account, _, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
     poll(client, job)
     poll(client, job)
