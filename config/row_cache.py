@@ -58,6 +58,9 @@ _RECONNECT_SECONDS = 1.0
 _ROUND_TRIP_SECONDS = 2.0
 _CHECK_SECONDS = 30.0
 
+_NOT_LISTENING = "row cache: stopped listening for changes, every request reads the database"
+_CANNOT_LISTEN = "row cache: cannot listen for changes, every request reads the database"
+
 _enabled = False
 _state_lock = threading.Lock()
 _state: "_Copies | None" = None
@@ -131,7 +134,7 @@ def cached(key: Hashable, load: Callable[[], tuple[object, frozenset[str] | None
 
 
 def tags(table: str, *ids) -> frozenset[str]:
-    """The tags of the rows of `table` with these ids (None, for a row a LEFT JOIN did not find, is left out)."""
+    """The tags of the rows of `table` with these ids (None, a row a LEFT JOIN did not find, is left out)."""
     return frozenset(f"{table}:{row_id}" for row_id in ids if row_id is not None)
 
 
@@ -330,7 +333,7 @@ class _Copies:
         if not came_back:
             self.to_log.append((logging.ERROR, (
                 "row cache: this process's own notification did not come back; every request reads the "
-                "database (behind a pooler, the database connection needs session mode)"
+                "database (it must reach PostgreSQL itself, not through a pooler)"
             )))
             self._lost()
             return
@@ -381,7 +384,9 @@ class _Copies:
         if ":" in name:
             keys = list(self.keys_by_tag.get(name, ()))
         else:  # a table truncated
-            keys = [key for tag, tagged in self.keys_by_tag.items() if tag.startswith(f"{name}:") for key in tagged]
+            prefix = f"{name}:"
+            tagged = [keys for tag, keys in self.keys_by_tag.items() if tag.startswith(prefix)]
+            keys = [key for keys_of_tag in tagged for key in keys_of_tag]
         for key in keys:
             self._drop(key)
 
@@ -394,9 +399,7 @@ class _Copies:
             except psycopg.Error:
                 pass
             if not self.stopped.is_set():
-                self.to_log.append(
-                    (logging.WARNING, "row cache: stopped listening for changes, every request reads the database")
-                )
+                self.to_log.append((logging.WARNING, _NOT_LISTENING))
 
     # The listening thread ---------------------------------------------------------------------
 
@@ -468,7 +471,7 @@ class _Copies:
             connection.execute(f"LISTEN {CHANNEL}")
         except psycopg.Error:
             if not self.failing:  # once, not at every try while the database is away
-                logger.warning("row cache: cannot listen for changes, every request reads the database", exc_info=True)
+                logger.warning(_CANNOT_LISTEN, exc_info=True)
             self.failing = True
             return None
         self.failing = False
@@ -490,7 +493,7 @@ def _wait(socket: int, *, writable: bool, deadline: float) -> None:
 
 
 def _ready(*sockets: int, timeout: float, writable: bool = False) -> bool:
-    """Whether one of `sockets` is readable (or writable) within `timeout` seconds (poll: no limit on their numbers)."""
+    """Whether one of `sockets` is readable (or writable) within `timeout` seconds (poll: any descriptor)."""
     poller = select.poll()
     for socket in sockets:
         poller.register(socket, select.POLLOUT if writable else select.POLLIN)
@@ -511,7 +514,8 @@ def _listening(*, start: bool = False) -> "_Copies | None":
         return state if state.connection is not None else None
     if not start or not _enabled:
         return None
-    with _state_lock:  # first use in this process (a forked one starts its own: threads do not survive a fork)
+    # First use in this process; a forked one starts its own, since threads do not survive a fork.
+    with _state_lock:
         if _state is None or _state.pid != os.getpid():
             _state = _Copies()
     return None  # listening starts in the background; the next request may use it

@@ -102,7 +102,8 @@ RENDERINGS_IN_PROCESS_MB = env.int("RENDERINGS_IN_PROCESS_MB", default=32)
 RENDERING_IN_PROCESS_SECONDS = env.int("RENDERING_IN_PROCESS_SECONDS", default=600)
 # Each web process keeps the keys, jobs and courses it read last, dropped as soon as PostgreSQL
 # announces a change (config/row_cache.py): at most this many, each at most this long. 0: none.
-# It listens on a connection of its own, so behind a pooler it needs session mode.
+# It listens on a connection of its own, which must reach PostgreSQL itself: behind a pooler
+# (PgBouncer), it keeps nothing and logs why.
 ROW_CACHE_ENTRIES = env.int("ROW_CACHE_ENTRIES", default=10000)
 ROW_CACHE_SECONDS = env.int("ROW_CACHE_SECONDS", default=60)
 CACHES = {

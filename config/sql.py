@@ -46,9 +46,11 @@ class Table:
 
     @functools.cached_property
     def _converters(self) -> tuple[tuple[int, object], ...]:
-        """(column, what the ORM does with its value) where it does something: a JSON field's text becomes its value."""
+        """(column, what the ORM does with its value) where it does anything: a JSON field's text is parsed."""
         return tuple(
-            (index, field.from_db_value) for index, field in enumerate(self.fields) if hasattr(field, "from_db_value")
+            (index, field.from_db_value)
+            for index, field in enumerate(self.fields)
+            if hasattr(field, "from_db_value")
         )
 
     @functools.cached_property
@@ -57,7 +59,8 @@ class Table:
 
     @functools.cached_property
     def _array_indexes(self) -> tuple[int, ...]:
-        return tuple(index for index, field in enumerate(self.fields) if field.get_internal_type() == "ArrayField")
+        fields = enumerate(self.fields)
+        return tuple(index for index, field in fields if field.get_internal_type() == "ArrayField")
 
     @functools.cached_property
     def _initialised_quietly(self) -> bool:
@@ -65,7 +68,7 @@ class Table:
         return not (signals.pre_init.has_listeners(self.model) or signals.post_init.has_listeners(self.model))
 
     def instance(self, values, db) -> models.Model:
-        """An instance of the model from its columns' values as the database gives them, as `Model.from_db` makes it."""
+        """An instance of the model from its columns' values as the database gives them, as `from_db` makes it."""
         values = list(values)
         for index in self._array_indexes:  # a row may be kept (config/row_cache.py): its lists are not shared
             if values[index] is not None:

@@ -285,11 +285,14 @@ def _respond(request, page: str | bytes, status: int = 200) -> HttpResponse:
     pieces = _pieces(page.encode() if isinstance(page, str) else page)
     if len(pieces) > 1:
         token = escape(get_token(request))  # also has the CSRF middleware set the cookie
+        hidden_input = f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
         filled = {
-            _CSRF_PLACEHOLDER.encode(): f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'.encode(),
+            _CSRF_PLACEHOLDER.encode(): hidden_input.encode(),
             _CSRF_VALUE_PLACEHOLDER.encode(): token.encode(),
         }
-        page = b"".join(filled[piece] if odd else piece for piece, odd in zip(pieces, itertools.cycle((False, True))))
+        placeholders = itertools.cycle((False, True))  # the pieces alternate: text, placeholder, text…
+        page = b"".join(filled[piece] if is_placeholder else piece
+                        for piece, is_placeholder in zip(pieces, placeholders))
     else:
         page = pieces[0]
     response = HttpResponse(page, status=status)

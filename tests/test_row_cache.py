@@ -21,6 +21,9 @@ from tests.factories import AccountFactory, GenerationJobFactory, PlanFactory
 from tests.processes import wait_for
 
 
+RUNNING_AT_40 = "UPDATE courses_generationjob SET status = 'running', progress = 40 WHERE id = %s"
+
+
 @pytest.fixture
 def rows_kept(transactional_db):
     """This process keeps rows (the tests' configuration, as a web process's: tests/conftest.py)."""
@@ -63,7 +66,8 @@ def test_a_poll_is_one_query_then_none_while_its_key_and_job_are_kept(keyed):
     first, first_queries = queries_of(lambda: poll(client, job))
     again, queries_again = queries_of(lambda: poll(client, job))
 
-    assert first.json() == again.json() == {"jobId": job.public_id, "status": "pending", "progress": 0, "course": None}
+    pending = {"jobId": job.public_id, "status": "pending", "progress": 0, "course": None}
+    assert first.json() == again.json() == pending
     assert (first_queries, queries_again) == (1, 0)
 
 
@@ -72,7 +76,7 @@ def test_a_job_changed_elsewhere_is_polled_as_it_is_now(keyed, elsewhere):
     job = GenerationJobFactory(api_key=account.api_keys.get())
     poll(client, job)
 
-    elsewhere.execute("UPDATE courses_generationjob SET status = 'running', progress = 40 WHERE id = %s", [job.pk])
+    elsewhere.execute(RUNNING_AT_40, [job.pk])
     row_cache.catch_up()
 
     assert poll(client, job).json()["progress"] == 40
@@ -83,7 +87,7 @@ def test_the_listening_thread_drops_a_row_changed_elsewhere_by_itself(keyed, els
     job = GenerationJobFactory(api_key=account.api_keys.get())
     poll(client, job)
 
-    elsewhere.execute("UPDATE courses_generationjob SET status = 'running', progress = 40 WHERE id = %s", [job.pk])
+    elsewhere.execute(RUNNING_AT_40, [job.pk])
 
     assert wait_for(lambda: queries_of(lambda: poll(client, job))[1] == 1, seconds=10)
     assert poll(client, job).json()["progress"] == 40
@@ -91,7 +95,7 @@ def test_the_listening_thread_drops_a_row_changed_elsewhere_by_itself(keyed, els
 
 def test_a_running_jobs_heartbeat_alone_leaves_it_kept(keyed, elsewhere):
     account, _, client = keyed
-    job = GenerationJobFactory(api_key=account.api_keys.get(), status=GenerationJob.Status.RUNNING, progress=10)
+    job = GenerationJobFactory(api_key=account.api_keys.get(), status="running", progress=10)
     poll(client, job)
     poll(client, job)
 
@@ -121,7 +125,8 @@ def test_a_course_made_for_a_job_shows_in_its_next_poll(keyed):
     [
         ("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s",
          {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}),
-        ("UPDATE accounts_plan SET is_paid = false WHERE id = (SELECT plan_id FROM accounts_account WHERE id = %s)",
+        ("UPDATE accounts_plan SET is_paid = false "
+         "WHERE id = (SELECT plan_id FROM accounts_account WHERE id = %s)",
          {"message": "This API requires a paid plan.", "code": "PAID_PLAN_REQUIRED"}),
     ],
     ids=["key revoked", "plan no longer paid"],
@@ -160,7 +165,8 @@ def test_a_change_committed_in_a_transaction_of_this_process_is_seen_by_its_next
 
 def test_another_keys_job_is_not_found_though_kept(keyed, rows_kept):
     account, _, client = keyed
-    stranger = client_for(account_services.issue_key(account=AccountFactory(plan=PlanFactory(slug="team")), name="s"))
+    stranger_account = AccountFactory(plan=PlanFactory(slug="team"))
+    stranger = client_for(account_services.issue_key(account=stranger_account, name="stranger"))
     job = GenerationJobFactory(api_key=account.api_keys.get())
     assert poll(client, job).status_code == 200
 
@@ -170,7 +176,9 @@ def test_another_keys_job_is_not_found_though_kept(keyed, rows_kept):
     assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
 
 
-def test_a_course_page_is_viewed_without_a_query_then_as_the_course_is_after_a_change(rows_kept, elsewhere, client):
+def test_a_course_page_is_viewed_without_a_query_then_as_the_course_is_after_a_change(
+    rows_kept, elsewhere, client
+):
     course = _finished_course()
     client.get(f"/go/{course.public_id}")
     response, queries = queries_of(lambda: client.get(f"/go/{course.public_id}"))
@@ -260,7 +268,8 @@ def test_nothing_is_served_while_not_listening_and_the_process_starts_empty_once
 
     elsewhere.execute("SELECT pg_terminate_backend(%s)", [row_cache._state.connection.info.backend_pid])
     assert wait_for(lambda: not row_cache.is_listening(), seconds=10)
-    elsewhere.execute("UPDATE courses_generationjob SET progress = 55, status = 'running' WHERE id = %s", [job.pk])
+    elsewhere.execute("UPDATE courses_generationjob SET progress = 55, status = 'running' WHERE id = %s",
+                      [job.pk])
 
     response, queries = queries_of(lambda: poll(client, job))
     assert (response.json()["progress"], queries) == (55, 1)
@@ -270,7 +279,9 @@ def test_nothing_is_served_while_not_listening_and_the_process_starts_empty_once
     assert queries_of(lambda: poll(client, job))[1] == 0
 
 
-def test_a_change_that_arrives_behind_the_processs_own_notification_is_read_at_once(keyed, elsewhere, monkeypatch):
+def test_a_change_that_arrives_behind_the_processs_own_notification_is_read_at_once(
+    keyed, elsewhere, monkeypatch
+):
     account, _, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
     poll(client, job)
@@ -280,7 +291,8 @@ def test_a_change_that_arrives_behind_the_processs_own_notification_is_read_at_o
 
     def busy_while_another_process_revokes_the_key(self, **options):
         if not revoked:  # the answer to its own notification is in; the revocation comes in behind it
-            elsewhere.execute("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s", [account.pk])
+            elsewhere.execute("UPDATE accounts_apikey SET revoked_at = now() WHERE account_id = %s",
+                              [account.pk])
             revoked.append(True)
             time.sleep(0.2)
         return read(self, **options)
@@ -320,8 +332,10 @@ def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
         ('TRUNCATE "accounts_plan", "accounts_account"', True),
         ('INSERT INTO "courses_course" ("name") VALUES (%s)', True),
         ('INSERT INTO "courses_generationjob" ("subject") VALUES (%s) RETURNING "id"', False),
-        ('INSERT INTO accounts_usageperiod (account_id) VALUES (1) ON CONFLICT (account_id) DO UPDATE SET x = 1', False),
-        ('INSERT INTO "accounts_apikey" ("name") VALUES (%s) ON CONFLICT ("key_hash") DO UPDATE SET "name" = 1', True),
+        ("INSERT INTO accounts_usageperiod (account_id) VALUES (1) "
+         "ON CONFLICT (account_id) DO UPDATE SET x = 1", False),
+        ('INSERT INTO "accounts_apikey" ("name") VALUES (%s) '
+         'ON CONFLICT ("key_hash") DO UPDATE SET "name" = 1', True),
         ('INSERT INTO "public"."courses_course" ("name") VALUES (%s)', True),
         ('INSERT INTO "courses_export" ("id") VALUES (1); UPDATE "courses_course" SET "version" = 2', True),
         ("SELECT 1; DELETE FROM accounts_plan", True),

@@ -53,7 +53,8 @@ class Migration(migrations.Migration):
         ),
         migrations.RunSQL(
             COURSE_INSERTED,
-            reverse_sql="DROP TRIGGER cgs_course_inserted ON courses_course; DROP FUNCTION cgs_course_inserted();",
+            reverse_sql="DROP TRIGGER cgs_course_inserted ON courses_course; "
+            "DROP FUNCTION cgs_course_inserted();",
         ),
         migrations.RunSQL(
             JOBS,
