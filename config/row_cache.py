@@ -200,7 +200,6 @@ def _may_change_copied_rows(sql) -> bool:
 # The process's copies --------------------------------------------------------------------------
 
 
-
 @dataclasses.dataclass
 class _Copy:
     value: object
