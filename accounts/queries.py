@@ -56,23 +56,24 @@ def key_and_kept_row(
     alone), else one for what is not. `alone` reads the row by `params`. The row is None if not found.
     """
     (key_row, row), keeper = row_cache.read(_kept_as(key_hash), kept_as)
-    if key_row is row_cache.MISSING and row is row_cache.MISSING:
+    key_was_kept, row_was_kept = key_row is not row_cache.MISSING, row is not row_cache.MISSING
+    if not key_was_kept and not row_was_kept:
         both = combined.row(key_hash=key_hash, **params)
         if both is None:
             return None, None
         key_row, row = both[: _LIVE_KEY.width], both[_LIVE_KEY.width :]
-        keeper.keep(_kept_as(key_hash), key_row, _LIVE_KEY.tags(key_row))
         row = row if alone.tags(row) else None  # every column NULL: the LEFT JOIN found none
     else:
-        if key_row is row_cache.MISSING:
+        if not key_was_kept:
             key_row = _LIVE_KEY.row(key_hash=key_hash)
-            if key_row is not None:
-                keeper.keep(_kept_as(key_hash), key_row, _LIVE_KEY.tags(key_row))
         if key_row is None:
             return None, None
-        if row is row_cache.MISSING:
+        if not row_was_kept:
             row = alone.row(**params)
-    if row is not None:
+    # Only what was read now is kept: a kept row found again is left as it is.
+    if not key_was_kept:
+        keeper.keep(_kept_as(key_hash), key_row, _LIVE_KEY.tags(key_row))
+    if not row_was_kept and row is not None:
         keeper.keep(kept_as, row, alone.tags(row))
     return _LIVE_KEY.instances(key_row)["k"], None if row is None else alone.instances(row)[alias]
 

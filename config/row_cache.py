@@ -6,9 +6,10 @@ preview page its course: the same few rows again and again, each a round trip to
 costs a sync worker more than the rest of its request. A web process keeps what it read here, and
 PostgreSQL tells it what changed:
 
-- Triggers on the tables those rows come from (migration accounts 0007) name every row updated or
-  deleted (`courses_course:42`), and every table truncated, on one channel; PostgreSQL delivers
-  the names to every connection listening once the transaction commits, in commit order.
+- Triggers on the tables those rows come from (migrations accounts 0007, courses 0016) name every
+  row updated or deleted (`courses_course:42`), and every table truncated, on one channel;
+  PostgreSQL delivers the names to every connection listening once the transaction commits, in
+  commit order.
 - Each process listens on a connection of its own, which a thread reads as names arrive, and
   which a request reads too before it looks here: what has arrived is never served.
 - A process that writes one of those rows itself reads the channel up to its own commit before it

@@ -5,7 +5,8 @@ The public preview page of a course, `/go/<course_id>`: no key, no login, in the
 per chapter at `/go/<id>/<n>`, and, when the course has a wrap-up, an assessment or an agreement,
 a last page after the chapters. Every generated string is escaped by the templates; Markdown goes
 through courses.markdown. Pages are rendered once and stored (see Stored pages): a view costs one
-query, two when it renders, three to record a sign-off.
+query (none while its process keeps the course: config/row_cache.py), two when it renders, three to
+record a sign-off.
 """
 
 import functools
