@@ -223,33 +223,52 @@ def billing_period_date(moment: datetime.datetime | None = None) -> datetime.dat
     return moment.date().replace(day=1)
 
 
+@dataclass(frozen=True)
+class CreditCharge:
+    """
+    The statement that consumes one course credit of `period`, the current billing period: it
+    returns a row when the credit was there and none when the plan's allowance is used up. Run it
+    alone (charge_credit) or as the first part of the statement that writes what the credit pays
+    for, so both are written or neither, in one round trip.
+    """
+
+    sql: str
+    params: list
+    period: datetime.date
+
+
+def credit_charge(*, account: Account) -> CreditCharge:
+    """:raises CreditsExhausted: if the plan has no credits at all"""
+    allowance = account.plan.monthly_course_credits
+    if allowance <= 0:
+        raise CreditsExhausted(account.plan.name)
+    period = billing_period_date()
+    # One statement that counts and checks at once: exact when many requests race for the last
+    # credit, and a new month is simply a new row (no reset job).
+    table = UsagePeriod._meta.db_table
+    sql = f"""
+        INSERT INTO {table} (account_id, period_date, courses_used)
+        VALUES (%s, %s, 1)
+        ON CONFLICT (account_id, period_date) DO UPDATE
+            SET courses_used = {table}.courses_used + 1
+            WHERE {table}.courses_used < %s
+        RETURNING courses_used
+    """
+    return CreditCharge(sql=sql, params=[account.pk, period, allowance], period=period)
+
+
 def charge_credit(*, account: Account) -> datetime.date:
     """
     Consume one course credit of the current billing period; return that period.
     Call inside the transaction that creates the job, so both commit or neither.
     :raises CreditsExhausted: if the plan's monthly allowance is used up
     """
-    allowance = account.plan.monthly_course_credits
-    period = billing_period_date()
-    if allowance <= 0:
-        raise CreditsExhausted(account.plan.name)
-    # One statement that counts and checks at once: exact when many requests race for the last
-    # credit, and a new month is simply a new row (no reset job).
+    charge = credit_charge(account=account)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            INSERT INTO {UsagePeriod._meta.db_table} (account_id, period_date, courses_used)
-            VALUES (%s, %s, 1)
-            ON CONFLICT (account_id, period_date) DO UPDATE
-                SET courses_used = {UsagePeriod._meta.db_table}.courses_used + 1
-                WHERE {UsagePeriod._meta.db_table}.courses_used < %s
-            RETURNING courses_used
-            """,
-            [account.pk, period, allowance],
-        )
+        cursor.execute(charge.sql, charge.params)
         if cursor.fetchone() is None:
             raise CreditsExhausted(account.plan.name)
-    return period
+    return charge.period
 
 
 def refund_credit(*, account_id: int, period_date: datetime.date) -> None:

@@ -74,9 +74,12 @@ def run(*, seconds: float, pipeline_jobs: int) -> list[Result]:
             return dataclasses.replace(result, name=name, ratio=result.requests_per_second / bare.requests_per_second)
 
         results = []
-        for name, path, with_key in _REFERENCES:
+        for name, path, with_key, body in _REFERENCES:
             headers = {"Authorization": f"Bearer {world.plain_key}"} if with_key else {}
-            results.append(beside_bare(name, base_url + path, headers=headers))
+            posted = {} if body is None else {"method": "POST", "body": body, "expect": 202}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            results.append(beside_bare(name, base_url + path, headers=headers, **posted))
         for measure in scenario.measures(world):
             result = beside_bare(measure.name, base_url + measure.path, method=measure.method,
                                  headers=measure.headers, body=measure.body, expect=measure.expect)
@@ -110,10 +113,13 @@ def exit_status(results: list[Result]) -> int:
 
 
 # Where the endpoints' floors are on the machine at hand (no targets): what one round trip to
-# PostgreSQL costs, and what every API request pays before its endpoint does anything.
-_REFERENCES = [  # (row, path, with the API key)
-    ("reference: the bare view plus one SQL round trip (`SELECT 1`)", "/bench/one-query", False),
-    ("reference: an API request that does nothing (key lookup, rate limiter)", "/bench/nothing", True),
+# PostgreSQL costs, what every API request pays before its endpoint does anything, and what a
+# create pays at least for the one row it must commit before it answers.
+_REFERENCES = [  # (row, path, with the API key, a JSON body to POST)
+    ("reference: the bare view plus one SQL round trip (`SELECT 1`)", "/bench/one-query", False, None),
+    ("reference: an API request that does nothing (key lookup, rate limiter)", "/bench/nothing", True, None),
+    ("reference: an API request that commits a job and its credit, nothing else (create's floor)",
+     "/bench/job-write", True, '{"subject": "Intro to SQL"}'),
 ]
 
 

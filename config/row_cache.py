@@ -178,7 +178,9 @@ def note_writes(execute, sql, params, many, context):
 
 
 _TABLE_NAMED = re.compile(r"\b(?:" + "|".join(TABLES) + r")\b")
-_INSERT_INTO = re.compile(r'\s*INSERT\s+INTO\s+(?:"?\w+"?\.)?"?(\w+)', re.IGNORECASE)
+_TABLE = r'(?:"?\w+"?\.)?"?(\w+)'  # a table's name, perhaps quoted, perhaps after its schema's
+_INSERT_INTO = re.compile(r"\bINSERT\s+INTO\s+" + _TABLE, re.IGNORECASE)
+_UPDATE_OR_DELETE = re.compile(r"\b(?:UPDATE|DELETE\s+FROM|MERGE\s+INTO)\s+(?:ONLY\s+)?" + _TABLE, re.IGNORECASE)
 
 
 def _may_change_copied_rows(sql) -> bool:
@@ -192,10 +194,30 @@ def _may_change_copied_rows(sql) -> bool:
         return _TABLE_NAMED.search(sql) is not None
     if sql.lstrip()[:6].upper() == "SELECT":
         return False
-    insert = _INSERT_INTO.match(sql)
+    if sql.lstrip()[:4].upper() == "WITH":
+        return _writes_may_change_copied_rows(sql)
+    insert = _INSERT_INTO.match(sql.lstrip())
     if insert is not None and "ON CONFLICT" not in sql.upper():
         return insert.group(1) == "courses_course"
     return _TABLE_NAMED.search(sql) is not None
+
+
+def _writes_may_change_copied_rows(sql: str) -> bool:
+    # A statement with common table expressions writes where its verbs say, in any of its parts:
+    # `WITH charged AS (INSERT ... ON CONFLICT DO UPDATE ...) INSERT INTO ... SELECT ...` changes
+    # no copy unless a table it updates or deletes from is one of TABLES, one it inserts into with
+    # ON CONFLICT is, or it inserts a course. An ON CONFLICT clause belongs to the last INSERT
+    # before it. One without a writing verb only reads. (A DO UPDATE or FOR UPDATE clause names no
+    # table after its verb.)
+    if "TRUNCATE" in sql.upper() or any(table in TABLES for table in _UPDATE_OR_DELETE.findall(sql)):
+        return True
+    inserts = list(_INSERT_INTO.finditer(sql))
+    for insert, next_insert in zip(inserts, [*inserts[1:], None]):
+        table = insert.group(1)
+        clauses = sql[insert.end() : None if next_insert is None else next_insert.start()]
+        if table == "courses_course" or (table in TABLES and "ON CONFLICT" in clauses.upper()):
+            return True
+    return False
 
 
 # The process's copies --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """
-Lookups on the hottest paths (every API request's key, every poll's job), written once as SQL.
+Lookups on the hottest paths (every API request's key, every poll's job), and the insert of the
+hottest write (a create request's job), written once as SQL.
 
 The ORM compiles a queryset into SQL on every call: for a two-table `select_related` that is
 several times the cost of the query itself. A `Lookup` compiles its SQL once, from the models'
@@ -155,6 +156,47 @@ class Lookup:
             if primary_key is not None:
                 names.add(f"{table.model._meta.db_table}:{primary_key}")
         return frozenset(names)
+
+
+def insert_after(instance: models.Model, *, first: str, params: list) -> bool:
+    """
+    Save the new `instance` as Model.save would (its defaults and auto_now_add values, each field's
+    conversion for the database), in one statement behind `first`, a statement that writes and
+    returns rows: `WITH first_rows AS (first) INSERT ... SELECT ... FROM first_rows`. The instance
+    is saved only if `first` returned a row, so both are written or neither without a transaction.
+    Return whether it was saved. Its primary key is the database's; no signal is sent. Prepared, as
+    a Lookup's query is.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = _inserted_fields(type(instance))
+    values = [field.get_db_prep_save(field.pre_save(instance, True), connection=db) for field in fields]
+    with _preparing_cursor(db) as cursor:
+        cursor.execute(f"WITH first_rows AS ({first}) {_insert_from_first(type(instance))}", [*params, *values])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    instance.pk = row[0]
+    instance._state.adding = False
+    instance._state.db = db.alias
+    return True
+
+
+@functools.cache
+def _inserted_fields(model: type[models.Model]) -> list[models.Field]:
+    fields = [field for field in model._meta.concrete_fields if field is not model._meta.auto_field]
+    for field in fields:
+        if hasattr(field, "get_placeholder"):  # it would need more than a plain %s
+            raise ValueError(f"{model.__name__}.{field.name} cannot be inserted with a plain parameter")
+    return fields
+
+
+@functools.cache
+def _insert_from_first(model: type[models.Model]) -> str:
+    fields = _inserted_fields(model)
+    columns = ", ".join(f'"{field.column}"' for field in fields)
+    placeholders = ", ".join(["%s"] * len(fields))
+    table, primary_key = model._meta.db_table, model._meta.pk.column
+    return f'INSERT INTO "{table}" ({columns}) SELECT {placeholders} FROM first_rows RETURNING "{primary_key}"'
 
 
 def _preparing_cursor(db):

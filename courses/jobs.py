@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors, heartbeats, queue
+from config import errors, heartbeats, queue, sql
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.generation.grounding import SourcesGone
@@ -70,7 +70,6 @@ def _attach_sources(job: GenerationJob, sources: list[Source]) -> None:
 # Creating jobs --------------------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
 def create_job(
     *,
     api_key: ApiKey,
@@ -103,22 +102,46 @@ def create_job(
     if learner_callback_url:  # only when given, so keys recorded before it existed still match
         request["learner_callback_url"] = learner_callback_url
     source_ids = list(dict.fromkeys(sources or []))
-    fingerprint = {"operation": "create", **request, **({"sources": source_ids} if source_ids else {})}
-    if idempotency_key is not None:
-        replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request=fingerprint)
-        if replayed is not None:
-            return replayed.job
-    built_from = sources_to_build_from(api_key=api_key, public_ids=source_ids) if source_ids else []
-    period = account_services.charge_credit(account=api_key.account)
-    job = GenerationJob.objects.create(
-        api_key=api_key, charged_period_date=period, enqueued_at=timezone.now(),
-        from_sources=bool(built_from), **request,
-    )
+    if idempotency_key is None and not source_ids:
+        # Nothing to read first and nothing to write after: the credit and the job are one
+        # statement, a transaction of its own.
+        return _accept(GenerationJob(api_key=api_key, **request))
+    with transaction.atomic(durable=True):
+        fingerprint = {"operation": "create", **request, **({"sources": source_ids} if source_ids else {})}
+        if idempotency_key is not None:
+            replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request=fingerprint)
+            if replayed is not None:
+                return replayed.job
+        built_from = sources_to_build_from(api_key=api_key, public_ids=source_ids) if source_ids else []
+        job = _accept(GenerationJob(api_key=api_key, from_sources=bool(built_from), **request), built_from)
+        if idempotency_key is not None:
+            idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, job=job)
+        return job
+
+
+def _accept(job: GenerationJob, built_from: list[Source] = ()) -> GenerationJob:
+    """
+    Save the new job with its credit charged, attach the sources it is built from, and queue it
+    once committed.
+    :raises CreditsExhausted: if the account has no credit left this month
+    """
+    save_charged(job)
     _attach_sources(job, built_from)
-    if idempotency_key is not None:
-        idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, job=job)
     _enqueue_on_commit(job_id=job.pk)
     return job
+
+
+def save_charged(job: GenerationJob) -> None:
+    """
+    Save the new job and charge the credit it costs in one statement: both are written or neither,
+    in one round trip, with or without a transaction around them.
+    :raises CreditsExhausted: if the account has no credit left this month
+    """
+    account = job.api_key.account
+    charge = account_services.credit_charge(account=account)
+    job.charged_period_date, job.enqueued_at = charge.period, timezone.now()
+    if not sql.insert_after(job, first=charge.sql, params=charge.params):
+        raise account_services.CreditsExhausted(account.plan.name)
 
 
 @transaction.atomic(durable=True)
@@ -163,12 +186,9 @@ def create_regeneration_job(
         raise versions.CourseBusy()
     if course.version >= settings.COURSE_MAX_VERSIONS:
         raise versions.VersionLimitReached()
-    period = account_services.charge_credit(account=api_key.account)
     original = course.job
-    job = GenerationJob.objects.create(
+    job = GenerationJob(
         api_key=api_key,
-        charged_period_date=period,
-        enqueued_at=timezone.now(),
         subject=original.subject,
         format=course.format,
         language_id=course.language_id,
@@ -181,10 +201,9 @@ def create_regeneration_job(
         instructions=instructions,
         from_sources=bool(built_from),
     )
-    _attach_sources(job, built_from)
+    _accept(job, built_from)
     if idempotency_key is not None:
         idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
-    _enqueue_on_commit(job_id=job.pk)
     return job
 
 

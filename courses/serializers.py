@@ -1,3 +1,4 @@
+import functools
 import re
 
 from drf_spectacular.utils import extend_schema_field
@@ -137,7 +138,27 @@ class SourceIdField(StrictCharField):
         return value
 
 
-class CreateJobInput(serializers.Serializer):
+class FieldsBuiltOnce(serializers.Serializer):
+    """
+    An input whose fields are built once per class, not once per request: DRF deep-copies every
+    declared field for each serializer it makes, which for a create request cost more than
+    checking the body. Shared fields must only check values: one that reads the serializer's
+    `context` or `partial`, or changes itself while validating, does not belong here.
+    """
+
+    @property
+    def fields(self):
+        return _fields_built_once(type(self))
+
+
+@functools.cache
+def _fields_built_once(serializer_class: type[serializers.Serializer]):
+    # Bound to a serializer of their own, made for this and never given data: the fields' `root`
+    # and `parent` are it, whichever instance validates.
+    return serializers.Serializer.fields.func(serializer_class())
+
+
+class CreateJobInput(FieldsBuiltOnce):
     subject = StrictCharField(
         min_length=1, max_length=200,
         help_text="What the course is about and for whom; with `sources`, what to take from them.",

@@ -342,6 +342,17 @@ def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
         ('UPDATE "courses_courseversion" SET "number" = 2', False),
         ('SELECT "id" FROM "courses_course" FOR UPDATE', False),
         ("SAVEPOINT s1", False),
+        # A create request's statement: a credit upserted, then the job inserted behind it.
+        ("WITH first_rows AS (INSERT INTO accounts_usageperiod (account_id) VALUES (1) "
+         "ON CONFLICT (account_id) DO UPDATE SET x = 1 RETURNING x) "
+         'INSERT INTO "courses_generationjob" ("subject") SELECT %s FROM first_rows RETURNING "id"', False),
+        ('WITH kept AS (SELECT "id" FROM "courses_course") SELECT * FROM kept', False),
+        ('WITH gone AS (DELETE FROM "courses_course" RETURNING "id") SELECT count(*) FROM gone', True),
+        ('WITH x AS (UPDATE "public"."accounts_apikey" SET "name" = 1 RETURNING 1) INSERT INTO t SELECT 1 FROM x', True),
+        ('WITH x AS (INSERT INTO t (a) VALUES (1) RETURNING a) INSERT INTO "courses_course" SELECT a FROM x', True),
+        ("WITH x AS (INSERT INTO accounts_usageperiod (a) VALUES (1) RETURNING a) "
+         "INSERT INTO accounts_plan (a) SELECT a FROM x ON CONFLICT (a) DO UPDATE SET a = 2", True),
+        ('WITH x AS (SELECT 1) SELECT "id" FROM "courses_course" FOR UPDATE OF "courses_course"', False),
     ],
 )
 def test_which_statements_make_the_process_catch_up(sql, changes_copies):

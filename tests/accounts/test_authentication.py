@@ -175,10 +175,11 @@ def test_no_raw_key_is_stored_anywhere(db, django_db_blocker):
     assert ApiKey.objects.get(account=account).key_hash == services.hash_key(plain_key)
 
 
-def test_key_lookups_are_prepared_statements_planned_once_per_connection(api_client, api_key):
+def test_key_lookups_and_the_job_insert_are_prepared_statements_planned_once_per_connection(api_client, api_key):
     with connection.cursor() as cursor:
         cursor.execute("DEALLOCATE ALL")  # what earlier tests left on this connection (psycopg forgets it too)
-    job = api_client.post("/api/v1/courses", {"subject": "Knots"}, format="json").json()["jobId"]  # the key
+    for subject in ("Knots", "Sails"):  # the key; the credit and the job
+        job = api_client.post("/api/v1/courses", {"subject": subject}, format="json").json()["jobId"]
     for _ in range(3):
         assert api_client.get(f"/api/v1/courses/jobs/{job}").status_code == 200  # the key with the job
 
@@ -187,7 +188,9 @@ def test_key_lookups_are_prepared_statements_planned_once_per_connection(api_cli
         prepared = [statement for (statement,) in cursor.fetchall()]
 
     # Each once, however often it ran; with its parameters bound by the server.
-    with_job = ['"courses_generationjob" j' in statement for statement in prepared]
-    assert all('FROM "accounts_apikey" k' in statement for statement in prepared)
-    assert sorted(with_job) == [False, True]
+    lookups = [statement for statement in prepared if 'FROM "accounts_apikey" k' in statement]
+    inserts = [statement for statement in prepared if 'INSERT INTO "courses_generationjob"' in statement]
+    assert sorted('"courses_generationjob" j' in statement for statement in lookups) == [False, True]
+    assert len(inserts) == 1 and "INSERT INTO accounts_usageperiod" in inserts[0]
+    assert len(prepared) == 3
     assert all("$1" in statement for statement in prepared)

@@ -253,10 +253,15 @@ def test_malformed_idempotency_key_is_400(api_client, key):
     }
 
 
-def test_a_create_costs_at_most_five_queries(api_client, django_assert_max_num_queries, django_capture_on_commit_callbacks):
+def test_a_create_is_two_queries_the_key_then_the_credit_with_the_job(
+    api_client, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     post(api_client, VALID)  # the key's last use is written now
 
-    with django_capture_on_commit_callbacks(execute=False), django_assert_max_num_queries(5):
+    with django_capture_on_commit_callbacks(execute=False), django_assert_num_queries(2) as queries:
         response = post(api_client, VALID)
 
     assert response.status_code == 202
+    charge_and_job = queries.captured_queries[1]["sql"]
+    assert "INSERT INTO accounts_usageperiod" in charge_and_job
+    assert 'INSERT INTO "courses_generationjob"' in charge_and_job
