@@ -213,6 +213,11 @@ class JobAccepted(serializers.Serializer):
         return poll_path(job)
 
 
+def job_accepted(job: GenerationJob) -> dict:
+    """The answer to an accepted create or regenerate request (JobAccepted)."""
+    return {"jobId": job.public_id, "status": GenerationJob.Status.PENDING, "pollUrl": poll_path(job)}
+
+
 def poll_path(job: GenerationJob) -> str:
     return f"/api/v1/courses/jobs/{job.public_id}"
 

@@ -92,7 +92,7 @@ class CreateJobView(ApiView):
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
         )
-        body = serializers.JobAccepted(job).data
+        body = serializers.job_accepted(job)
         return Response(body, status=202, headers={"Location": body["pollUrl"]})
 
 
@@ -443,7 +443,7 @@ class RegenerateView(ApiView):
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
         )
-        body = serializers.JobAccepted(job).data
+        body = serializers.job_accepted(job)
         return Response(body, status=202, headers={"Location": body["pollUrl"]})
 
 

@@ -27,3 +27,10 @@ def test_a_completed_job_and_its_course_are_shown_as_their_serializers_show_them
 
     assert serializers.job_output(job) == serializers.JobOutput(job).data
     assert serializers.course_output(job.course) == serializers.CourseOutput(job.course).data
+
+
+@pytest.mark.parametrize("status", ["pending", "completed"])
+def test_an_accepted_job_is_shown_as_its_serializer_shows_it(db, status):
+    job = GenerationJobFactory(status=status)  # a replay answers as the first request was answered
+
+    assert serializers.job_accepted(job) == serializers.JobAccepted(job).data
