@@ -28,6 +28,7 @@ and edit endpoints do). Only web processes keep copies (`enable`, from config/ws
 import collections
 import contextlib
 import dataclasses
+import functools
 import itertools
 import logging
 import os
@@ -190,6 +191,11 @@ def _may_change_copied_rows(sql) -> bool:
     # a string of several statements that names them.
     if not isinstance(sql, str):
         return True
+    return _statement_may_change_copied_rows(sql)
+
+
+@functools.lru_cache(maxsize=1024)  # the same few hundred statements, their values passed apart
+def _statement_may_change_copied_rows(sql: str) -> bool:
     if ";" in sql.rstrip().rstrip(";"):
         return _TABLE_NAMED.search(sql) is not None
     if sql.lstrip()[:6].upper() == "SELECT":
