@@ -88,10 +88,13 @@ def test_refund_goes_back_to_the_month_that_was_charged(starter_account, time_ma
     assert UsagePeriod.objects.get(account=starter_account, period_date="2026-06-01").courses_used == 1
 
 
+@pytest.mark.parametrize("used", [5, None], ids=["some-used", "first-of-the-month"])
 @pytest.mark.django_db(transaction=True)
-def test_exactly_the_credits_left_are_accepted_under_concurrency(settings):
+def test_exactly_the_credits_left_are_accepted_under_concurrency(settings, used):
     account = AccountFactory(plan=PlanFactory(slug="starter", name="Starter", monthly_course_credits=10))
-    UsagePeriodFactory(account=account, courses_used=5)
+    if used is not None:  # else the month's row is made by the first of the racing requests
+        UsagePeriodFactory(account=account, courses_used=used)
+    left = 10 - (used or 0)
     plain_key = services.issue_key(account=account)
     requests = 24
     start = threading.Barrier(requests)
@@ -111,6 +114,6 @@ def test_exactly_the_credits_left_are_accepted_under_concurrency(settings):
     for thread in threads:
         thread.join()
 
-    assert sorted(statuses) == [202] * 5 + [403] * 19
+    assert sorted(statuses) == [202] * left + [403] * (requests - left)
     assert services.usage_for(account=account).used == 10
-    assert GenerationJob.objects.count() == 5
+    assert GenerationJob.objects.count() == left
