@@ -259,8 +259,8 @@ def credit_charge(*, account: Account) -> CreditCharge:
 
 def charge_credit(*, account: Account) -> datetime.date:
     """
-    Consume one course credit of the current billing period; return that period.
-    Call inside the transaction that creates the job, so both commit or neither.
+    Consume one course credit of the current billing period, on its own; return that period. A
+    job's credit is charged in the statement that saves the job (courses.jobs.save_charged).
     :raises CreditsExhausted: if the plan's monthly allowance is used up
     """
     charge = credit_charge(account=account)

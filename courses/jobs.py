@@ -4,6 +4,7 @@ import datetime
 import logging
 import math
 import time
+from collections.abc import Sequence
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -61,7 +62,7 @@ def sources_to_build_from(*, api_key: ApiKey, public_ids: list[str]) -> list[Sou
     return [found[public_id] for public_id in dict.fromkeys(public_ids)]
 
 
-def _attach_sources(job: GenerationJob, sources: list[Source]) -> None:
+def _attach_sources(job: GenerationJob, sources: Sequence[Source]) -> None:
     JobSource.objects.bulk_create(
         [JobSource(job=job, source=source, position=position) for position, source in enumerate(sources)]
     )
@@ -119,7 +120,7 @@ def create_job(
         return job
 
 
-def _accept(job: GenerationJob, built_from: list[Source] = ()) -> GenerationJob:
+def _accept(job: GenerationJob, built_from: Sequence[Source] = ()) -> GenerationJob:
     """
     Save the new job with its credit charged, attach the sources it is built from, and queue it
     once committed.
