@@ -16,6 +16,7 @@ from accounts import services as account_services
 from config import row_cache
 from courses import jobs
 from courses.models import Course, GenerationJob
+from learners import progress
 from tests.conftest import client_for, no_worker
 from tests.factories import AccountFactory, GenerationJobFactory, PlanFactory
 from tests.processes import wait_for
@@ -357,6 +358,13 @@ def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
 )
 def test_which_statements_make_the_process_catch_up(sql, changes_copies):
     assert row_cache._may_change_copied_rows(sql) is changes_copies
+
+
+@pytest.mark.parametrize("sql", [progress._SIGN_KNOWN, progress._SIGN_NEW], ids=["known", "new"])
+def test_a_sign_off_holds_its_course_but_changes_no_copy(sql):
+    # It names courses_course, to hold the row (FOR KEY SHARE): no update of it, no catch-up.
+    assert '"courses_course"' in sql
+    assert row_cache._may_change_copied_rows(sql) is False
 
 
 def _finished_course(**job_fields) -> Course:
