@@ -214,7 +214,8 @@ def _writes_may_change_copied_rows(sql: str) -> bool:
     # no copy unless a table it updates or deletes from is one of TABLES, one it inserts into with
     # ON CONFLICT is, or it inserts a course. An ON CONFLICT clause belongs to the last INSERT
     # before it. One without a writing verb only reads. (A DO UPDATE or FOR UPDATE clause names no
-    # table after its verb.)
+    # table after its verb.) So a WITH statement written here names each table it writes right
+    # after its verb, in lower case, with no comment between, and changes no row through a function.
     if "TRUNCATE" in sql.upper() or any(table in TABLES for table in _UPDATE_OR_DELETE.findall(sql)):
         return True
     inserts = list(_INSERT_INTO.finditer(sql))

@@ -138,13 +138,16 @@ class SourceIdField(StrictCharField):
         return value
 
 
+# An input whose fields are built once per class, not once per request: DRF deep-copies every
+# declared field for each serializer it makes, which for a create request cost more than checking
+# the body. Shared fields must only check values: one that reads the serializer's `context` or
+# `partial`, or changes itself while validating, does not belong here. (A comment, not a docstring:
+# the API document would show a docstring as the description of every input built on it.)
 class FieldsBuiltOnce(serializers.Serializer):
-    """
-    An input whose fields are built once per class, not once per request: DRF deep-copies every
-    declared field for each serializer it makes, which for a create request cost more than
-    checking the body. Shared fields must only check values: one that reads the serializer's
-    `context` or `partial`, or changes itself while validating, does not belong here.
-    """
+    def __init__(self, *args, **kwargs):
+        if kwargs.get("partial") or kwargs.get("context"):
+            raise TypeError(f"{type(self).__name__} shares its fields: it takes neither partial nor context")
+        super().__init__(*args, **kwargs)
 
     @property
     def fields(self):

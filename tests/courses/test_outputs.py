@@ -34,3 +34,9 @@ def test_an_accepted_job_is_shown_as_its_serializer_shows_it(db, status):
     job = GenerationJobFactory(status=status)  # a replay answers as the first request was answered
 
     assert serializers.job_accepted(job) == serializers.JobAccepted(job).data
+
+
+@pytest.mark.parametrize("options", [{"partial": True}, {"context": {"request": None}}])
+def test_an_input_that_shares_its_fields_refuses_what_they_would_read(options):
+    with pytest.raises(TypeError):
+        serializers.CreateJobInput(data={"subject": "Knots"}, **options)
