@@ -185,10 +185,6 @@ _UPDATE_OR_DELETE = re.compile(r"\b(?:UPDATE|DELETE\s+FROM|MERGE\s+INTO)\s+(?:ON
 
 
 def _may_change_copied_rows(sql) -> bool:
-    # What the triggers announce: an update or a deletion in one of TABLES, a truncation, or a course
-    # inserted (its job's answer shows it). A row inserted anywhere else replaces no copy, since
-    # nothing is kept of a row not found. Any other statement naming those tables counts, and so does
-    # a string of several statements that names them.
     if not isinstance(sql, str):
         return True
     return _statement_may_change_copied_rows(sql)
@@ -196,29 +192,26 @@ def _may_change_copied_rows(sql) -> bool:
 
 @functools.lru_cache(maxsize=1024)  # the same few hundred statements, their values passed apart
 def _statement_may_change_copied_rows(sql: str) -> bool:
+    # What the triggers announce: an update or a deletion in one of TABLES, a truncation, or a course
+    # inserted (its job's answer shows it). A row inserted anywhere else replaces no copy, since
+    # nothing is kept of a row not found; nor does a row only read, or locked (FOR UPDATE).
+    #
+    # A statement writes where its verbs say, in any of its parts (`WITH charged AS (INSERT ... ON
+    # CONFLICT DO UPDATE ...) INSERT INTO ... SELECT ...`): it counts if a table it updates or deletes
+    # from is one of TABLES, if one it inserts into with ON CONFLICT is (the clause belongs to the
+    # last INSERT before it), or if it inserts a course. So a statement names each table it writes
+    # right after its verb, in lower case, with no comment between, and changes no row through a
+    # function. One with no writing verb that is not a query (COPY, ALTER TABLE) counts if it names
+    # one of TABLES, and so does a string of several statements.
     if ";" in sql.rstrip().rstrip(";"):
         return _TABLE_NAMED.search(sql) is not None
     if sql.lstrip()[:6].upper() == "SELECT":
         return False
-    if sql.lstrip()[:4].upper() == "WITH":
-        return _writes_may_change_copied_rows(sql)
-    insert = _INSERT_INTO.match(sql.lstrip())
-    if insert is not None and "ON CONFLICT" not in sql.upper():
-        return insert.group(1) == "courses_course"
-    return _TABLE_NAMED.search(sql) is not None
-
-
-def _writes_may_change_copied_rows(sql: str) -> bool:
-    # A statement with common table expressions writes where its verbs say, in any of its parts:
-    # `WITH charged AS (INSERT ... ON CONFLICT DO UPDATE ...) INSERT INTO ... SELECT ...` changes
-    # no copy unless a table it updates or deletes from is one of TABLES, one it inserts into with
-    # ON CONFLICT is, or it inserts a course. An ON CONFLICT clause belongs to the last INSERT
-    # before it. One without a writing verb only reads. (A DO UPDATE or FOR UPDATE clause names no
-    # table after its verb.) So a WITH statement written here names each table it writes right
-    # after its verb, in lower case, with no comment between, and changes no row through a function.
     if "TRUNCATE" in sql.upper() or any(table in TABLES for table in _UPDATE_OR_DELETE.findall(sql)):
         return True
     inserts = list(_INSERT_INTO.finditer(sql))
+    if not inserts and _UPDATE_OR_DELETE.search(sql) is None:
+        return sql.lstrip()[:4].upper() != "WITH" and _TABLE_NAMED.search(sql) is not None
     for insert, next_insert in zip(inserts, [*inserts[1:], None]):
         table = insert.group(1)
         clauses = sql[insert.end() : None if next_insert is None else next_insert.start()]

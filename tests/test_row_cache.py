@@ -343,6 +343,8 @@ def test_a_setting_changed_drops_what_was_computed_with_it(keyed, settings):
         ('UPDATE "courses_courseversion" SET "number" = 2', False),
         ('SELECT "id" FROM "courses_course" FOR UPDATE', False),
         ("SAVEPOINT s1", False),
+        ('UPDATE "learners_learner" SET "x" = 1 WHERE "course_id" IN (SELECT "id" FROM "courses_course")', False),
+        ('COPY "courses_course" FROM STDIN', True),
         # A create request's statement: a credit upserted, then the job inserted behind it.
         ("WITH first_rows AS (INSERT INTO accounts_usageperiod (account_id) VALUES (1) "
          "ON CONFLICT (account_id) DO UPDATE SET x = 1 RETURNING x) "
