@@ -2,7 +2,6 @@
 
 import datetime
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -183,13 +182,12 @@ def revoke_key(*, key_or_prefix: str) -> ApiKey:
     return key
 
 
-def authenticate_key(*, plain_key: str, find_key: Callable[..., ApiKey | None] = queries.live_key) -> ApiKey:
+def authenticate_key(*, plain_key: str) -> ApiKey:
     """
     Return the live key with this plain value, its account and plan loaded, and note its use.
-    `find_key(key_hash=...)` looks the key up (a view may read a row of its own in the same query).
     :raises InvalidApiKey: if no live key has this value
     """
-    key = find_key(key_hash=hash_key(plain_key))
+    key = queries.live_key(key_hash=hash_key(plain_key))
     if key is None:
         raise InvalidApiKey()
     _note_key_use(key)
@@ -223,22 +221,12 @@ def billing_period_date(moment: datetime.datetime | None = None) -> datetime.dat
     return moment.date().replace(day=1)
 
 
-@dataclass(frozen=True)
-class CreditCharge:
+def charge_credit(*, account: Account) -> datetime.date:
     """
-    The statement that consumes one course credit of `period`, the current billing period: it
-    returns a row when the credit was there and none when the plan's allowance is used up. Run it
-    alone (charge_credit) or as the first part of the statement that writes what the credit pays
-    for, so both are written or neither, in one round trip.
+    Consume one course credit of the current billing period; return that period. Run it in the
+    transaction that saves what the credit pays for, so both are written or neither.
+    :raises CreditsExhausted: if the plan's monthly allowance is used up
     """
-
-    sql: str
-    params: list
-    period: datetime.date
-
-
-def credit_charge(*, account: Account) -> CreditCharge:
-    """:raises CreditsExhausted: if the plan has no credits at all"""
     allowance = account.plan.monthly_course_credits
     if allowance <= 0:
         raise CreditsExhausted(account.plan.name)
@@ -246,29 +234,21 @@ def credit_charge(*, account: Account) -> CreditCharge:
     # One statement that counts and checks at once: exact when many requests race for the last
     # credit, and a new month is simply a new row (no reset job).
     table = UsagePeriod._meta.db_table
-    sql = f"""
-        INSERT INTO {table} (account_id, period_date, courses_used)
-        VALUES (%s, %s, 1)
-        ON CONFLICT (account_id, period_date) DO UPDATE
-            SET courses_used = {table}.courses_used + 1
-            WHERE {table}.courses_used < %s
-        RETURNING courses_used
-    """
-    return CreditCharge(sql=sql, params=[account.pk, period, allowance], period=period)
-
-
-def charge_credit(*, account: Account) -> datetime.date:
-    """
-    Consume one course credit of the current billing period, on its own; return that period. A
-    job's credit is charged in the statement that saves the job (courses.jobs.save_charged).
-    :raises CreditsExhausted: if the plan's monthly allowance is used up
-    """
-    charge = credit_charge(account=account)
     with connection.cursor() as cursor:
-        cursor.execute(charge.sql, charge.params)
+        cursor.execute(
+            f"""
+            INSERT INTO {table} (account_id, period_date, courses_used)
+            VALUES (%s, %s, 1)
+            ON CONFLICT (account_id, period_date) DO UPDATE
+                SET courses_used = {table}.courses_used + 1
+                WHERE {table}.courses_used < %s
+            RETURNING courses_used
+            """,
+            [account.pk, period, allowance],
+        )
         if cursor.fetchone() is None:
             raise CreditsExhausted(account.plan.name)
-    return charge.period
+    return period
 
 
 def refund_credit(*, account_id: int, period_date: datetime.date) -> None:

@@ -118,8 +118,6 @@ def exit_status(results: list[Result]) -> int:
 _REFERENCES = [  # (row, path, with the API key, a JSON body to POST)
     ("reference: the bare view plus one SQL round trip (`SELECT 1`)", "/bench/one-query", False, None),
     ("reference: an API request that does nothing (key lookup, rate limiter)", "/bench/nothing", True, None),
-    ("reference: an API request that commits a job and its credit, nothing else (create's floor)",
-     "/bench/job-write", True, '{"subject": "Intro to SQL"}'),
 ]
 
 

@@ -5,8 +5,6 @@ from rest_framework.response import Response
 
 from config.api import ApiView
 from config.urls import urlpatterns as service_urlpatterns
-from courses import jobs
-from courses.models import GenerationJob
 
 
 def bare(request):
@@ -31,25 +29,9 @@ class NothingView(ApiView):
         return Response({"status": "ok"})
 
 
-class JobWriteView(ApiView):
-    """
-    What create costs at least: its key looked up, its limiter counted, and its job committed with
-    the credit it costs, in the statement create uses. Nothing else: the body is read but not
-    checked, the job is never queued, and the answer is not create's.
-    """
-
-    rate_limit_scope = "create"
-
-    def post(self, request):
-        job = GenerationJob(api_key=request.auth, subject=str(request.data["subject"]))
-        jobs.save_charged(job)
-        return Response({"jobId": job.public_id}, status=202)
-
-
 urlpatterns = [
     path("bench/bare", bare),
     path("bench/one-query", one_query),
     path("bench/nothing", NothingView.as_view()),
-    path("bench/job-write", JobWriteView.as_view()),
     *service_urlpatterns,
 ]

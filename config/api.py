@@ -3,9 +3,7 @@ from rest_framework.exceptions import APIException, MethodNotAllowed, NotAccepta
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiKeyAuthentication
-from accounts.models import ApiKey
 from accounts.permissions import HasPaidPlan
-from accounts.queries import live_key
 from accounts.services import InvalidApiKey
 from config import errors, middleware, ratelimit
 
@@ -26,6 +24,7 @@ class ApiView(APIView):
     headers, like any other refusal of the request itself; neither body is read.
     """
 
+    authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasPaidPlan]
     # No OPTIONS: the API serves no browsers' preflights, and DRF's answer to it (the view's own
     # description) would have counted in the bucket of the view's writes. It is a 405 like any
@@ -61,17 +60,6 @@ class ApiView(APIView):
         limit = middleware.body_limit_exceeded(request)
         if limit is not None:
             raise middleware.PayloadTooLarge(limit.message)
-
-    def get_authenticators(self):
-        # The key, looked up as the view says (find_key); in place of DRF's authentication_classes.
-        return [ApiKeyAuthentication(find_key=self.find_key)]
-
-    def find_key(self, *, key_hash: str) -> ApiKey | None:
-        """
-        The live key with this SHA-256, with its account and plan. A view that reads one row of the
-        key's own reads it here, in the same query (accounts.queries.key_lookup), and keeps it.
-        """
-        return live_key(key_hash=key_hash)
 
     def perform_content_negotiation(self, request, force=False):
         # DRF negotiates before the key and the limiter; a 406 waits until after them (see initial),

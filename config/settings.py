@@ -84,13 +84,6 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 # Off by default: a check costs every request a round trip. After a database restart, each process's
 # first request on its lost connection is answered 503 (retry), and the next one connects afresh.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=False)
-# The hottest lookups (config/sql.py) are prepared statements, planned once per connection: 0 prepares
-# them on first use. Only they bind on the server: the ORM's queries are never prepared. Behind a
-# pooler in transaction mode (PgBouncer before 1.21), which hands a session's statements to another
-# server connection, set DB_PREPARED_STATEMENTS=false.
-DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-    0 if env.bool("DB_PREPARED_STATEMENTS", default=True) else None
-)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")
@@ -100,12 +93,6 @@ REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default
 # Each web process also keeps the renderings it served last in memory (config/redis_client.py).
 RENDERINGS_IN_PROCESS_MB = env.int("RENDERINGS_IN_PROCESS_MB", default=32)
 RENDERING_IN_PROCESS_SECONDS = env.int("RENDERING_IN_PROCESS_SECONDS", default=600)
-# Each web process keeps the keys, jobs and courses it read last, dropped as soon as PostgreSQL
-# announces a change (config/row_cache.py): at most this many, each at most this long. 0: none.
-# It listens on a connection of its own, which must reach PostgreSQL itself: behind a pooler
-# (PgBouncer), it keeps nothing and logs why.
-ROW_CACHE_ENTRIES = env.int("ROW_CACHE_ENTRIES", default=10000)
-ROW_CACHE_SECONDS = env.int("ROW_CACHE_SECONDS", default=60)
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -14,7 +14,7 @@ from courses import content as course_content
 from courses.cmi5 import package as cmi5_package
 from courses.models import Course, Export
 from courses.scorm import package as scorm_package
-from courses.serializers import export_output
+from courses.serializers import ExportOutput
 from webhooks import services as webhook_services
 
 
@@ -68,7 +68,7 @@ def export_course(
                 webhook_services.record_event(
                     account=api_key.account,
                     url=callback_url,
-                    payload={"event": "course.exported", **export_output(export)},
+                    payload={"event": "course.exported", **ExportOutput(export).data},
                     subject=course.public_id,
                 )
     except BaseException:

@@ -15,12 +15,12 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors, heartbeats, queue, sql
+from config import errors, heartbeats, queue
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
-from courses.serializers import course_output, job_error
+from courses.serializers import CourseOutput, JobErrorOutput
 from sources import queries as source_queries
 from sources.models import Source
 from webhooks import services as webhook_services
@@ -103,10 +103,6 @@ def create_job(
     if learner_callback_url:  # only when given, so keys recorded before it existed still match
         request["learner_callback_url"] = learner_callback_url
     source_ids = list(dict.fromkeys(sources or []))
-    if idempotency_key is None and not source_ids:
-        # Nothing to read first and nothing to write after: the credit and the job are one
-        # statement, a transaction of its own.
-        return _accept(GenerationJob(api_key=api_key, **request))
     with transaction.atomic(durable=True):
         fingerprint = {"operation": "create", **request, **({"sources": source_ids} if source_ids else {})}
         if idempotency_key is not None:
@@ -122,27 +118,16 @@ def create_job(
 
 def _accept(job: GenerationJob, built_from: Sequence[Source] = ()) -> GenerationJob:
     """
-    Save the new job with its credit charged, attach the sources it is built from, and queue it
-    once committed.
+    Charge the credit the new job costs, save it, attach the sources it is built from, and queue it
+    once committed. Call inside the transaction that accepts it.
     :raises CreditsExhausted: if the account has no credit left this month
     """
-    save_charged(job)
+    job.charged_period_date = account_services.charge_credit(account=job.api_key.account)
+    job.enqueued_at = timezone.now()
+    job.save()
     _attach_sources(job, built_from)
     _enqueue_on_commit(job_id=job.pk)
     return job
-
-
-def save_charged(job: GenerationJob) -> None:
-    """
-    Save the new job and charge the credit it costs in one statement: both are written or neither,
-    in one round trip, with or without a transaction around them.
-    :raises CreditsExhausted: if the account has no credit left this month
-    """
-    account = job.api_key.account
-    charge = account_services.credit_charge(account=account)
-    job.charged_period_date, job.enqueued_at = charge.period, timezone.now()
-    if not sql.insert_after(job, first=charge.sql, params=charge.params):
-        raise account_services.CreditsExhausted(account.plan.name)
 
 
 @transaction.atomic(durable=True)
@@ -483,7 +468,7 @@ def complete_job(*, job_id: int, attempt: int, content) -> Course | None:
         webhook_services.record_event(
             account=job.api_key.account,
             url=job.callback_url,
-            payload={"event": "course.created", "jobId": job.public_id, "course": course_output(course)},
+            payload={"event": "course.created", "jobId": job.public_id, "course": CourseOutput(course).data},
             subject=course.public_id,
         )
     return course
@@ -521,7 +506,7 @@ def complete_regeneration(*, job_id: int, attempt: int, content) -> Course | Non
             payload={
                 "event": "course.updated",
                 "jobId": job.public_id,
-                "course": course_output(course),
+                "course": CourseOutput(course).data,
                 "version": course.version,
             },
             subject=course.public_id,
@@ -571,7 +556,7 @@ def fail_job(*, job_id: int, attempt: int | None, code: str, message: str) -> bo
         webhook_services.record_event(
             account=job.api_key.account,
             url=job.callback_url,
-            payload={"event": "course.failed", "jobId": job.public_id, "error": job_error(job)},
+            payload={"event": "course.failed", "jobId": job.public_id, "error": JobErrorOutput(job).data},
         )
     return True
 

@@ -5,15 +5,12 @@ The public preview page of a course, `/go/<course_id>`: no key, no login, in the
 per chapter at `/go/<id>/<n>`, and, when the course has a wrap-up, an assessment or an agreement,
 a last page after the chapters. Every generated string is escaped by the templates; Markdown goes
 through courses.markdown. Pages are rendered once and stored (see Stored pages): a view costs one
-query (none while its process keeps the course: config/row_cache.py), two when it renders, three to
-record a sign-off.
+query, two when it renders, three to record a sign-off.
 """
 
 import functools
 import hashlib
-import itertools
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -27,14 +24,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import etag, require_POST, require_safe
+from django.views.decorators.http import etag, require_http_methods, require_safe
 
-from config import ratelimit, redis_client, row_cache
+from config import ratelimit, redis_client
 from config.ids import looks_like_public_id
-from config.sql import Lookup, Table
 from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses import content as course_content
 from courses.content import CourseContent
@@ -97,6 +91,7 @@ def _etag(request, course_id: str, **_kwargs) -> str:
         str(settings.PREVIEW_ALLOW_INDEXING),
         settings.PUBLIC_BASE_URL,  # the page's canonical address
         settings.STATIC_URL,
+        settings.CSRF_COOKIE_NAME,  # which cookie the page's script reads the CSRF token from
         page_version(),
     ):
         digest.update(part.encode())
@@ -142,10 +137,19 @@ def chapter_page(request, course_id: str, number: int):
 
 
 @gone_when_deleted
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def sign_agreement(request, course_id: str):
-    """Record a learner's sign-off of the course's agreement, then show the confirmation."""
+    """
+    GET: the agreement on a page of its own, with its form (for a browser that runs no script: the
+    course's stored pages leave their form to the script, which gives it the CSRF token). POST:
+    record a learner's sign-off of the course's agreement, then show the confirmation.
+    """
     course = _course(request, course_id)
+    if request.method != "POST":
+        course, content = _course_with_document(request, course)
+        if content.agreement is None:
+            raise Http404("This course has no agreement.")
+        return _agreement_page(request, course, content, form=SignoffForm(), status=200)
     if _too_many_signoffs(request):
         return _render_message(
             request,
@@ -173,8 +177,7 @@ def sign_agreement(request, course_id: str):
         except signoffs.CourseDeleted:
             _gone(course.public_id)
     if signoff is None:
-        context = {"agreement": _agreement(course, content, form=form)}
-        return _respond(request, _render(course, "courses/agreement.html", context), status=400)
+        return _agreement_page(request, course, content, form=form, status=400)
     response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
     response.status_code = 303  # See Other: reloading the confirmation never posts again
     if signer is not None and signoff.signer != signer:
@@ -194,6 +197,12 @@ def signed_page(request, course_id: str, token: str):
         _course(request, course_id)  # a deleted course's confirmation is gone too
         raise Http404("No such sign-off.")
     return _respond(request, _render(signoff.course, "courses/signed.html", {"signoff": signoff}))
+
+
+def _agreement_page(request, course: Course, content: CourseContent, *, form, status: int) -> HttpResponse:
+    # Rendered for this reader, never stored: its form carries the reader's CSRF token.
+    context = {"agreement": _agreement(course, content, form=form), "csrf_token": get_token(request)}
+    return _respond(request, _render(course, "courses/agreement.html", context), status=status)
 
 
 def _signer(request, course: Course) -> identity.Known | None:
@@ -219,17 +228,12 @@ class SignoffForm(forms.Form):
 
 
 # Stored pages ---------------------------------------------------------------------------------
-# A course's pages are rendered once and kept in Redis under their ETag, which changes
-# with the content, the language, the settings that shape a page and every template, style, script
-# and translation: a change never serves an old page, and old renderings simply expire. Rendering
-# a 9-chapter course takes tens of milliseconds; serving the stored page takes one cache read. The
-# reader's CSRF token is the one thing that differs between readers: pages are stored with
-# placeholders that each response fills in (the agreement form's hidden field, and the token the
-# page's script sends its progress with). Nothing else of the reader ever goes into a page.
-
-# Content is escaped, so only our templates can write these.
-_CSRF_PLACEHOLDER = "<!--csrf-token-->"
-_CSRF_VALUE_PLACEHOLDER = "<!--csrf-value-->"
+# A course's pages are rendered once and kept in Redis under their ETag, which changes with the
+# content, the language, the settings that shape a page and every template, style, script and
+# translation: a change never serves an old page, and old renderings simply expire. Rendering a
+# 9-chapter course takes tens of milliseconds; serving the stored page takes one cache read. Nothing
+# of the reader ever goes into a page: the CSRF token its forms and script send comes from the CSRF
+# cookie each view sets (static/courses/learner.js reads it), as Django documents for scripts.
 
 
 def _stored_page(request, course: Course, *, number: int) -> bytes | None:
@@ -249,20 +253,8 @@ def _stored_page_key(request, course: Course, number: int) -> str:
 # Rendering ------------------------------------------------------------------------------------
 
 
-_PLACEHOLDERS = re.compile(f"({re.escape(_CSRF_PLACEHOLDER)}|{re.escape(_CSRF_VALUE_PLACEHOLDER)})".encode())
-
-
-@functools.lru_cache(maxsize=64)
-def _pieces(page: bytes) -> tuple[bytes, ...]:
-    """
-    The page's text and its CSRF placeholders, in turn: a stored page is the same object at every
-    view, so it is searched once (a 9-chapter course's page is some 70 kB).
-    """
-    return tuple(_PLACEHOLDERS.split(page))
-
-
 def _render(course: Course, template: str, context: dict) -> str:
-    """The page's HTML, in the course's language; a form's CSRF token is left as a placeholder."""
+    """The page's HTML, in the course's language: the same for every reader."""
     with translation.override(course.language_id):
         return render_to_string(
             template,
@@ -273,8 +265,7 @@ def _render(course: Course, template: str, context: dict) -> str:
                 "course_url": _course_url(course),
                 "share_url": course.share_url,
                 "allow_indexing": settings.PREVIEW_ALLOW_INDEXING,
-                "csrf_placeholder": mark_safe(_CSRF_PLACEHOLDER),
-                "csrf_value_placeholder": mark_safe(_CSRF_VALUE_PLACEHOLDER),
+                "csrf_cookie_name": settings.CSRF_COOKIE_NAME,
                 "progress_url": reverse("course-progress", args=[course.public_id]),
                 **context,
             },
@@ -282,24 +273,11 @@ def _render(course: Course, template: str, context: dict) -> str:
 
 
 def _respond(request, page: str | bytes, status: int = 200) -> HttpResponse:
-    # Bytes throughout: a stored page is served without decoding and encoding it again.
-    pieces = _pieces(page.encode() if isinstance(page, str) else page)
-    if len(pieces) > 1:
-        token = escape(get_token(request))  # also has the CSRF middleware set the cookie
-        hidden_input = f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
-        filled = {
-            _CSRF_PLACEHOLDER.encode(): hidden_input.encode(),
-            _CSRF_VALUE_PLACEHOLDER.encode(): token.encode(),
-        }
-        placeholders = itertools.cycle((False, True))  # the pieces alternate: text, placeholder, text…
-        page = b"".join(filled[piece] if is_placeholder else piece
-                        for piece, is_placeholder in zip(pieces, placeholders))
-    else:
-        page = pieces[0]
+    get_token(request)  # the CSRF cookie the page's forms and script send their token from
     response = HttpResponse(page, status=status)
     if not settings.PREVIEW_ALLOW_INDEXING:
         response["X-Robots-Tag"] = "noindex, nofollow"
-    # Private: a course page carries the reader's CSRF token. no-cache: browsers check back on every
+    # Private: a course page sets the reader's CSRF cookie. no-cache: browsers check back on every
     # visit, and get a 304 while nothing changed.
     patch_cache_control(response, private=True, no_cache=True)
     return response
@@ -504,8 +482,7 @@ def _course(request, course_id: str) -> Course:
         return cached
     course = None
     if looks_like_public_id(course_id, "cou_"):
-        row = row_cache.cached(("course", course_id), lambda: _COURSE_WITHOUT_CONTENT.row_and_tags(course_id))
-        course = None if row is None else _COURSE_WITHOUT_CONTENT.instances(row)["c"]
+        course = Course.objects.defer("content").filter(public_id=course_id).first()
     if course is None:
         _gone(course_id)
     request._preview_course = course
@@ -540,15 +517,6 @@ def _gone(course_id: str) -> NoReturn:
     if removed is not None:
         raise CourseGone(removed)
     raise Http404("No such course.")
-
-
-# Every view of a page: the course without its content, which is read only when a page is rendered
-# (not for a stored page, nor a 304). One query, compiled once (config/sql.py), or none while this
-# process keeps the row (config/row_cache.py).
-_COURSE_WITHOUT_CONTENT = Lookup(
-    Table(Course, "c", only=tuple(field.name for field in Course._meta.concrete_fields if field.name != "content")),
-    joins='WHERE c."public_id" = %s',
-)
 
 
 def _course_url(course: Course) -> str:

@@ -1,4 +1,3 @@
-import functools
 import re
 
 from drf_spectacular.utils import extend_schema_field
@@ -138,30 +137,7 @@ class SourceIdField(StrictCharField):
         return value
 
 
-# An input whose fields are built once per class, not once per request: DRF deep-copies every
-# declared field for each serializer it makes, which for a create request cost more than checking
-# the body. Shared fields must only check values: one that reads the serializer's `context` or
-# `partial`, or changes itself while validating, does not belong here. (A comment, not a docstring:
-# the API document would show a docstring as the description of every input built on it.)
-class FieldsBuiltOnce(serializers.Serializer):
-    def __init__(self, *args, **kwargs):
-        if kwargs.get("partial") or kwargs.get("context"):
-            raise TypeError(f"{type(self).__name__} shares its fields: it takes neither partial nor context")
-        super().__init__(*args, **kwargs)
-
-    @property
-    def fields(self):
-        return _fields_built_once(type(self))
-
-
-@functools.cache
-def _fields_built_once(serializer_class: type[serializers.Serializer]):
-    # Bound to a serializer of their own, made for this and never given data: the fields' `root`
-    # and `parent` are it, whichever instance validates.
-    return serializers.Serializer.fields.func(serializer_class())
-
-
-class CreateJobInput(FieldsBuiltOnce):
+class CreateJobInput(serializers.Serializer):
     subject = StrictCharField(
         min_length=1, max_length=200,
         help_text="What the course is about and for whom; with `sources`, what to take from them.",
@@ -216,11 +192,6 @@ class JobAccepted(serializers.Serializer):
         return poll_path(job)
 
 
-def job_accepted(job: GenerationJob) -> dict:
-    """The answer to an accepted create or regenerate request (JobAccepted)."""
-    return {"jobId": job.public_id, "status": GenerationJob.Status.PENDING, "pollUrl": poll_path(job)}
-
-
 def poll_path(job: GenerationJob) -> str:
     return f"/api/v1/courses/jobs/{job.public_id}"
 
@@ -257,54 +228,14 @@ class JobOutput(serializers.Serializer):
         CourseOutput(allow_null=True, help_text="The course of a completed job; null before, and once the course is deleted.")
     )
     def get_course(self, job):
-        return _course_of(job)
+        course = job.result if job.status == GenerationJob.Status.COMPLETED else None
+        return None if course is None else CourseOutput(course).data
 
     def to_representation(self, job):
         body = super().to_representation(job)
         if job.status != GenerationJob.Status.FAILED:
             del body["error"]
         return body
-
-
-# The answers of the hottest endpoints, built directly: a DRF serializer copies its fields for every
-# instance, which costs more than the rest of a poll. The serializer classes above document these
-# shapes (the API document is built from them) and a test holds the two to the same output.
-
-
-def course_output(course: Course) -> dict:
-    """The course object of interface 2.2 (CourseOutput)."""
-    return {
-        "id": course.public_id,
-        "name": course.name,
-        "headline": course.headline,
-        "format": course.format,
-        "languageId": course.language_id,
-        "shareUrl": course.share_url,
-        "createdAt": iso_utc_ms(course.created_at),
-    }
-
-
-def job_output(job: GenerationJob) -> dict:
-    """The job object of interface 2.1 (JobOutput)."""
-    body = {
-        "jobId": job.public_id,
-        "status": job.status,
-        "progress": job.reported_progress,
-        "course": _course_of(job),
-    }
-    if job.status == GenerationJob.Status.FAILED:
-        body["error"] = job_error(job)
-    return body
-
-
-def _course_of(job: GenerationJob) -> dict | None:
-    course = job.result if job.status == GenerationJob.Status.COMPLETED else None
-    return None if course is None else course_output(course)
-
-
-def job_error(job: GenerationJob) -> dict:
-    """The error object of a failed job (JobErrorOutput)."""
-    return {"message": job.error_message, "code": job.error_code}
 
 
 class ExportCourseInput(serializers.Serializer):
@@ -335,10 +266,6 @@ class ExportOutput(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, help_text="The version of the course the package holds.")
 
 
-def export_output(export: Export) -> dict:
-    return ExportOutput(export).data
-
-
 # Courses, their versions and edits ---------------------------------------------------------------
 
 # The course document as the API shows and takes it: courses.content.CourseContent, whose JSON
@@ -347,8 +274,19 @@ CONTENT_SCHEMA = {"$ref": "#/components/schemas/CourseContent"}
 
 
 @extend_schema_field(CONTENT_SCHEMA)
-class ContentField(serializers.JSONField):
-    pass
+class ContentField(serializers.Field):
+    """
+    The document of a course (or of one of its versions, with `of="course"`), read-only, with the
+    sources deleted since marked as such (`deleted: true`).
+    """
+
+    def __init__(self, *, of: str | None = None, **kwargs):
+        self.of = of
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, holder):
+        course = holder if self.of is None else getattr(holder, self.of)
+        return citations.with_deleted_sources(holder.content, course.deleted_source_ids)
 
 
 class CourseDetailOutput(CourseOutput):
@@ -366,28 +304,15 @@ class VersionOutput(serializers.Serializer):
 
 
 class VersionListOutput(serializers.Serializer):
-    courseId = serializers.CharField()
+    """A course's versions, given as `{"course": ..., "versions": [...]}`."""
+
+    courseId = serializers.CharField(source="course.public_id")
     versions = VersionOutput(many=True, help_text="Newest first.")
 
 
 class VersionDetailOutput(VersionOutput):
     courseId = serializers.CharField(source="course.public_id")
-    content = ContentField()
-
-
-def course_detail_output(course: Course) -> dict:
-    content = citations.with_deleted_sources(course.content, course.deleted_source_ids)
-    return {**course_output(course), "version": course.version, "content": content}
-
-
-def version_list_output(course: Course, versions: list[CourseVersion]) -> dict:
-    return {"courseId": course.public_id, "versions": VersionOutput(versions, many=True).data}
-
-
-def version_detail_output(version: CourseVersion) -> dict:
-    body = VersionDetailOutput(version).data
-    body["content"] = citations.with_deleted_sources(version.content, version.course.deleted_source_ids)
-    return body
+    content = ContentField(of="course")
 
 
 class RegenerateInput(serializers.Serializer):

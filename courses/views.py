@@ -13,7 +13,6 @@ from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from accounts.models import ApiKey
 from config import ids, openapi, redis_client
 from config.api import ApiView
 from config.ids import looks_like_public_id
@@ -92,17 +91,13 @@ class CreateJobView(ApiView):
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
         )
-        body = serializers.job_accepted(job)
-        return Response(body, status=202, headers={"Location": body["pollUrl"]})
+        return Response(
+            serializers.JobAccepted(job).data, status=202, headers={"Location": serializers.poll_path(job)}
+        )
 
 
 class PollJobView(ApiView):
     rate_limit_scope = "poll"
-
-    def find_key(self, *, key_hash: str) -> ApiKey | None:
-        # The key and the job in one query: a poll is one round trip to the database.
-        api_key, self.job = queries.key_with_job(key_hash=key_hash, job_public_id=self.kwargs["job_id"])
-        return api_key
 
     @extend_schema(
         operation_id="pollJob",
@@ -123,10 +118,11 @@ class PollJobView(ApiView):
         ),
     )
     def get(self, request, job_id: str):
-        if self.job is None:
+        job = queries.job_visible_to(api_key=request.auth, public_id=job_id)
+        if job is None:
             raise jobs.JobNotFound()
-        headers = {} if self.job.is_finished else {"Retry-After": "5"}
-        return Response(serializers.job_output(self.job), headers=headers)
+        headers = {} if job.is_finished else {"Retry-After": "5"}
+        return Response(serializers.JobOutput(job).data, headers=headers)
 
 
 def idempotency_key_of(request) -> str | None:
@@ -185,7 +181,7 @@ class ExportCourseView(ApiView):
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
         )
-        return Response(serializers.export_output(export))
+        return Response(serializers.ExportOutput(export).data)
 
 
 class CourseView(CourseReadView):
@@ -234,7 +230,7 @@ class CourseView(CourseReadView):
         if body is None:
             course = self.course_with_document()
             etag = version_etag(course.version)
-            body = json.dumps(serializers.course_detail_output(course), ensure_ascii=False).encode()
+            body = json.dumps(serializers.CourseDetailOutput(course).data, ensure_ascii=False).encode()
             redis_client.store(_stored_json_key(course), body, course=course.public_id)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
 
@@ -314,7 +310,8 @@ class ListVersionsView(CourseReadView):
     )
     def get(self, request, course_id: str):
         course = self.course()
-        return Response(serializers.version_list_output(course, versions.versions_of(course)))
+        listed = {"course": course, "versions": versions.versions_of(course)}
+        return Response(serializers.VersionListOutput(listed).data)
 
 
 class ReadVersionView(CourseReadView):
@@ -334,7 +331,7 @@ class ReadVersionView(CourseReadView):
     )
     def get(self, request, course_id: str, number: int):
         version = versions.version_of(self.course(), number=number)
-        return Response(serializers.version_detail_output(version))
+        return Response(serializers.VersionDetailOutput(version).data)
 
 
 _EDIT_ERRORS = {
@@ -376,7 +373,7 @@ class EditContentView(ApiView):
             api_key=request.auth, course_public_id=course_id, if_match=request.headers.get("If-Match"),
             document=request.data,
         )
-        return Response(serializers.course_detail_output(course), headers={"ETag": version_etag(course.version)})
+        return Response(serializers.CourseDetailOutput(course).data, headers={"ETag": version_etag(course.version)})
 
     @extend_schema(
         operation_id="patchCourseContent",
@@ -395,7 +392,7 @@ class EditContentView(ApiView):
             api_key=request.auth, course_public_id=course_id, if_match=request.headers.get("If-Match"),
             patch=request.data,
         )
-        return Response(serializers.course_detail_output(course), headers={"ETag": version_etag(course.version)})
+        return Response(serializers.CourseDetailOutput(course).data, headers={"ETag": version_etag(course.version)})
 
 
 class RegenerateView(ApiView):
@@ -443,8 +440,9 @@ class RegenerateView(ApiView):
             idempotency_key=idempotency_key_of(request),
             **data.validated_data,
         )
-        body = serializers.job_accepted(job)
-        return Response(body, status=202, headers={"Location": body["pollUrl"]})
+        return Response(
+            serializers.JobAccepted(job).data, status=202, headers={"Location": serializers.poll_path(job)}
+        )
 
 
 class RevokeExportView(ApiView):

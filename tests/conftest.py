@@ -7,7 +7,6 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import row_cache
 from config.celery import app as celery_app
 from tests.factories import AccountFactory, PlanFactory
 
@@ -28,15 +27,6 @@ def _redis_counters_per_test(settings):
 def _fast_password_hashing(settings):
     # Staff logins in tests need no key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _rows_kept_as_in_a_web_process(django_db_setup):
-    # As config/wsgi.py does: requests outside a transaction use the rows this process keeps. Stopped
-    # before the test database is dropped, which its listening connection would hold up.
-    row_cache.enable()
-    yield
-    row_cache.disable()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from config import errors, row_cache
+from config import errors
 from tests import processes
 from tests.factories import CourseFactory
 
@@ -153,7 +153,7 @@ def test_every_connection_keeps_the_read_only_rule_whatever_wraps_its_first_quer
         with connection.execute_wrapper(lambda execute, *args: execute(*args)):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
-        kept.append(connection.execute_wrappers == [row_cache.note_writes, errors.read_only_as_unavailable])
+        kept.append(connection.execute_wrappers == [errors.read_only_as_unavailable])
         connection.close()
 
     thread = threading.Thread(target=first_query_in_a_wrapper)

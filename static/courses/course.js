@@ -1,6 +1,6 @@
 /*
  * The course page's enhancements. The page works without them: the contents are links, the quiz
- * is a list with its answers behind "Show the answer", the agreement is a plain form.
+ * is a list with its answers behind "Show the answer", the agreement is signed on a page of its own.
  */
 (function () {
   "use strict";
@@ -314,7 +314,31 @@
     });
   }
 
+  /*
+   * A stored page is the same for every reader, so its forms carry no CSRF token: each takes the
+   * reader's from the CSRF cookie the page set, and shows itself once it can be sent.
+   */
+  function setupForms() {
+    each("form[data-csrf-cookie]", function (form) {
+      var token = readCookie(form.getAttribute("data-csrf-cookie"));
+      var field = form.querySelector('input[name="csrfmiddlewaretoken"]');
+      if (token && field) {
+        field.value = token;
+        form.hidden = false;
+      }
+    });
+  }
+
+  function readCookie(name) {
+    var prefix = name + "=";
+    var found = document.cookie.split("; ").filter(function (pair) {
+      return pair.indexOf(prefix) === 0;
+    })[0];
+    return found ? decodeURIComponent(found.slice(prefix.length)) : "";
+  }
+
   function start() {
+    setupForms();
     setupCollapsibles();
     setupReading();
     each("form[data-quiz]", setupQuiz);

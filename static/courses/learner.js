@@ -24,7 +24,7 @@
   var url = root.getAttribute("data-url");
   var courseUrl = root.getAttribute("data-course-url");
   var version = parseInt(root.getAttribute("data-version"), 10);
-  var csrf = root.getAttribute("data-csrf");
+  var csrfCookie = root.getAttribute("data-csrf-cookie");
   var entry = root.hasAttribute("data-entry");
   var fixedPage = root.hasAttribute("data-page") ? parseInt(root.getAttribute("data-page"), 10) : null;
 
@@ -121,8 +121,17 @@
     }
   }
 
+  /* The reader's CSRF token, from the cookie the page set: read at each send, as Django may renew it. */
+  function csrfToken() {
+    var prefix = csrfCookie + "=";
+    var found = document.cookie.split("; ").filter(function (pair) {
+      return pair.indexOf(prefix) === 0;
+    })[0];
+    return found ? decodeURIComponent(found.slice(prefix.length)) : "";
+  }
+
   function body(batch) {
-    return new URLSearchParams({ csrfmiddlewaretoken: csrf, batch: JSON.stringify(batch) });
+    return new URLSearchParams({ csrfmiddlewaretoken: csrfToken(), batch: JSON.stringify(batch) });
   }
 
   function send() {

@@ -3,8 +3,9 @@ import re
 import pytest
 
 from accounts import services as account_services
-from courses import idempotency, jobs
+from courses import idempotency
 from courses.models import GenerationJob, IdempotencyRecord
+from tests.conftest import no_worker
 
 VALID = {"subject": "Intro to SQL"}
 
@@ -253,36 +254,17 @@ def test_malformed_idempotency_key_is_400(api_client, key):
     }
 
 
-def test_a_create_is_two_queries_the_key_then_the_credit_with_the_job(
-    api_client, django_assert_num_queries, django_capture_on_commit_callbacks
+@pytest.mark.django_db(transaction=True)  # as in production: the create's own transaction
+def test_a_create_is_five_statements_the_key_then_the_credit_and_the_job_in_a_transaction(
+    api_client, django_assert_num_queries
 ):
     post(api_client, VALID)  # the key's last use is written now
 
-    with django_capture_on_commit_callbacks(execute=False), django_assert_num_queries(2) as queries:
+    with no_worker(), django_assert_num_queries(5) as queries:
         response = post(api_client, VALID)
 
     assert response.status_code == 202
-    charge_and_job = queries.captured_queries[1]["sql"]
-    assert "INSERT INTO accounts_usageperiod" in charge_and_job
-    assert 'INSERT INTO "courses_generationjob"' in charge_and_job
-
-
-def test_a_job_saved_with_its_credit_is_the_row_the_orm_would_have_saved(api_key):
-    fields = {
-        "subject": "Knots", "format": "classic", "language_id": "pt-BR", "outline": ["Bends", "Hitches"],
-        "add_ons": ["assessment"], "callback_url": "https://hooks.example.com/k", "from_sources": True,
-        "part": "chapter", "chapter": 2, "instructions": "Shorter",
-    }
-    charged = GenerationJob(api_key=api_key, **fields)
-    jobs.save_charged(charged)
-    saved = GenerationJob.objects.create(
-        api_key=api_key, charged_period_date=charged.charged_period_date, enqueued_at=charged.enqueued_at, **fields
-    )
-
-    def stored(job):
-        row = GenerationJob.objects.values().get(pk=job.pk)
-        return {name: value for name, value in row.items() if name not in ("id", "public_id", "created_at")}
-
-    assert not charged._state.adding and GenerationJob.objects.get(pk=charged.pk).public_id == charged.public_id
-    assert stored(charged) == stored(saved)
-    assert account_services.usage_for(account=api_key.account).used == 1  # the ORM's job was not charged
+    statements = [query["sql"].split()[0] for query in queries.captured_queries]
+    assert statements == ["SELECT", "BEGIN", "INSERT", "INSERT", "COMMIT"]
+    assert "INSERT INTO accounts_usageperiod" in queries.captured_queries[2]["sql"]
+    assert 'INSERT INTO "courses_generationjob"' in queries.captured_queries[3]["sql"]

@@ -84,21 +84,22 @@ def test_odd_job_ids_are_404(api_client, job_id):
     assert response.status_code == 404
 
 
-def test_a_poll_is_one_query_the_key_with_its_job(
+def test_a_poll_is_two_queries_the_key_then_its_job_with_its_course(
     api_client, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         job_id = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json").json()["jobId"]
     poll(api_client, job_id)  # the key's last use was just written: no write on the next poll
 
-    with django_assert_num_queries(1) as captured:
+    with django_assert_num_queries(2) as captured:
         response = poll(api_client, job_id)
-    with django_assert_num_queries(1):  # as is a poll of no job of the key's
+    with django_assert_num_queries(2):  # as is a poll of no job of the key's
         unknown = poll(api_client, "job_0000000000000000000000")
 
     assert response.json()["status"] == "completed"
     assert unknown.status_code == 404
-    assert job_id in captured.captured_queries[0]["sql"]
+    assert job_id in captured.captured_queries[1]["sql"]
+    assert '"courses_course"."content"' not in captured.captured_queries[1]["sql"]  # never the document
 
 
 @pytest.mark.parametrize("value", ["AAA", "csv", "api", "json"])

@@ -445,7 +445,7 @@ def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_
         again = client.get(f"/go/{course.public_id}/2")
 
     assert first.status_code == again.status_code == 200
-    assert without_csrf_tokens(again.content) == without_csrf_tokens(first.content)
+    assert again.content == first.content
     assert again.headers["ETag"] == first.headers["ETag"]
 
 
@@ -458,13 +458,8 @@ def test_a_process_serves_a_page_it_served_before_without_asking_redis(client, s
         again = client.get(f"/go/{course.public_id}")
 
     assert again.status_code == 200
-    assert without_csrf_tokens(again.content) == without_csrf_tokens(first.content)
+    assert again.content == first.content
     assert "stored renderings unavailable" not in caplog.text
-
-
-def without_csrf_tokens(html: bytes) -> bytes:
-    """A page as every reader gets it: the CSRF token is each response's own (masked anew each time)."""
-    return re.sub(rb'(data-csrf="|name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+"', rb'\1"', html)
 
 
 def test_a_revalidation_costs_one_query_and_no_rendering(client, django_assert_num_queries):
@@ -496,7 +491,7 @@ def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
     readers = [Client(enforce_csrf_checks=True) for _ in range(2)]
 
     pages = [reader.get(f"/go/{course.public_id}") for reader in readers]
-    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1) for page in pages]
+    tokens = [page.cookies["csrftoken"].value for page in pages]  # what the page's script sends
     signed = [
         reader.post(f"/go/{course.public_id}/agreement", {"name": name, "confirm": "yes", "csrfmiddlewaretoken": token},
                     REMOTE_ADDR=some_ip())
@@ -504,8 +499,7 @@ def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
     ]
 
     assert tokens[0] != tokens[1]
-    assert "<!--csrf-token-->" not in pages[0].content.decode()
-    assert all(page.cookies.get("csrftoken") for page in pages)
+    assert pages[0].content == pages[1].content  # nothing of either reader is in the page
     assert [response.status_code for response in signed] == [303, 303]
     assert sorted(course.signoffs.values_list("name", flat=True)) == ["Ada", "Grace"]
 
@@ -571,7 +565,7 @@ def test_signing_needs_a_valid_csrf_token(course_with_csrf_client):
     url = f"/go/{course.public_id}/agreement"
 
     refused = csrf_client.post(url, {"name": "Ada", "confirm": "yes"}, REMOTE_ADDR=some_ip())
-    page = csrf_client.get(f"/go/{course.public_id}").content.decode()
+    page = csrf_client.get(url).content.decode()  # the agreement on its own page, as without a script
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     accepted = csrf_client.post(
         url, {"name": "Ada", "confirm": "yes", "csrfmiddlewaretoken": token}, REMOTE_ADDR=some_ip()
