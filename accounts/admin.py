@@ -3,8 +3,7 @@ from django.utils import timezone
 
 from accounts import services
 from accounts.models import Account, ApiKey, Plan
-from config.admin import DatesInRange, NoLookupsBySecrets
-from webhooks import services as webhook_services
+from core.admin import DatesInRange, NoLookupsBySecrets
 
 
 @admin.register(Plan)
@@ -56,7 +55,7 @@ class AccountAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     @admin.action(description="Rotate the webhook signing secret", permissions=["change"])
     def rotate_webhook_secret(self, request, queryset):
         for account in queryset:
-            secret = webhook_services.rotate_secret(account=account)
+            secret = services.rotate_webhook_secret(account=account)
             messages.warning(
                 request,
                 f"New webhook signing secret for {account.email}: {secret} — copy it now; it is not shown "

@@ -11,9 +11,9 @@ from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
 from accounts import queries
-from accounts.models import Account, ApiKey, Plan, UsagePeriod
-from config import errors
-from config.ids import random_base62
+from accounts.models import Account, ApiKey, Plan, UsagePeriod, new_webhook_secret
+from core import errors
+from core.ids import random_base62
 
 KEY_PREFIX = "cgs_"
 KEY_RANDOM_LENGTH = 40
@@ -180,6 +180,13 @@ def revoke_key(*, key_or_prefix: str) -> ApiKey:
         key.revoked_at = timezone.now()
         key.save(update_fields=["revoked_at"])
     return key
+
+
+def rotate_webhook_secret(*, account: Account) -> str:
+    """Give the account a new webhook signing secret and return it; the old one stops at once."""
+    account.webhook_secret = new_webhook_secret()
+    account.save(update_fields=["webhook_secret"])
+    return account.webhook_secret
 
 
 def authenticate_key(*, plain_key: str) -> ApiKey:

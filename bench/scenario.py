@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import services as account_services
-from config import redis_client
+from core import redis_client
 from courses import jobs
 from courses.models import Course, GenerationJob
 

@@ -3,7 +3,7 @@ from django.http import JsonResponse
 from django.urls import path
 from rest_framework.response import Response
 
-from config.api import ApiView
+from api.views import ApiView
 from config.urls import urlpatterns as service_urlpatterns
 
 

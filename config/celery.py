@@ -1,5 +1,5 @@
 """
-The Celery app. Services start tasks with `config.queue.enqueue_on_commit(task, ...)`, so the worker only ever
+The Celery app. Services start tasks with `core.queue.enqueue_on_commit(task, ...)`, so the worker only ever
 sees rows that are committed, and pass ids, never model instances.
 """
 
@@ -9,7 +9,7 @@ import time
 
 from celery import Celery, signals
 
-from config.logs import request_id_var
+from core.logs import request_id_var
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

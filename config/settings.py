@@ -39,23 +39,23 @@ INSTALLED_APPS = [
     "sources",
     "learners",
     "django.contrib.postgres",
-    "config.apps.ServiceConfig",
+    "core.apps.CoreConfig",
 ]
 
 MIDDLEWARE = [
-    "config.middleware.RequestIdMiddleware",
-    "config.middleware.PrivateAnswersMiddleware",
+    "core.middleware.RequestIdMiddleware",
+    "core.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.ContentSecurityPolicyMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "config.middleware.ApiErrorMiddleware",
-    "config.middleware.FormBodiesMiddleware",
-    # For the pages browsers use; API requests go straight through (config.middleware).
-    "config.middleware.SessionMiddleware",
+    "core.middleware.ApiErrorMiddleware",
+    "core.middleware.FormBodiesMiddleware",
+    # For the pages browsers use; API requests go straight through (core.middleware).
+    "core.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "config.middleware.AuthenticationMiddleware",
-    "config.middleware.MessageMiddleware",
+    "core.middleware.AuthenticationMiddleware",
+    "core.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -90,7 +90,7 @@ REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")
 # Every Redis client of ours gives up quickly, so a Redis outage degrades requests instead of
 # hanging them.
 REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default=0.5)
-# Each web process also keeps the renderings it served last in memory (config/redis_client.py).
+# Each web process also keeps the renderings it served last in memory (core/redis_client.py).
 RENDERINGS_IN_PROCESS_MB = env.int("RENDERINGS_IN_PROCESS_MB", default=32)
 RENDERING_IN_PROCESS_SECONDS = env.int("RENDERING_IN_PROCESS_SECONDS", default=600)
 CACHES = {
@@ -130,12 +130,12 @@ API_MAX_BODY_BYTES = 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.StrictJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.errors.api_exception_handler",
     # No `?format=` override of content negotiation: the API answers JSON (and the results CSV by
     # Accept), and a `format` in a query string is just an unknown parameter.
     "URL_FORMAT_OVERRIDE": None,
@@ -155,7 +155,7 @@ REST_FRAMEWORK = {
 # - Soft shutdown: a worker told to stop (SIGTERM, which the Procfile makes a cold shutdown with
 #   REMAP_SIGTERM=SIGQUIT) lets its tasks run on for this many seconds (long enough for a webhook
 #   delivery, or a nearly finished task), then stops them; the jobs it ran are handed back at once
-#   (config.heartbeats) and their messages go back to the queue. A plain warm shutdown would wait
+#   (core.leases) and their messages go back to the queue. A plain warm shutdown would wait
 #   for every running generation to end, minutes, and a deploy would kill it anyway.
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
@@ -204,14 +204,14 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[PUBLIC_BASE_URL])
-CSRF_FAILURE_VIEW = "config.error_pages.csrf_failure"  # in the reader's language
+CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"  # in the reader's language
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
-    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "filters": {"request_id": {"()": "core.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "core.logs.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
@@ -294,7 +294,7 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
     "schedule": WEBHOOK_SWEEP_INTERVAL_SECONDS,
 }
 
-# --- Rate limits (config/ratelimit.py) ------------------------------------------------------------
+# --- Rate limits (core/ratelimit.py) ------------------------------------------------------------
 # Requests per API key, per endpoint, in any sliding 60 seconds; requests without a valid key count
 # per client address with the same numbers. A plan can override each in admin.
 RATE_LIMIT_CREATE = env.int("RATE_LIMIT_CREATE", default=30)
@@ -382,7 +382,7 @@ SPECTACULAR_SETTINGS = {
         "ExportFormatEnum": "courses.models.Export.ExportFormat",
         "SourceStatusEnum": "sources.models.Source.Status",
         "SourceMediaTypeEnum": "sources.extraction.sniff.MEDIA_TYPES",
-        "ErrorCodeEnum": "config.openapi.ERROR_CODES",
+        "ErrorCodeEnum": "api.openapi.ERROR_CODES",
         "JobErrorCodeEnum": "courses.generation.errors.FAILURE_CODES",
         "SourceErrorCodeEnum": "sources.failures.CODES",
         "VersionSourceEnum": "courses.models.CourseVersion.Source",
@@ -394,22 +394,22 @@ SPECTACULAR_SETTINGS = {
         "ReadabilityBandEnum": "courses.serializers.READABILITY_BANDS",
     },
     "WEBHOOKS": [
-        "config.openapi.COURSE_CREATED",
-        "config.openapi.COURSE_FAILED",
-        "config.openapi.COURSE_UPDATED",
-        "config.openapi.COURSE_DELETED",
-        "config.openapi.COURSE_EXPORTED",
-        "config.openapi.SOURCE_READY",
-        "config.openapi.SOURCE_FAILED",
-        "config.openapi.LEARNER_STARTED",
-        "config.openapi.LEARNER_FAILED",
-        "config.openapi.LEARNER_PASSED",
-        "config.openapi.LEARNER_COMPLETED",
-        "config.openapi.LEARNER_SIGNED",
+        "api.openapi.COURSE_CREATED",
+        "api.openapi.COURSE_FAILED",
+        "api.openapi.COURSE_UPDATED",
+        "api.openapi.COURSE_DELETED",
+        "api.openapi.COURSE_EXPORTED",
+        "api.openapi.SOURCE_READY",
+        "api.openapi.SOURCE_FAILED",
+        "api.openapi.LEARNER_STARTED",
+        "api.openapi.LEARNER_FAILED",
+        "api.openapi.LEARNER_PASSED",
+        "api.openapi.LEARNER_COMPLETED",
+        "api.openapi.LEARNER_SIGNED",
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.openapi.postprocess",
+        "api.openapi.postprocess",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

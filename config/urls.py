@@ -5,7 +5,7 @@ from django.urls import include, path
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from config import health, ratelimit, views
+from core import error_pages, health, ratelimit
 
 # The API and the preview pages first: every request tries the patterns in order, and these are
 # what comes most.
@@ -36,7 +36,7 @@ urlpatterns = [
     ),
 ]
 
-handler400 = views.bad_request
-handler403 = views.permission_denied
-handler404 = views.not_found
-handler500 = views.server_error
+handler400 = error_pages.bad_request
+handler403 = error_pages.permission_denied
+handler404 = error_pages.not_found
+handler500 = error_pages.server_error

@@ -4,7 +4,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
-from config.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
+from core.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
 from courses import deletion, quality, versions
 from courses.models import Course, CourseVersion, Export, GenerationJob, Signoff
 

@@ -1,4 +1,4 @@
-from config.api import ApiView
+from api.views import ApiView
 from courses import queries, versions
 from courses.models import Course
 

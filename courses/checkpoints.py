@@ -12,7 +12,7 @@ import logging
 
 from django.db import connection, transaction
 
-from config import errors
+from core import errors
 
 from courses import content
 from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan

@@ -16,8 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors, ids, redis_client
-from config.formats import iso_utc_ms
+from core import errors, ids, redis_client
+from core.formats import iso_utc_ms
 from courses import versions
 from courses.models import Course, Export, GenerationJob, RemovedLink
 from learners import services as learner_services

@@ -8,7 +8,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors
+from core import errors
 from courses import citations, idempotency, queries
 from courses import content as course_content
 from courses.cmi5 import package as cmi5_package

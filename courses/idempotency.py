@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors
+from core import errors
 from courses.models import IdempotencyRecord
 
 IDEMPOTENCY_WINDOW = datetime.timedelta(hours=24)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import errors, heartbeats, queue
+from core import errors, leases, queue
 from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses.generation.grounding import SourcesGone
@@ -249,12 +249,12 @@ def run_job(*, job_id: int, worker: str = "") -> None:
     """
     Generate the job's course if this worker can claim the job; record the outcome either way.
     A job already finished, or running under a live worker, is left alone. `worker` names this
-    worker (config.heartbeats.worker_name), so that it can hand its jobs back when told to stop.
+    worker (core.leases.worker_name), so that it can hand its jobs back when told to stop.
     """
     attempt = _claim_job(job_id=job_id, worker=worker)
     if attempt is None:
         return
-    with heartbeats.beating(
+    with leases.beating(
         lambda: _record_heartbeat(job_id=job_id, attempt=attempt), interval_s=settings.GENERATION_HEARTBEAT_S
     ):
         _run_attempt(job_id=job_id, attempt=attempt)
@@ -356,7 +356,7 @@ def _next_variant(job: GenerationJob) -> int:
 
 def _unheld(now: datetime.datetime) -> Q:
     # Running, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.RUNNING) & heartbeats.silent(now)
+    return Q(status=Status.RUNNING) & leases.silent(now)
 
 
 def _claim_job(*, job_id: int, worker: str = "") -> int | None:
@@ -383,7 +383,7 @@ def _record_heartbeat(*, job_id: int, attempt: int) -> bool:
     )
 
 
-@heartbeats.on_worker_stop
+@leases.on_worker_stop
 def hand_back_jobs(worker: str) -> int:
     """
     Give back the jobs this worker runs (it was told to stop): each is free to take at once, and
@@ -598,7 +598,7 @@ def recover_jobs() -> dict[str, int]:
 
     # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
     # its message lost. It runs again from its last finished step, unless workers died on it too often.
-    heartbeats.run_again_or_fail(
+    leases.run_again_or_fail(
         GenerationJob.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
         send=lambda job_id: queue.enqueue(tasks.run_generation, job_id=job_id),
         fail=lambda job_id, attempt: fail_job(

@@ -3,7 +3,8 @@ from django.db import models
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config.ids import masked, new_public_id
+from core.ids import masked, new_public_id
+from core.languages import Language
 from courses import content
 
 
@@ -26,14 +27,6 @@ def new_signoff_id() -> str:
 class Format(models.TextChoices):
     ONEPAGE = "onepage", "One page"
     CLASSIC = "classic", "Classic"
-
-
-class Language(models.TextChoices):
-    EN_US = "en-US", "English (US)"
-    PT_BR = "pt-BR", "Português (Brasil)"
-    ES_ES = "es-ES", "Español (España)"
-    FR_FR = "fr-FR", "Français (France)"
-    DE_DE = "de-DE", "Deutsch (Deutschland)"
 
 
 class AddOn(models.TextChoices):
@@ -97,7 +90,7 @@ class GenerationJob(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     # Attempts given back by a worker told to stop (a deploy): they do not count as deaths.
     handbacks = models.PositiveSmallIntegerField(default=0)
-    # The running attempt's worker (its node name and start, config.heartbeats.worker_name), and
+    # The running attempt's worker (its node name and start, core.leases.worker_name), and
     # when it last showed it was alive; none while nobody holds the job (a handed-back job is free
     # to take at once).
     worker = models.CharField(max_length=200, blank=True)

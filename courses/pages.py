@@ -27,8 +27,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import etag, require_http_methods, require_safe
 
-from config import ratelimit, redis_client
-from config.ids import looks_like_public_id
+from core import ratelimit, redis_client
+from core.ids import looks_like_public_id
 from courses import citation_marks, citations, deletion, markdown, signoffs
 from courses import content as course_content
 from courses.content import CourseContent

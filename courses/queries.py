@@ -1,7 +1,7 @@
 from django.db.models import OuterRef, Subquery
 
 from accounts.models import ApiKey
-from config.ids import looks_like_public_id
+from core.ids import looks_like_public_id
 from courses.models import Course, CourseVersion, Export, GenerationJob
 
 # What a poll shows of a job's course (not its document, which can weigh a megabyte).

@@ -4,7 +4,7 @@ import psycopg
 from django.db import IntegrityError
 from django.utils.crypto import salted_hmac
 
-from config import errors
+from core import errors
 from courses.models import Course, Signoff, new_signoff_id
 from learners import progress
 

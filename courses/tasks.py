@@ -1,7 +1,7 @@
 from celery import shared_task
 from django.conf import settings
 
-from config import heartbeats
+from core import leases
 from courses import idempotency, jobs
 
 
@@ -15,7 +15,7 @@ from courses import idempotency, jobs
     time_limit=settings.GENERATION_TIMEOUT_S + 120,
 )
 def run_generation(self, *, job_id: int, **_newer_kwargs) -> None:
-    jobs.run_job(job_id=job_id, worker=heartbeats.worker_name(self.request.hostname or ""))
+    jobs.run_job(job_id=job_id, worker=leases.worker_name(self.request.hostname or ""))
 
 
 @shared_task

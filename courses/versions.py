@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors
+from core import errors
 from courses import citations, queries
 from courses import content as course_content
 from courses.models import Course, CourseVersion, GenerationJob

@@ -13,10 +13,12 @@ from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
-from config import ids, openapi, redis_client
-from config.api import ApiView
-from config.ids import looks_like_public_id
-from config.parsers import MergePatchParser, StrictJSONParser
+from core import ids, redis_client
+
+from api import openapi
+from api.views import ApiView
+from core.ids import looks_like_public_id
+from api.parsers import MergePatchParser, StrictJSONParser
 from courses import content as course_content
 from courses import deletion, exports, idempotency, jobs, pages, quality, queries, serializers, versions
 from courses.api import CourseReadView

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
-from config import queue
-from config.formats import iso_utc_ms
+from core import queue
+from core.formats import iso_utc_ms
 from courses.models import Course
 from learners.models import Learner, QuizAttempt
 from webhooks import services as webhook_services
@@ -105,7 +105,7 @@ def _bit_if(moment: str, bit: int) -> Case:
 def enqueue_pending() -> int:
     """
     Queue `send_events` again for learners left pending (a lost task); return how many. While tasks
-    wait in the queue, only those pending far longer (config.queue.lost_after).
+    wait in the queue, only those pending far longer (core.queue.lost_after).
     """
     wait = queue.lost_after(settings.WEBHOOKS_QUEUE, usually=LOST_AFTER)
     if wait is None:

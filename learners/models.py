@@ -6,7 +6,7 @@ Learners of a course and what the preview page records of them: one row per lear
 from django.db import models
 from django.utils import timezone
 
-from config.ids import new_public_id
+from core.ids import new_public_id
 from courses.models import Course
 
 

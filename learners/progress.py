@@ -24,8 +24,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from config import errors, queue, ratelimit
-from config.ids import looks_like_public_id
+from core import errors, queue, ratelimit
+from core.ids import looks_like_public_id
 from learners import identity
 from learners.models import new_learner_id
 
@@ -160,7 +160,7 @@ def _reserve_new_learner(*, client_address: str) -> None:
 
 
 def _count(kind: str, name: str, *, limit: int) -> None:
-    """One request in a bucket, atomically: one Redis round trip, failing open (config.ratelimit)."""
+    """One request in a bucket, atomically: one Redis round trip, failing open (core.ratelimit)."""
     decision = ratelimit.hit(bucket=f"{settings.RATE_LIMIT_KEY_PREFIX}:progress:{kind}:{name}", limit=limit)
     if not decision.allowed:
         raise TooManyRequests(decision)

@@ -7,16 +7,16 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from accounts.models import ApiKey
-from config import cursors
+from api import pagination
 from courses import queries as course_queries
 from courses import versions
 from courses.models import Course
 from learners.models import Learner
 
-# A results cursor is a position in the list (config/cursors.py) and the read's `next_since`, in
+# A results cursor is a position in the list (api/pagination.py) and the read's `next_since`, in
 # microseconds since 1970, which every page of one read gives. (A cursor of a position alone, from
 # before reads gave `next_since`, is refused: a `next_since` of a later page could miss a change.)
-CURSOR_PATTERN = cursors.PATTERN.removesuffix("$") + "_[0-9]{1,16}$"
+CURSOR_PATTERN = pagination.PATTERN.removesuffix("$") + "_[0-9]{1,16}$"
 
 # How far behind the database's clock a web process's may run: a row's `updated_at` is taken from
 # the process's clock just before its write's transaction starts, so that much earlier than the
@@ -42,7 +42,7 @@ def results_of(
     limit: int = 100,
 ) -> ResultsPage:
     """
-    The course's learners, newest first, `limit` at a time (config/cursors.py): one query, and on a
+    The course's learners, newest first, `limit` at a time (api/pagination.py): one query, and on a
     read's first page one more before it for `next_since` (see changes_until).
     `completed`: only those who completed (True) or not (False); `passed`: only those who passed
     (True) or who tried and have not passed (False); `since`: only those whose record changed at
@@ -51,14 +51,14 @@ def results_of(
     position = None
     if cursor:
         position, _, carried = cursor.rpartition("_")
-        next_since = cursors.from_micros(int(carried))
+        next_since = pagination.from_micros(int(carried))
     else:
         next_since = changes_until()
-    page = cursors.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
+    page = pagination.newest_first(_filtered(course, completed=completed, passed=passed, since=since),
                                 cursor=position, limit=limit)
     for learner in page.rows:
         learner.course = course
-    next_cursor = None if page.next_cursor is None else f"{page.next_cursor}_{cursors.to_micros(next_since)}"
+    next_cursor = None if page.next_cursor is None else f"{page.next_cursor}_{pagination.to_micros(next_since)}"
     return ResultsPage(course=course, learners=page.rows, next_cursor=next_cursor, next_since=next_since)
 
 

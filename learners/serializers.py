@@ -4,12 +4,12 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config import cursors
-from config.formats import iso_utc_ms
-from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from api import pagination
+from core.formats import iso_utc_ms
+from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
 from learners import queries
 from learners.models import Learner
-from webhooks import destinations
+from core.outbound import urls
 
 EXTERNAL_ID_MAX_LENGTH = 200
 NAME_MAX_LENGTH = 200
@@ -185,7 +185,7 @@ class ResultsInput(serializers.Serializer):
     completed = StrictBooleanField(required=False)
     passed = StrictBooleanField(required=False)
     since = Rfc3339Field(required=False)
-    cursor = cursors.CursorField(pattern=queries.CURSOR_PATTERN, required=False)
+    cursor = pagination.CursorField(pattern=queries.CURSOR_PATTERN, required=False)
     limit = serializers.IntegerField(min_value=1, max_value=RESULTS_PAGE_MAX, default=100)
 
 
@@ -196,8 +196,8 @@ class ResultsInput(serializers.Serializer):
     {
         "type": "string",  # and null: the field allows it
         "format": "uri",
-        "maxLength": destinations.MAX_URL_LENGTH,
-        "pattern": destinations.CALLBACK_URL_PATTERN,
+        "maxLength": urls.MAX_URL_LENGTH,
+        "pattern": urls.CALLBACK_URL_PATTERN,
         "description": (
             "Where the events of the course's learners go (learner.started, learner.completed, …), checked as "
             "every callbackUrl is (a host name, not an IP address; public addresses only); null to send none."

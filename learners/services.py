@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from config import errors
-from config.ids import looks_like_public_id
+from core import errors
+from core.ids import looks_like_public_id
 from courses import versions
 from courses.models import Course, Signoff
 from learners import events, identity, queries

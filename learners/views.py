@@ -7,9 +7,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from config import openapi, ratelimit
-from config.api import ApiView
-from config.formats import iso_utc_ms
+from api import openapi
+
+from core import ratelimit
+from api.views import ApiView
+from core.formats import iso_utc_ms
 from courses.api import CourseReadView
 from learners import identity, progress, queries, results_csv, serializers, services
 

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from config import redaction
-from config.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
+from core import redaction
+from core.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
 from sources.models import Passage, Source
 
 

@@ -19,7 +19,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 import openai
 from django.conf import settings
 
-from config import model_server
+from core import model_server
 from sources.models import Passage
 
 # Texts per request: well under what OpenAI and local servers take in one.

@@ -3,8 +3,8 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 
 from accounts.models import ApiKey
-from config import redaction
-from config.ids import new_public_id
+from core import redaction
+from core.ids import new_public_id
 
 
 def new_source_id() -> str:

@@ -7,8 +7,8 @@ from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRa
 from django.db.models import F, Value
 
 from accounts.models import ApiKey
-from config import cursors
-from config.ids import looks_like_public_id
+from api import pagination
+from core.ids import looks_like_public_id
 from sources.models import Passage, Source
 
 # The columns a source's JSON needs; the whole text stays in the database.
@@ -48,8 +48,8 @@ class SourcePage:
 
 
 def sources_of(*, api_key: ApiKey, cursor: str | None = None, limit: int = 20) -> SourcePage:
-    """The key's sources, newest first, `limit` at a time, after `cursor` (config/cursors.py): one query."""
-    page = cursors.newest_first(
+    """The key's sources, newest first, `limit` at a time, after `cursor` (api/pagination.py): one query."""
+    page = pagination.newest_first(
         Source.objects.filter(api_key=api_key).only(*_LISTED), cursor=cursor, limit=limit
     )
     return SourcePage(sources=page.rows, next_cursor=page.next_cursor)

@@ -1,12 +1,14 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config import cursors
-from courses.serializers import CallbackUrlField, StrictCharField, UtcMillisecondsField
+import re
+
+from api import pagination
+from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from core.outbound import urls
 from sources import failures
 from sources.extraction import sniff
 from sources.models import Source
-from webhooks import destinations
 
 NAME_MAX_LENGTH = 200
 
@@ -15,8 +17,8 @@ NAME_MAX_LENGTH = 200
     {
         "type": "string",
         "format": "uri",
-        "maxLength": destinations.MAX_URL_LENGTH,
-        "pattern": destinations.URL_PATTERN,
+        "maxLength": urls.MAX_URL_LENGTH,
+        "pattern": urls.URL_PATTERN,
         "description": (
             "The http or https page or file to read: a host name (not an IP address), an optional port, and "
             "a path and query in ASCII (percent-encode anything else); no user name or password. It is "
@@ -26,13 +28,13 @@ NAME_MAX_LENGTH = 200
 )
 class SourceUrlField(StrictCharField):
     def __init__(self, **kwargs):
-        super().__init__(max_length=destinations.MAX_URL_LENGTH, **kwargs)
+        super().__init__(max_length=urls.MAX_URL_LENGTH, **kwargs)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
         try:
-            return destinations.check_url(value, what="The URL")
-        except destinations.UnsafeDestination as exc:
+            return urls.check_url(value, what="The URL")
+        except urls.UnsafeDestination as exc:
             raise serializers.ValidationError(str(exc)) from None
 
 
@@ -128,9 +130,23 @@ class SourceList(serializers.Serializer):
 
 
 # A position in the list: creation time (microseconds since 1970) and row id of the last source seen.
-CURSOR_PATTERN = cursors.PATTERN
+CURSOR_PATTERN = pagination.PATTERN
 
 
 class ListSourcesInput(serializers.Serializer):
-    cursor = cursors.CursorField(required=False, help_text="`nextCursor` of the previous page.")
+    cursor = pagination.CursorField(required=False, help_text="`nextCursor` of the previous page.")
     limit = serializers.IntegerField(min_value=1, max_value=100, default=20)
+
+
+SOURCE_ID_PATTERN = r"^src_[A-Za-z0-9]{22}$"
+
+
+@extend_schema_field({"type": "string", "pattern": SOURCE_ID_PATTERN, "description": "A source's `id`."})
+class SourceIdField(StrictCharField):
+    default_error_messages = {"not_a_source_id": "Must be a source id (src_ and 22 letters or digits)."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not re.fullmatch(SOURCE_ID_PATTERN, value):
+            self.fail("not_a_source_id")
+        return value

@@ -14,12 +14,12 @@ from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from accounts.models import Account, ApiKey
-from config import errors, heartbeats, queue
+from core import errors, leases, queue
 from sources import failures, language, names, queries, tasks
 from sources.extraction import document as extraction, passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
-from webhooks import destinations
+from core.outbound import transport, urls
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ def read_source(*, source_id: int, worker: str = "") -> None:
     attempt = _claim(source_id=source_id, worker=worker)
     if attempt is None:
         return
-    with heartbeats.beating(
+    with leases.beating(
         lambda: _record_heartbeat(source_id=source_id, attempt=attempt),
         interval_s=settings.GENERATION_HEARTBEAT_S,
     ):
@@ -236,7 +236,7 @@ _INTERRUPTED = "Reading the document was interrupted too often. Please try again
 
 def _unheld(now) -> Q:
     # Started, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.PENDING, started_at__isnull=False) & heartbeats.silent(now)
+    return Q(status=Status.PENDING, started_at__isnull=False) & leases.silent(now)
 
 
 def _claim(*, source_id: int, worker: str = "") -> int | None:
@@ -260,7 +260,7 @@ def _record_heartbeat(*, source_id: int, attempt: int) -> bool:
     )
 
 
-@heartbeats.on_worker_stop
+@leases.on_worker_stop
 def hand_back_sources(worker: str) -> int:
     """Give back the sources this stopping worker reads, to be read again at once. Return how many."""
     if not worker:
@@ -280,19 +280,19 @@ def hand_back_sources(worker: str) -> int:
 def _fetch(source: Source) -> None:
     """Fetch a web source's content and store it as its file. :raises ExtractionError:"""
     try:
-        download = destinations.get(
+        download = transport.get(
             url=source.url,
             max_bytes=settings.SOURCE_MAX_BYTES,
             timeout=settings.SOURCE_FETCH_TIMEOUT_S,
             user_agent=f"{USER_AGENT} (+{settings.PUBLIC_BASE_URL})",
         )
-    except destinations.UnsafeDestination as exc:
+    except urls.UnsafeDestination as exc:
         raise extraction.ExtractionError(FETCH_FAILED, f"The URL was not fetched: {exc}") from None
-    except destinations.ResponseTooLarge:
+    except transport.ResponseTooLarge:
         raise extraction.ExtractionError(
             extraction.TOO_LARGE, f"The URL's content is larger than {settings.SOURCE_MAX_BYTES} bytes."
         ) from None
-    except destinations.FetchFailed as exc:
+    except transport.FetchFailed as exc:
         raise extraction.ExtractionError(FETCH_FAILED, str(exc)) from None
     if not download.content:
         raise extraction.ExtractionError(extraction.NO_TEXT, "The URL answered with no content.")
@@ -480,7 +480,7 @@ def recover_sources() -> dict[str, int]:
             Source.objects.filter(pk=source_id).update(enqueued_at=now)
             queue.enqueue(tasks.extract_source, source_id=source_id)
             counts["resent"] += 1
-    heartbeats.run_again_or_fail(
+    leases.run_again_or_fail(
         Source.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
         send=lambda source_id: queue.enqueue(tasks.extract_source, source_id=source_id),
         fail=lambda source_id, attempt: _fail(

@@ -1,7 +1,7 @@
 from celery import shared_task
 from django.conf import settings
 
-from config import heartbeats
+from core import leases
 from sources import services
 
 
@@ -14,7 +14,7 @@ from sources import services
     time_limit=settings.SOURCE_FETCH_TIMEOUT_S + settings.SOURCE_EXTRACTION_TIMEOUT_S + 90,
 )
 def extract_source(self, *, source_id: int, **_newer_kwargs) -> None:
-    services.read_source(source_id=source_id, worker=heartbeats.worker_name(self.request.hostname or ""))
+    services.read_source(source_id=source_id, worker=leases.worker_name(self.request.hostname or ""))
 
 
 @shared_task

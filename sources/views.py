@@ -2,9 +2,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.response import Response
 
-from config import errors, openapi
-from config.api import ApiView
-from config.parsers import StrictJSONParser, StrictMultiPartParser
+from core import errors
+
+from api import openapi
+from api.views import ApiView
+from api.parsers import StrictJSONParser, StrictMultiPartParser
 from sources import queries, serializers, services
 
 _ID = openapi.id_in_path("source_id", prefix="src_", description="The source `id`.")

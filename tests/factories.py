@@ -4,7 +4,7 @@ import factory
 
 from accounts import services as account_services
 from accounts.models import Account, ApiKey, Plan, UsagePeriod
-from config.ids import random_base62
+from core.ids import random_base62
 from courses import content
 from courses.models import Course, CourseVersion, GenerationJob
 from tests import samples

@@ -15,7 +15,7 @@ import pytest
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config import ratelimit
+from core import ratelimit
 from courses import exports
 from courses.models import Export
 from tests.factories import AccountFactory, CourseFactory, PlanFactory

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from config import errors
+from core import errors
 from tests import processes
 from tests.factories import CourseFactory
 

@@ -2,7 +2,7 @@ import collections
 
 import pytest
 
-from config.ids import BASE62, looks_like_public_id, new_public_id, random_base62
+from core.ids import BASE62, looks_like_public_id, new_public_id, random_base62
 
 
 @pytest.mark.parametrize("length", [1, 2, 21, 22, 32, 64])

@@ -20,6 +20,7 @@ import requests
 import standardwebhooks
 import time_machine
 
+from accounts import services as account_services
 from courses.models import Course, Export, GenerationJob, IdempotencyRecord
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
@@ -326,7 +327,7 @@ def test_receiver_acknowledges_an_unknown_event_type_without_handling_it(receive
 
 
 def test_receiver_refuses_a_signature_made_with_another_secret(receiver, account, deliver):
-    webhook_services.rotate_secret(account=account)  # the receiver still has the old secret
+    account_services.rotate_webhook_secret(account=account)  # the receiver still has the old secret
 
     event = deliver(url=receiver.url, payload={"event": "course.failed", "jobId": "job_x", "error": {}})
 

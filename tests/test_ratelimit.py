@@ -1,5 +1,5 @@
 """
-Rate limits of the API (config/ratelimit.py and config/api.ApiView), against real Redis, through
+Rate limits of the API (core/ratelimit.py and config/api.ApiView), against real Redis, through
 test-only endpoints of each scope (tests/urls_rate_limited.py). The clock is frozen and moved with
 time-machine; the limiter reads it through `ratelimit.clock`.
 """
@@ -16,8 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from accounts import services as account_services
-from config import ratelimit, redis_client
-from config.api import ApiView
+from core import ratelimit, redis_client
+from api.views import ApiView
 from tests.conftest import client_for
 from tests.factories import AccountFactory, PlanFactory
 
@@ -443,7 +443,7 @@ def test_api_keeps_answering_when_redis_is_unreachable(api_client, settings, cap
         closed_port = probe.getsockname()[1]
     settings.REDIS_URL = f"redis://127.0.0.1:{closed_port}/3"
 
-    with caplog.at_level(logging.ERROR, logger="config.ratelimit"):
+    with caplog.at_level(logging.ERROR, logger="core.ratelimit"):
         responses = [create(api_client) for _ in range(31)]
 
     assert [response.status_code for response in responses] == [202] * 31
@@ -471,7 +471,7 @@ def test_redis_that_never_answers_costs_one_timeout_without_retries(
     settings.REDIS_URL = f"redis://127.0.0.1:{silent.getsockname()[1]}/3"
     settings.REDIS_SOCKET_TIMEOUT_SECONDS = 0.2
 
-    with caplog.at_level(logging.ERROR, logger="config.ratelimit"):
+    with caplog.at_level(logging.ERROR, logger="core.ratelimit"):
         response = create(api_client)
     stop.set()
     acceptor.join()
@@ -519,7 +519,7 @@ def test_admin_login_answers_while_the_cache_is_down(client, settings, caplog):
         }
     }
 
-    with caplog.at_level(logging.ERROR, logger="config.ratelimit"):
+    with caplog.at_level(logging.ERROR, logger="core.ratelimit"):
         response = log_in_to_admin(client, REMOTE_ADDR=CLIENT)
 
     assert response.status_code == 200

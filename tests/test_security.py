@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from config.logs import JsonFormatter
+from core.logs import JsonFormatter
 from courses import pages, queries
 from courses.models import GenerationJob
 from tests.factories import CourseFactory

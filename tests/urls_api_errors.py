@@ -5,7 +5,7 @@ from django.http import Http404
 from django.urls import path
 from rest_framework.response import Response
 
-from config.api import ApiView
+from api.views import ApiView
 from config.urls import handler400, handler403, handler404, handler500  # noqa: F401
 from config.urls import urlpatterns as real_urlpatterns
 

@@ -5,9 +5,9 @@ from django.urls import path
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from config import errors
-from config.api import ApiView
-from config import views
+from core import errors
+from api.views import ApiView
+from core import error_pages
 
 
 class CreateThingInput(serializers.Serializer):
@@ -46,5 +46,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = views.not_found
-handler500 = views.server_error
+handler404 = error_pages.not_found
+handler500 = error_pages.server_error

@@ -3,8 +3,8 @@ import json
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
-from config import redaction
-from config.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
+from core import redaction
+from core.admin import DatesInRange, NoLookupsBySecrets, redacted_url_of
 from webhooks import services
 from webhooks.models import WebhookAttempt, WebhookEvent
 

@@ -2,7 +2,7 @@ import json
 
 from django.db import models
 
-from config.ids import new_public_id
+from core.ids import new_public_id
 
 
 def new_message_id() -> str:

@@ -20,9 +20,10 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from accounts.models import Account, new_webhook_secret
-from config import queue
-from webhooks import destinations, slots
+from accounts.models import Account
+from core import queue
+from core.outbound import transport
+from webhooks import slots
 from webhooks.models import WebhookAttempt, WebhookEvent
 
 logger = logging.getLogger("cgs.webhooks")
@@ -108,7 +109,7 @@ def deliver(*, event_id: int) -> WebhookAttempt | None:
     event = attempt.event
     try:
         began = time.monotonic()
-        answer = destinations.post(
+        answer = transport.post(
             url=event.url,
             body=event.body.encode("utf-8"),
             headers=_signature_headers(event=event, moment=timezone.now()),
@@ -126,7 +127,7 @@ def enqueue_due_events() -> int:
     Queue a delivery for every pending event whose delivery was lost, and return how many were
     queued: one whose attempt was interrupted (its worker died: the attempt never finished and its
     lease is over), and one overdue by a minute, as happens when Redis lost the queued message.
-    While deliveries wait in the queue, both must be overdue longer (config.queue.lost_after), and
+    While deliveries wait in the queue, both must be overdue longer (core.queue.lost_after), and
     an event queued again is due from then on, so a backlog gets each one again at most that often.
     Duplicates are harmless otherwise: an attempt starts only for an event that is due and not taken.
     """
@@ -184,13 +185,6 @@ def redeliver(*, event: WebhookEvent) -> WebhookEvent:
     return event
 
 
-def rotate_secret(*, account: Account) -> str:
-    """Give the account a new webhook signing secret and return it; the old one stops at once."""
-    account.webhook_secret = new_webhook_secret()
-    account.save(update_fields=["webhook_secret"])
-    return account.webhook_secret
-
-
 def retry_delay(*, attempt_number: int) -> datetime.timedelta:
     """
     The wait after failed attempt `attempt_number` of an allowance of WEBHOOK_MAX_ATTEMPTS
@@ -219,7 +213,7 @@ def waiting_for_a_slot(*, ahead: int) -> datetime.timedelta:
     return min(datetime.timedelta(seconds=settings.WEBHOOK_TIMEOUT_SECONDS * rounds), SLOT_WAIT_MAX)
 
 
-def is_retryable(answer: destinations.Answer) -> bool:
+def is_retryable(answer: transport.Answer) -> bool:
     """
     Tell whether a failed attempt is to be tried again: every answer that is not 2xx (redirects
     included, never followed), every network, DNS and TLS error and the time limit, except 410
@@ -295,7 +289,7 @@ def _start_attempt(*, event_id: int) -> tuple[WebhookAttempt, str] | None:
     return attempt, slot
 
 
-def _finish_attempt(*, attempt: WebhookAttempt, answer: destinations.Answer, duration_ms: int) -> None:
+def _finish_attempt(*, attempt: WebhookAttempt, answer: transport.Answer, duration_ms: int) -> None:
     now = timezone.now()
     with transaction.atomic():
         event = WebhookEvent.objects.select_for_update().filter(pk=attempt.event_id).first()

@@ -18,7 +18,7 @@ import secrets
 import redis
 from django.conf import settings
 
-from config import redis_client
+from core import redis_client
 
 logger = logging.getLogger("cgs.webhooks")
 

@@ -39,7 +39,7 @@ import pydantic
 from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model, model_validator
 
-from config import model_server
+from core import model_server
 from courses import citations, content
 from courses.generation import repair
 from courses.generation.base import (

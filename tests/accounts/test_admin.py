@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import Account, ApiKey
-from config import redaction
+from core import redaction
 from courses import signoffs
 from courses.models import Export
 from learners import services as learner_services

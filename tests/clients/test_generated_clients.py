@@ -34,8 +34,8 @@ from django.test import override_settings
 
 from accounts import services as account_services
 from accounts.models import ApiKey, Plan
-from config import ratelimit
-from config.openapi import error_codes_in
+from core import ratelimit
+from api.openapi import error_codes_in
 from courses import jobs
 from courses.generation import errors as generation_errors
 from courses.models import Course, CourseVersion, Export, GenerationJob, Part, RemovedLink

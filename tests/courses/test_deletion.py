@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.test import Client
 
 from accounts import services as account_services
-from config import redis_client
+from core import redis_client
 from courses import deletion, jobs
 from courses.models import (
     Course,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from config.formats import iso_utc_ms
+from core.formats import iso_utc_ms
 from courses import serializers
 from courses.models import GenerationJob
 from tests.factories import CourseFactory, GenerationJobFactory

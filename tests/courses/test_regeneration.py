@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from accounts import services as account_services
-from config import heartbeats
+from core import leases
 from courses import jobs
 from courses.models import Course, GenerationJob
 from tests import legacy
@@ -261,7 +261,7 @@ def test_a_regeneration_whose_worker_dies_keeps_the_last_good_version_and_gives_
     # Workers took it in turn and died mid-way (claimed, never finished).
     for _ in range(jobs.MAX_ATTEMPTS):
         assert jobs._claim_job(job_id=job.pk) is not None
-        time_machine.move_to(timezone.now() + heartbeats.timeout() + datetime.timedelta(seconds=1), tick=False)
+        time_machine.move_to(timezone.now() + leases.timeout() + datetime.timedelta(seconds=1), tick=False)
     jobs.recover_jobs()
 
     job.refresh_from_db()

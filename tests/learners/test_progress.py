@@ -12,7 +12,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config import redis_client
+from core import redis_client
 from courses import versions
 from courses.models import Signoff
 from learners import progress, queries, services

@@ -6,8 +6,9 @@ import threading
 
 import pytest
 
-from webhooks import destinations, services
-from webhooks.destinations import UnsafeDestination
+from core.outbound import addresses, transport, urls
+from webhooks import services
+from core.outbound.urls import UnsafeDestination
 from webhooks.models import WebhookEvent
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
@@ -71,7 +72,7 @@ NON_PUBLIC_LITERALS = [
 @pytest.mark.parametrize("host", [*NON_PUBLIC_LITERALS, "8.8.8.8", "[2606:4700:4700::1111]", "134744072"])
 def test_callback_url_with_an_ip_literal_is_refused_in_any_spelling(private_networks_refused, host):
     with pytest.raises(UnsafeDestination) as refusal:
-        destinations.check_callback_url(f"https://{host}/hook")
+        urls.check_callback_url(f"https://{host}/hook")
 
     assert str(refusal.value) in (ADDRESS, "The callback URL has an invalid host.", REFUSED)
 
@@ -79,15 +80,15 @@ def test_callback_url_with_an_ip_literal_is_refused_in_any_spelling(private_netw
 @pytest.mark.parametrize("host", [host for host in NON_PUBLIC_LITERALS if "%" not in host])
 def test_every_non_public_address_is_told_apart_from_a_public_one(host):
     # Delivery checks every address a name resolves to with this.
-    address = destinations.parse_ip_literal(host)
+    address = addresses.parse_ip_literal(host)
 
     assert address is not None
-    assert destinations.is_public(address) is False
+    assert addresses.is_public(address) is False
 
 
 @pytest.mark.parametrize("address", ["8.8.8.8", "93.184.215.14", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
 def test_public_addresses_are_public(address):
-    assert destinations.is_public(destinations.parse_ip_literal(address)) is True
+    assert addresses.is_public(addresses.parse_ip_literal(address)) is True
 
 
 @pytest.mark.parametrize(
@@ -124,7 +125,7 @@ def test_public_addresses_are_public(address):
 )
 def test_malformed_callback_url_is_refused(private_networks_refused, url, message):
     with pytest.raises(UnsafeDestination) as refusal:
-        destinations.check_callback_url(url)
+        urls.check_callback_url(url)
 
     assert str(refusal.value) == message
 
@@ -143,12 +144,12 @@ def test_malformed_callback_url_is_refused(private_networks_refused, url, messag
     ],
 )
 def test_callback_url_naming_a_public_destination_is_accepted(private_networks_refused, url):
-    assert destinations.check_callback_url(url) == url
+    assert urls.check_callback_url(url) == url
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8000/hook", "http://localhost:8000/hook", "http://[::1]/hook"])
 def test_private_callback_url_is_accepted_when_private_networks_are_allowed(private_networks_allowed, url):
-    assert destinations.check_callback_url(url) == url
+    assert urls.check_callback_url(url) == url
 
 
 @pytest.mark.parametrize(
@@ -167,9 +168,9 @@ def test_private_callback_url_is_accepted_when_private_networks_are_allowed(priv
     ],
 )
 def test_the_pattern_in_the_api_document_is_the_rule_the_server_applies(private_networks_refused, url):
-    in_document = re.fullmatch(destinations.CALLBACK_URL_PATTERN, url) is not None
+    in_document = re.fullmatch(urls.CALLBACK_URL_PATTERN, url) is not None
     try:
-        destinations.check_callback_url(url)
+        urls.check_callback_url(url)
         accepted = True
     except UnsafeDestination:
         accepted = False
@@ -325,10 +326,10 @@ def test_lookups_that_never_end_hold_up_no_other_delivery(
     connections.block_beyond_loopback = True
     try:
         for _ in range(5):
-            hung = destinations.post(url="https://hung.example/hook", body=b"{}", headers={}, user_agent="t")
+            hung = transport.post(url="https://hung.example/hook", body=b"{}", headers={}, user_agent="t")
             assert hung.error == "timed out after 0.5 s"
 
-        other = destinations.post(
+        other = transport.post(
             url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t"
         )
     finally:
@@ -348,7 +349,7 @@ def test_no_lookup_starts_once_the_time_is_up(private_networks_refused, resolver
         threading.Thread, "start", lambda thread: (starts.append(thread.name), real_start(thread))
     )
 
-    answer = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+    answer = transport.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
 
     assert answer.error == "timed out after 0 s"
     assert "destination-lookup" not in starts
@@ -363,11 +364,11 @@ def test_a_process_that_can_start_no_more_threads_fails_the_attempt(
 
     monkeypatch.setattr(threading.Thread, "start", start)
 
-    answer = destinations.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
+    answer = transport.post(url="https://hooks.example.com/hook", body=b"{}", headers={}, user_agent="t")
 
     assert (answer.error, answer.succeeded) == ("delivery failed: no thread left to time it", False)
-    with pytest.raises(destinations.FetchFailed, match="could not be fetched now; try again later"):
-        destinations.get(url="https://hooks.example.com/page", max_bytes=100, timeout=1, user_agent="t")
+    with pytest.raises(transport.FetchFailed, match="could not be fetched now; try again later"):
+        transport.get(url="https://hooks.example.com/page", max_bytes=100, timeout=1, user_agent="t")
 
 
 def test_loopback_receiver_is_contacted_when_private_networks_are_allowed(

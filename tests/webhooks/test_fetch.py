@@ -1,5 +1,5 @@
 """
-`destinations.get`, the GET side of the one outbound HTTP helper (web sources use it): the same
+`transport.get`, the GET side of the one outbound HTTP helper (web sources use it): the same
 address rules as webhooks, redirects checked hop by hop, limits on size and time.
 """
 
@@ -9,13 +9,13 @@ import socket
 import pytest
 
 from tests.webhooks.receivers import Receiver, answer, trickle
-from webhooks import destinations
+from core.outbound import transport, urls
 
 USER_AGENT = "tests"
 
 
-def get(url: str, max_bytes: int = 1024 * 1024, timeout: float = 5) -> destinations.Download:
-    return destinations.get(url=url, max_bytes=max_bytes, timeout=timeout, user_agent=USER_AGENT)
+def get(url: str, max_bytes: int = 1024 * 1024, timeout: float = 5) -> transport.Download:
+    return transport.get(url=url, max_bytes=max_bytes, timeout=timeout, user_agent=USER_AGENT)
 
 
 def redirect(to: str, status: int = 302):
@@ -34,7 +34,7 @@ def test_a_name_resolving_to_a_private_address_is_refused_without_a_connection(
 ):
     resolver.answers["intranet.example.com"] = ["10.1.2.3"]
 
-    with pytest.raises(destinations.UnsafeDestination) as refusal:
+    with pytest.raises(urls.UnsafeDestination) as refusal:
         get("https://intranet.example.com/handbook.pdf")
 
     # Without the address: a web source's error shows this to the client, who must not learn how
@@ -45,7 +45,7 @@ def test_a_name_resolving_to_a_private_address_is_refused_without_a_connection(
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1/", "http://localhost:8000/", "http://[::1]/", "ftp://x.example/"])
 def test_urls_the_rules_refuse_are_refused_before_any_lookup(private_networks_refused, resolver, connections, url):
-    with pytest.raises(destinations.UnsafeDestination):
+    with pytest.raises(urls.UnsafeDestination):
         get(url)
 
     assert resolver.lookups == []
@@ -58,7 +58,7 @@ def test_a_public_name_is_looked_up_once_and_contacted_at_the_address_checked(
     resolver.answers["docs.example.com"] = ["93.184.215.14"]
     connections.block_beyond_loopback = True
 
-    with pytest.raises(destinations.FetchFailed) as failure:
+    with pytest.raises(transport.FetchFailed) as failure:
         get("http://docs.example.com:8080/handbook")
 
     assert resolver.lookups == ["docs.example.com"]
@@ -112,7 +112,7 @@ def test_up_to_three_redirects_are_followed_each_resolved_against_the_last(serve
 def test_a_fourth_redirect_is_not_followed(server):
     server.script(redirect("/again"))
 
-    with pytest.raises(destinations.FetchFailed) as failure:
+    with pytest.raises(transport.FetchFailed) as failure:
         get(server.url("/start"))
 
     assert str(failure.value) == "The URL redirects more than 3 times."
@@ -129,7 +129,7 @@ def test_a_fourth_redirect_is_not_followed(server):
 def test_every_redirect_target_is_checked_by_the_same_rules(server, location, message):
     server.script(redirect(location))
 
-    with pytest.raises(destinations.UnsafeDestination) as refusal:
+    with pytest.raises(urls.UnsafeDestination) as refusal:
         get(server.url("/start"))
 
     assert str(refusal.value) == message
@@ -165,7 +165,7 @@ def test_a_redirect_to_a_private_address_is_refused_before_it_is_contacted(
         internet[("93.184.215.14", 80)] = public_site.port
         public_site.script(redirect("http://intranet.example.com/secrets"))
 
-        with pytest.raises(destinations.UnsafeDestination) as refusal:
+        with pytest.raises(urls.UnsafeDestination) as refusal:
             get("http://docs.example.com/handbook")
     finally:
         public_site.stop()
@@ -201,7 +201,7 @@ def test_a_redirect_to_another_public_site_is_followed_there(
 def test_an_answer_that_is_not_2xx_is_a_failure(server, status):
     server.script(answer(status, b"no"))
 
-    with pytest.raises(destinations.FetchFailed) as failure:
+    with pytest.raises(transport.FetchFailed) as failure:
         get(server.url())
 
     assert str(failure.value) == f"The URL answered HTTP {status}."
@@ -210,7 +210,7 @@ def test_an_answer_that_is_not_2xx_is_a_failure(server, status):
 def test_a_body_over_the_limit_is_refused(server):
     server.script(answer(200, b"x" * 2001))
 
-    with pytest.raises(destinations.ResponseTooLarge) as failure:
+    with pytest.raises(transport.ResponseTooLarge) as failure:
         get(server.url(), max_bytes=2000)
 
     assert str(failure.value) == "The URL holds more than 2000 bytes."
@@ -220,7 +220,7 @@ def test_a_compressed_body_that_inflates_past_the_limit_is_stopped(server):
     bomb = gzip.compress(bytes(50 * 1024 * 1024), compresslevel=9)  # 50 MB in about 50 kB
     server.script(answer(200, bomb, (("Content-Encoding", "gzip"),)))
 
-    with pytest.raises(destinations.ResponseTooLarge):
+    with pytest.raises(transport.ResponseTooLarge):
         get(server.url(), max_bytes=1024 * 1024)
 
 
@@ -234,7 +234,7 @@ def test_the_whole_exchange_is_limited_in_time_even_when_the_server_trickles(ser
     head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n"
     server.script(trickle(head + b"x" * 1000, every=0.2))
 
-    with pytest.raises(destinations.FetchFailed) as failure:
+    with pytest.raises(transport.FetchFailed) as failure:
         get(server.url(), timeout=1)
 
     assert str(failure.value) == "The URL did not answer completely within 1 seconds."

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
-from config import queue
+from core import queue
 from config.celery import app as celery_app
 from tests.conftest import no_worker, purge_task_queues
 from tests.factories import CourseFactory

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from config.logs import JsonFormatter
+from core.logs import JsonFormatter
 from courses import generation
 from courses.generation import grounding
 from sources import embeddings

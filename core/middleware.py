@@ -1,12 +1,10 @@
 import codecs
-import dataclasses
 import logging
 import re
 import time
 import uuid
 
 from csp import middleware as csp_middleware
-from django.conf import settings
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.messages import middleware as message_middleware
 from django.contrib.sessions import middleware as session_middleware
@@ -15,8 +13,9 @@ from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
 
-from config import error_pages, errors
-from config.logs import redacted_path, request_id_var
+from core import error_pages, errors, request_bodies
+from core.errors import is_api_request
+from core.logs import redacted_path, request_id_var
 
 logger = logging.getLogger("cgs.request")
 
@@ -120,7 +119,7 @@ class ApiErrorMiddleware:
     so that it carries RateLimit headers) and unexpected exceptions (500 without internals, logged).
     A database that is down is a 503 with Retry-After, JSON under /api/ and a plain page elsewhere.
     An exception inside a DRF view never gets here:
-    config.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
+    core.errors.api_exception_handler answers it, so the view still adds its RateLimit headers.
     This is the safety net for the rest (plain Django views, rendering, the handler itself).
     """
 
@@ -128,9 +127,9 @@ class ApiErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        limit = body_limit_exceeded(request)
+        limit = request_bodies.body_limit_exceeded(request)
         if limit is not None and not _answered_by_api_view(request):
-            return errors.json_error(PayloadTooLarge(limit.message))
+            return errors.json_error(request_bodies.PayloadTooLarge(limit.message))
         return self.get_response(request)
 
     def process_exception(self, request, exception):
@@ -155,7 +154,7 @@ class FormBodiesMiddleware:
     - Refused (400): a multipart form outside /api/ declared in a charset other than UTF-8, as
       Django itself refuses such a url-encoded form. Our pages are UTF-8, so browsers send their
       forms in UTF-8; one declared in, say, `unicode_escape` decodes into text that no page can
-      show again (the sign-off form, the admin login). The API reads its own bodies (config.parsers).
+      show again (the sign-off form, the admin login). The API reads its own bodies (api.parsers).
     """
 
     def __init__(self, get_response):
@@ -180,67 +179,15 @@ def _declared_charset_is_not_utf8(request) -> bool:
         return False  # a charset Python does not know is not used: Django reads the form in UTF-8
 
 
-# Exceptions Django itself answers 404, 403 or 400 through the handlers of config.views, which keep
+# Exceptions Django itself answers 404, 403 or 400 through the handlers of core.error_pages, which keep
 # the error body under /api/: not bugs, so not 500s.
 _ANSWERED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
-class PayloadTooLarge(errors.AppError):
-    status, code, message = 413, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MiB."
-
-
-# File uploads: the paths that take a multipart body with a file, and the room the form's other
-# parts and boundaries may take beside the file.
-UPLOAD_PATHS = frozenset({"/api/v1/sources"})
-MULTIPART_OVERHEAD_BYTES = 64 * 1024
-
-
-@dataclasses.dataclass(frozen=True)
-class _Limit:
-    bytes: int
-    message: str
-
-
-def _body_limit(request) -> _Limit:
-    content_type = request.META.get("CONTENT_TYPE", "").lower()
-    if request.path in UPLOAD_PATHS and content_type.startswith("multipart/form-data"):
-        return _Limit(
-            bytes=settings.SOURCE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
-            message=f"The file is larger than {settings.SOURCE_MAX_BYTES} bytes (SOURCE_MAX_BYTES).",
-        )
-    return _Limit(bytes=settings.API_MAX_BODY_BYTES, message=PayloadTooLarge.message)
-
-
-def is_api_request(request) -> bool:
-    return request.path.startswith("/api/")
-
-
-# Methods whose body an endpoint reads: a body sent with another (a GET's, a DELETE's) is never
-# read, so never refused for its size either (the API document declares 413 on these alone).
-_METHODS_WITH_A_BODY = frozenset({"POST", "PUT", "PATCH"})
-
-
-def body_limit_exceeded(request) -> _Limit | None:
-    """The limit an API request's declared body is over (none of it is read), or None."""
-    if not is_api_request(request) or request.method not in _METHODS_WITH_A_BODY:
-        return None
-    limit = _body_limit(request)
-    return limit if _declared_body_size(request) > limit.bytes else None
-
-
 def _answered_by_api_view(request) -> bool:
-    from config.api import ApiView  # config.api imports this module
-
+    # An API view answers a body over its limit itself, after its rate limiter (api.views.ApiView).
     try:
         view = resolve(request.path_info).func
     except Resolver404:
         return False
-    view_class = getattr(view, "cls", None)
-    return isinstance(view_class, type) and issubclass(view_class, ApiView)
-
-
-def _declared_body_size(request) -> int:
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return 0
+    return getattr(getattr(view, "cls", None), "answers_body_limits", False)

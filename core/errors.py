@@ -17,9 +17,14 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from config import logs
+from core import logs
 
 logger = logging.getLogger("cgs.request")
+
+
+def is_api_request(request) -> bool:
+    """Whether a request is the API's: its every error is JSON."""
+    return request.path.startswith("/api/")
 
 
 class AppError(Exception):
@@ -59,7 +64,7 @@ RETRY_AFTER_SECONDS = 5
 
 def read_only_as_unavailable(execute, sql, params, many, context):
     """
-    Every query's wrapper (config.apps): a database that refuses writes because it is read-only is
+    Every query's wrapper (core.apps): a database that refuses writes because it is read-only is
     unavailable, raised as OperationalError for every handler of DATABASE_UNAVAILABLE (a 503, a
     worker storing again). That is a failover's old primary, or a standby, behind an address not
     yet moved, or a database set read-only for maintenance. The connection is dropped at the end of

@@ -1,13 +1,13 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 
-from config import errors
+from core import errors
 
 
-class ServiceConfig(AppConfig):
-    """The project's own wiring, for what belongs to no one app."""
+class CoreConfig(AppConfig):
+    """What every app may use; its wiring, for what belongs to no one app."""
 
-    name = "config"
+    name = "core"
     verbose_name = "Service"
 
     def ready(self):

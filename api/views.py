@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 from accounts.authentication import ApiKeyAuthentication
 from accounts.permissions import HasPaidPlan
 from accounts.services import InvalidApiKey
-from config import errors, middleware, ratelimit
+from core import errors, ratelimit, request_bodies
 
 
 class ApiView(APIView):
@@ -30,6 +30,8 @@ class ApiView(APIView):
     # description) would have counted in the bucket of the view's writes. It is a 405 like any
     # other method an endpoint lacks.
     http_method_names = [name for name in APIView.http_method_names if name != "options"]
+    # A body over its limit is answered here, after the limiter (core.middleware lets it through).
+    answers_body_limits = True
     rate_limit_scope: str | None = None  # one of ratelimit.SCOPES
     # Where methods of one view count in different buckets: {"GET": "poll", "POST": "sources"}.
     rate_limit_scopes: dict[str, str] = {}
@@ -57,9 +59,9 @@ class ApiView(APIView):
         super().initial(request, *args, **kwargs)
         if self.refused_media_type is not None:
             raise self.refused_media_type
-        limit = middleware.body_limit_exceeded(request)
+        limit = request_bodies.body_limit_exceeded(request)
         if limit is not None:
-            raise middleware.PayloadTooLarge(limit.message)
+            raise request_bodies.PayloadTooLarge(limit.message)
 
     def perform_content_negotiation(self, request, force=False):
         # DRF negotiates before the key and the limiter; a 406 waits until after them (see initial),

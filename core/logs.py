@@ -8,12 +8,12 @@ from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
-from config import ids, redaction
+from core import ids, redaction
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
-# The ids that are a link's whole secret (config.redaction.LINK_ID_PREFIXES) are masked in every
-# line (config.ids.masked): found by the keyword their URL patterns capture them as, and by their
+# The ids that are a link's whole secret (core.redaction.LINK_ID_PREFIXES) are masked in every
+# line (core.ids.masked): found by the keyword their URL patterns capture them as, and by their
 # prefix, for a path no pattern matches (a 404, a request refused before its view) or one holding
 # such an id where another is expected. Course, job, source and learner ids are API identifiers, and
 # stay.

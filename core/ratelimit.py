@@ -30,7 +30,7 @@ from django.conf import settings
 from django_ratelimit.core import get_usage, is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 
-from config import errors, redis_client
+from core import errors, redis_client
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from django.http.multipartparser import MultiPartParserError
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, MultiPartParser
 
-from config import errors  # the module, not its names: errors imports DRF, which imports this
+from core import errors  # the module, not its names: errors imports DRF, which imports this
 
 # Our bodies are at most three levels deep; anything much deeper is not a request to us.
 MAX_DEPTH = 32

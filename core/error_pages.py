@@ -1,6 +1,7 @@
 """
 The service's error pages outside /api/ (400, 403, 404, 500, 503, and the 403 of a form sent
-without its CSRF token), in the reader's language.
+without its CSRF token), in the reader's language, and Django's error handlers, which answer JSON
+under /api/ and these pages elsewhere.
 
 They are rendered without the request: Django's default handlers run the CSRF check again, which
 reads the form a second time, so a form Django had refused to read (a charset other than UTF-8, a
@@ -17,7 +18,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from courses.models import Language
+from core import errors
+from core.languages import Language
+from core.errors import is_api_request
 
 logger = logging.getLogger(__name__)
 
@@ -90,3 +93,32 @@ def reader_language(request) -> str:
             if language.lower().split("-")[0] == code.split("-")[0]:
                 return language
     return Language.EN_US
+
+
+# Django's error handlers (config/urls.py) ---------------------------------------------------------
+
+
+def bad_request(request, exception):
+    # Django's answer to a request it refuses outside a view: a Host header that is not in
+    # ALLOWED_HOSTS, a form it cannot read.
+    if is_api_request(request):
+        return errors.json_error(errors.ValidationError("Bad request."))
+    return page(request, 400)
+
+
+def permission_denied(request, exception):
+    if is_api_request(request):
+        return errors.json_error(errors.Forbidden())
+    return page(request, 403)
+
+
+def not_found(request, exception):
+    if is_api_request(request):
+        return errors.json_error(errors.NotFound())
+    return page(request, 404)
+
+
+def server_error(request):
+    if is_api_request(request):
+        return errors.json_error(errors.InternalError())
+    return page(request, 500)

@@ -1,7 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts import services as account_services
-from webhooks import services
 
 
 class Command(BaseCommand):
@@ -20,6 +19,6 @@ class Command(BaseCommand):
         except account_services.UnknownAccount as exc:
             raise CommandError(str(exc)) from None
         if rotate:
-            services.rotate_secret(account=account)
+            account_services.rotate_webhook_secret(account=account)
             self.stdout.write(f"New webhook secret for {account.email}; receivers need it now:")
         self.stdout.write(account.webhook_secret)

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.db.models.constants import LOOKUP_SEP
 
-from config import redaction
+from core import redaction
 
 
 class DatesInRange:

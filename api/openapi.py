@@ -19,7 +19,8 @@ from rest_framework import serializers
 
 from courses.content import CourseContent
 from courses.generation import errors as generation_errors
-from courses.serializers import TEXT_PATTERN, CourseOutput, ExportOutput
+from api.fields import TEXT_PATTERN
+from courses.serializers import CourseOutput, ExportOutput
 from learners import serializers as learner_serializers
 from sources.extraction import sniff
 from sources.serializers import SourceOutput

@@ -6,7 +6,7 @@ a password before its host) and a link's id. Staff see where a URL goes, never w
 import re
 import urllib.parse
 
-from config.ids import masked
+from core.ids import masked
 
 # Ids that are a link's whole secret, the link needing nothing else: an export's (its download link)
 # and a sign-off's (its confirmation page, which shows the signer's name). Course, job, source and

@@ -1,18 +1,13 @@
 """
-Where the service may send requests, and the one outbound HTTP helper that takes them there:
-webhooks (`post`) and the web pages sources are read from (`get`).
+The one outbound HTTP helper: webhooks (`post`) and the web pages sources are read from (`get`).
 
-Two checks guard every destination (interface 6.1.4: only public addresses):
-- `check_callback_url` / `check_url` run when a client hands us a URL. They never resolve names (a
-  request must not wait on DNS, and the answer could change anyway); they refuse malformed URLs and IP
-  literals outside public address space, in every spelling the resolver would accept.
-- `post` and `get` run later. They resolve the host, refuse when any address is not public, and
-  connect to exactly the address they checked, so a second lookup (DNS rebinding) cannot slip a
-  private address in. The `Host` header, SNI and the TLS certificate check keep the URL's host name.
-  `get` follows at most MAX_REDIRECTS redirects, checking each new target the same way. Both limit
-  the whole exchange in time and what they read in size, and never use a proxy from the environment.
-
-`settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS` lifts the address checks for local development and tests.
+Each resolves the host, refuses when any address is not public (core.outbound.addresses), and
+connects to exactly the address it checked, so a second lookup (DNS rebinding) cannot slip a private
+address in. The `Host` header, SNI and the TLS certificate check keep the URL's host name. `get`
+follows at most MAX_REDIRECTS redirects, checking each new target the same way (core.outbound.urls).
+Both limit the whole exchange in time and what they read in size, and never use a proxy from the
+environment. `settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS` lifts the address checks for local
+development and tests.
 """
 
 from __future__ import annotations
@@ -21,286 +16,28 @@ import dataclasses
 import http.client
 import ipaddress
 import logging
-import re
 import socket
 import ssl
 import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from urllib.parse import quote, urljoin, urlsplit
+from urllib.parse import quote, urljoin
 
 import urllib3.connection
 import urllib3.exceptions
 from django.conf import settings
 
-from config import redaction
+from core import redaction
+from core.outbound.addresses import is_public
+from core.outbound.urls import URL_SYNTAX, Target, UnsafeDestination, parse
 
 logger = logging.getLogger(__name__)
 
-MAX_URL_LENGTH = 2048
 MAX_ANSWER_BYTES = 64 * 1024
 MAX_REDIRECTS = 3
 _REDIRECTS = (301, 302, 303, 307, 308)
 EXCERPT_CHARS = 2000
-
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-class UnsafeDestination(ValueError):
-    """A destination we refuse to contact; `str()` is an English message safe to show a client."""
-
-
-# Address classes ------------------------------------------------------------------------------
-
-# Python's `is_global` alone is not enough: in 3.11 it calls multicast and the IPv4-compatible
-# IPv6 block (::/96) global. Every range below is refused on top of it.
-_REFUSED_V4 = [
-    ipaddress.ip_network(net)
-    for net in (
-        "0.0.0.0/8",  # "this network", includes 0.0.0.0
-        "10.0.0.0/8",
-        "100.64.0.0/10",  # carrier-grade NAT
-        "127.0.0.0/8",
-        "169.254.0.0/16",  # link-local, cloud metadata at 169.254.169.254
-        "172.16.0.0/12",
-        "192.0.0.0/24",  # IETF protocol assignments
-        "192.0.2.0/24",
-        "192.88.99.0/24",  # 6to4 relay anycast
-        "192.168.0.0/16",
-        "198.18.0.0/15",  # benchmarking
-        "198.51.100.0/24",
-        "203.0.113.0/24",
-        "224.0.0.0/4",  # multicast
-        "240.0.0.0/4",  # reserved, includes 255.255.255.255
-    )
-]
-_REFUSED_V6 = [
-    ipaddress.ip_network(net)
-    for net in (
-        "::/128",
-        "::1/128",
-        "64:ff9b:1::/48",  # local-use NAT64
-        "100::/64",  # discard-only
-        "2001::/23",  # IETF protocol assignments, includes Teredo
-        "2001:db8::/32",  # documentation
-        "fc00::/7",  # unique-local
-        "fe80::/10",  # link-local
-        "fec0::/10",  # site-local (deprecated)
-        "ff00::/8",  # multicast
-    )
-]
-_V4_COMPATIBLE = ipaddress.ip_network("::/96")
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_6TO4 = ipaddress.ip_network("2002::/16")
-
-
-def is_public(address: IPAddress) -> bool:
-    """Tell whether an address is globally routable, looking inside IPv6 forms that carry IPv4."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.scope_id:
-            return False
-        embedded = _embedded_ipv4(address)
-        if embedded is not None:
-            return is_public(embedded)
-        if any(address in net for net in _REFUSED_V6):
-            return False
-    elif any(address in net for net in _REFUSED_V4):
-        return False
-    return (
-        address.is_global
-        and not address.is_multicast
-        and not address.is_reserved
-        and not address.is_loopback
-        and not address.is_link_local
-        and not address.is_unspecified
-        and not address.is_private
-    )
-
-
-def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv4-mapped, IPv4-compatible, NAT64 or 6to4 address leads to."""
-    if address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    if address in _V4_COMPATIBLE or address in _NAT64:
-        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-    if address in _6TO4:
-        return address.sixtofour
-    return None
-
-
-_NUMERIC_LABEL = re.compile(r"^(0[xX][0-9a-fA-F]*|[0-9]+)$")
-_NUMBER_PART = re.compile(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$")
-
-
-def parse_ip_literal(host: str) -> IPAddress | None:
-    """
-    Return the address a host names literally, or None for a name.
-
-    Accepts everything the system resolver reads as a number without asking DNS: dotted quads and
-    the classic inet_aton shorthands (`127.1`, `2130706433`, `0x7f.1`, `017700000001`), and IPv6.
-    """
-    host = host.strip("[]")
-    if ":" in host:
-        try:
-            return ipaddress.IPv6Address(host)
-        except ValueError:
-            return None
-    host = host[:-1] if host.endswith(".") else host
-    parts = host.split(".")
-    if not 1 <= len(parts) <= 4 or not all(_NUMBER_PART.match(part) for part in parts):
-        return None
-    numbers = [_inet_aton_number(part) for part in parts]
-    # inet_aton: every part but the last is one byte; the last fills the bytes that remain.
-    *leading, last = numbers
-    last_bytes = 5 - len(numbers)
-    if any(number > 0xFF for number in leading) or last >= 1 << (8 * last_bytes):
-        return None
-    value = 0
-    for number in leading:
-        value = value << 8 | number
-    return ipaddress.IPv4Address(value << (8 * last_bytes) | last)
-
-
-def _inet_aton_number(part: str) -> int:
-    if part[:2].lower() == "0x":
-        return int(part[2:], 16)
-    if len(part) > 1 and part[0] == "0":
-        return int(part, 8)
-    return int(part)
-
-
-# Request time -----------------------------------------------------------------------------------
-
-
-# The syntax of a callback URL, exactly as the API document states it (the `callbackUrl` pattern):
-# http or https; a host name in ASCII (a DNS name whose last label starts with a letter, so never an
-# IP address, and never `localhost`); an optional port from 1 to 65535; a path, query and fragment
-# of RFC 3986 characters. No user name or password. Written in the part of regular expressions that
-# JavaScript (JSON Schema) and Python read alike, so clients can check a URL the way we do.
-_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
-_LAST_LABEL = r"(?![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt](?:[.:/?#]|$))[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_PORT = r"(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
-_URL_CHARACTER = r"(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
-CALLBACK_URL_PATTERN = (
-    rf"^[Hh][Tt][Tt][Pp][Ss]?://(?:{_LABEL}\.)*{_LAST_LABEL}\.?{_PORT}"
-    rf"(?:/(?:{_URL_CHARACTER}|/)*)?(?:\?(?:{_URL_CHARACTER}|[/?])*)?(?:#(?:{_URL_CHARACTER}|[/?])*)?$"
-)
-# Every URL a client gives us to contact follows it: callbacks and the pages sources are read from.
-URL_PATTERN = CALLBACK_URL_PATTERN
-_CALLBACK_URL = re.compile(CALLBACK_URL_PATTERN)
-
-
-def check_callback_url(url: str) -> str:
-    """
-    Check a `callbackUrl` a client sent and return it unchanged. Names are not resolved here;
-    delivery resolves them and checks again. With WEBHOOK_ALLOW_PRIVATE_NETWORKS, IP addresses and
-    `localhost` are accepted too.
-    :raises UnsafeDestination: with a message safe to show the client
-    """
-    return check_url(url, what="The callback URL")
-
-
-def check_url(url: str, *, what: str = "The URL") -> str:
-    """
-    Check a URL a client gave us to contact later (a callback, a page to fetch) by the one rule of
-    URL_PATTERN, and return it unchanged; messages start with `what`. Names are not resolved here.
-    :raises UnsafeDestination: with a message safe to show the client
-    """
-    _parse(url, what=what)  # says what is wrong, for the mistakes clients make
-    if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not _CALLBACK_URL.fullmatch(url):
-        raise UnsafeDestination(
-            f"{what} must be an http or https URL with a host name, made of the characters "
-            "RFC 3986 allows (percent-encode any other)."
-        )
-    return url
-
-
-@dataclasses.dataclass(frozen=True)
-class _Target:
-    scheme: str
-    host: str  # as the URL writes it (lower case, IDNA): for the Host header
-    port: int
-    request_target: str  # path and query, percent-encoded
-    literal: IPAddress | None  # the address, when the host is an IP literal
-
-    @property
-    def host_header(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        default_port = 443 if self.scheme == "https" else 80
-        return host if self.port == default_port else f"{host}:{self.port}"
-
-    @property
-    def tls_hostname(self) -> str:
-        # An IP literal is checked against the certificate's IP addresses, whatever its spelling.
-        return str(self.literal) if self.literal is not None else self.host
-
-
-def _parse(url: str, *, what: str = "The callback URL") -> _Target:
-    if not isinstance(url, str) or not url:
-        raise UnsafeDestination(f"{what} must be a non-empty string.")
-    if len(url) > MAX_URL_LENGTH:
-        raise UnsafeDestination(f"{what} must be at most {MAX_URL_LENGTH} characters long.")
-    if any(char.isspace() or ord(char) < 0x20 or ord(char) == 0x7F for char in url):
-        raise UnsafeDestination(f"{what} must not contain spaces or control characters.")
-    if not url.isascii():
-        # Also closes the door on names that only become an address once Unicode is normalised
-        # (full-width digits).
-        raise UnsafeDestination(
-            f"{what} must be ASCII: percent-encode other characters, and write an "
-            "international host name in its xn-- form."
-        )
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        raise UnsafeDestination(f"{what} is not a valid URL.") from None
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not parts.netloc:
-        raise UnsafeDestination(f"{what} must be an absolute http or https URL.")
-    if "@" in parts.netloc:
-        raise UnsafeDestination(f"{what} must not contain a user name or password.")
-    hostname = parts.hostname or ""
-    if not hostname:
-        raise UnsafeDestination(f"{what} must name a host.")
-    if port == 0:
-        raise UnsafeDestination(f"{what} has an invalid port.")
-    if "%" in hostname:  # an IPv6 zone: only meaningful on a local link
-        raise UnsafeDestination(f"{what} must point to a public address.")
-    literal = parse_ip_literal(hostname)
-    if literal is None and (":" in hostname or _NUMERIC_LABEL.match(hostname.rstrip(".").rsplit(".", 1)[-1])):
-        # Ends in a number but is no address the resolver would read: not a valid host (WHATWG URL).
-        raise UnsafeDestination(f"{what} has an invalid host.")
-    host = hostname if literal is not None else _ascii_host(hostname, what=what)
-    if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS:
-        if literal is not None:
-            raise UnsafeDestination(f"{what} must name its host; IP addresses are not accepted.")
-        if host == "localhost" or host.endswith(".localhost"):
-            raise UnsafeDestination(f"{what} must point to a public address.")
-    path = parts.path or "/"
-    target = path + (f"?{parts.query}" if parts.query else "")
-    # Keep the escapes the URL has; escape whatever else a request line must not carry.
-    target = quote(target, safe="/?&=%:@!$'()*+,;-._~[]")
-    return _Target(
-        scheme=scheme,
-        host=host,
-        port=port or (443 if scheme == "https" else 80),
-        request_target=target,
-        literal=literal,
-    )
-
-
-def _ascii_host(hostname: str, *, what: str) -> str:
-    # A name longer than DNS allows (253 characters) is still a name: it just never resolves.
-    host = (hostname.rstrip(".") if hostname != "." else hostname).lower()
-    if not host or any(not label or len(label) > 63 for label in host.split(".")):
-        raise UnsafeDestination(f"{what} has an invalid host.")
-    if not re.fullmatch(r"[a-z0-9_.-]+", host):
-        raise UnsafeDestination(f"{what} has an invalid host.")
-    return host
-
-
-# Delivery time ----------------------------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -392,7 +129,7 @@ def post(*, url: str, body: bytes, headers: dict[str, str], user_agent: str) -> 
     except RuntimeError:  # the process can start no more threads: a failure, to be tried again
         return Answer(error="delivery failed: no thread left to time it")
     try:
-        target = _parse(url)
+        target = parse(url)
         return _exchange(
             target=target,
             addresses=_addresses_to_contact(target=target, deadline=deadline),
@@ -450,8 +187,8 @@ def get(*, url: str, max_bytes: int, timeout: float, user_agent: str, what: str 
         raise FetchFailed(f"{what} could not be fetched now; try again later.") from None
     try:
         for _ in range(MAX_REDIRECTS + 1):
-            target = _parse(url, what=what)
-            if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not _CALLBACK_URL.fullmatch(url):
+            target = parse(url, what=what)
+            if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not URL_SYNTAX.fullmatch(url):
                 raise UnsafeDestination(f"{what} must be an http or https URL with a host name.")
             addresses = _addresses_to_contact(target=target, deadline=deadline)
             headers = {
@@ -520,7 +257,7 @@ def _read_at_most(response, *, max_bytes: int, what: str) -> bytes:
         parts.append(piece)
 
 
-def _addresses_to_contact(*, target: _Target, deadline: _Deadline) -> list[str]:
+def _addresses_to_contact(*, target: Target, deadline: _Deadline) -> list[str]:
     """The addresses to try, every one of them checked; a name is resolved exactly once."""
     if target.literal is not None:
         if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS and not is_public(target.literal):
@@ -530,7 +267,7 @@ def _addresses_to_contact(*, target: _Target, deadline: _Deadline) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
-def _request_headers(*, target: _Target, headers: dict[str, str], user_agent: str) -> dict[str, str]:
+def _request_headers(*, target: Target, headers: dict[str, str], user_agent: str) -> dict[str, str]:
     return {
         # The URL's host name, although the connection goes to an address: virtual hosts need it.
         "Host": target.host_header,
@@ -544,7 +281,7 @@ def _request_headers(*, target: _Target, headers: dict[str, str], user_agent: st
 
 def _exchange(
     *,
-    target: _Target,
+    target: Target,
     addresses: list[str],
     request_headers: dict[str, str],
     body: bytes,
@@ -609,7 +346,7 @@ class _TLSConnection(urllib3.connection.HTTPSConnection):
     response_class = _FinalAnswer
 
 
-def _connect(*, target: _Target, addresses: list[str], deadline: _Deadline) -> urllib3.connection.HTTPConnection:
+def _connect(*, target: Target, addresses: list[str], deadline: _Deadline) -> urllib3.connection.HTTPConnection:
     failure: Exception | None = None
     for address in addresses:
         if target.scheme == "https":
