@@ -35,10 +35,9 @@ from django.views.decorators.http import etag, require_POST, require_safe
 from config import ratelimit, redis_client, row_cache
 from config.ids import looks_like_public_id
 from config.sql import Lookup, Table
-from courses import citation_marks, citations, deletion, markdown, signoffs
+from courses import citation_marks, citations, deletion, markdown, phrases, signoffs
 from courses import content as course_content
 from courses.content import CourseContent
-from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
 from learners import identity, progress
 
@@ -313,7 +312,7 @@ def _render_message(request, course: Course, *, title, text, status: int):
 def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
     """The citation marks of a page, in the course's language."""
     with translation.override(course.language_id):
-        open_quote, close_quote = TEXTS[course.language_id]["quotes"]
+        open_quote, close_quote = phrases.quotation_marks(course.language_id)
         words = citation_marks.Words(
             source=str(_("Source {number}")),
             page=str(_("page {page}")),
