@@ -56,6 +56,10 @@ def test_every_catalogue_translates_every_phrase(locale):
 
     assert [entry.msgid for entry in po if not entry.translated()] == []  # fuzzy ones included
     assert po.obsolete_entries() == []
+    # A new catalogue starts with a header to fill in.
+    assert not po.metadata_is_fuzzy
+    assert po.metadata["Language"] == locale
+    assert po.metadata["Plural-Forms"].startswith("nplurals=")
 
 
 @pytest.mark.parametrize("locale", CATALOGUES)
