@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench clients bootstrap venv services stop-services browser load-tools superuser
+.PHONY: run test bench clients bootstrap venv services stop-services browser load-tools superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -77,3 +77,13 @@ node_modules/.installed: package.json package-lock.json
 
 superuser: bootstrap
 	$(PY) manage.py createsuperuser
+
+# The service's own words (courses/phrases.py): gathers the phrases of the code and templates into
+# each language's catalogue, locale/<ll_CC>/LC_MESSAGES/django.po, then compiles every catalogue to
+# the django.mo beside it (committed; a test fails while one is stale). `make messages
+# LANGUAGE=it_IT` starts the catalogue of a new language.
+messages: venv .env
+	@command -v msgfmt >/dev/null || scripts/system-packages.sh gettext
+	$(PY) manage.py makemessages --no-obsolete --no-location -i node_modules -i staticfiles -i tests \
+		-i build -i media $(if $(LANGUAGE),--locale $(LANGUAGE),--all)
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules

@@ -339,7 +339,8 @@ PREVIEW_NEW_LEARNERS_LIMIT = env.int("PREVIEW_NEW_LEARNERS_LIMIT", default=60)
 LEARNER_DATA_RETENTION_DAYS = env.int("LEARNER_DATA_RETENTION_DAYS", default=730)
 CELERY_BEAT_SCHEDULE["learners-purge-expired"] = {"task": "learners.tasks.purge_expired", "schedule": 24 * 3600.0}
 CELERY_BEAT_SCHEDULE["learners-sweep-events"] = {"task": "learners.tasks.sweep_events", "schedule": 60.0}
-# The page's own words in the five course languages (compiled .mo files are committed).
+# The service's own words in every course language but English, the language of the code: one gettext
+# catalogue each (courses/phrases.py; make messages compiles them, and the .mo files are committed).
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # One strict Content-Security-Policy for every HTML response (django-csp): no inline script or
 # style, nothing from elsewhere but privacy-enhanced YouTube embeds.

@@ -29,10 +29,9 @@ from django.views.decorators.http import etag, require_http_methods, require_saf
 
 from core import ratelimit, redis_client
 from core.ids import looks_like_public_id
-from courses import citation_marks, citations, deletion, markdown, signoffs
+from courses import citation_marks, citations, deletion, markdown, phrases, signoffs
 from courses import content as course_content
 from courses.content import CourseContent
-from courses.generation.texts import TEXTS
 from courses.models import Course, Format, RemovedLink, Signoff
 from learners import identity, progress
 
@@ -291,7 +290,7 @@ def _render_message(request, course: Course, *, title, text, status: int):
 def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
     """The citation marks of a page, in the course's language."""
     with translation.override(course.language_id):
-        open_quote, close_quote = TEXTS[course.language_id]["quotes"]
+        open_quote, close_quote = phrases.quotation_marks(course.language_id)
         words = citation_marks.Words(
             source=str(_("Source {number}")),
             page=str(_("page {page}")),

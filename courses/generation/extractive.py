@@ -30,6 +30,7 @@ import operator
 import re
 
 from courses import citations, content
+from courses.generation import texts as templates
 from courses.generation.base import (
     ChapterDraft,
     ChapterPlan,
@@ -41,7 +42,6 @@ from courses.generation.base import (
 )
 from courses.generation.errors import GenerationFailed
 from courses.generation.offline import OfflineGenerator
-from courses.generation.texts import TEXTS
 from courses.quality import bloom, rules, words
 
 MAX_CHAPTERS = 9
@@ -86,7 +86,7 @@ class ExtractiveGenerator(OfflineGenerator):
 
     def plan(self, *, request) -> CoursePlan:
         grounding = request.grounding
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         grounded = texts["grounded"]
         quote = _Quoter(texts)
         if request.outline:
@@ -119,7 +119,7 @@ class ExtractiveGenerator(OfflineGenerator):
         return dataclasses.replace(plan, introduction=self.introduction(request=request, plan=plan))
 
     def introduction(self, *, request, plan: CoursePlan) -> str:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         grounded = texts["grounded"]
         quote = _Quoter(texts)
         names = ", ".join(quote.markdown(source.name) for source in request.grounding.sources)
@@ -138,7 +138,7 @@ class ExtractiveGenerator(OfflineGenerator):
 
     def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft:
         grounding = request.grounding
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         grounded = texts["grounded"]
         quote = _Quoter(texts)
         planned = plan.chapters[index]
@@ -214,7 +214,7 @@ class ExtractiveGenerator(OfflineGenerator):
 
     def wrapup(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Wrapup:
         grounding = request.grounding
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         quote = _Quoter(texts)
         ranked_per_chapter = []
         for chapter in chapters:
@@ -253,7 +253,7 @@ class ExtractiveGenerator(OfflineGenerator):
 
     def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
         grounding = request.grounding
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         grounded = texts["grounded"]
         quote = _Quoter(texts)
         per_chapter: list[list[tuple[Sentence, str, list[str]]]] = []
@@ -314,7 +314,7 @@ class ExtractiveGenerator(OfflineGenerator):
         return content.Assessment(questions=balance_answer_positions(questions), passing_score_percent=80)
 
     def _objectives(self, *, request, plan: CoursePlan, index: int) -> list[content.Objective]:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         quote = _Quoter(texts)
         topic = quote.plain(plan.chapters[index].title)
         return [

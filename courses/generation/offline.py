@@ -20,6 +20,7 @@ courses.quality trips: distractors as long and as plausible as the answer.
 """
 
 from courses import content
+from courses.generation import texts as templates
 from courses.generation.base import (
     ChapterDraft,
     ChapterPlan,
@@ -30,7 +31,6 @@ from courses.generation.base import (
     one_line,
 )
 from courses.quality import bloom
-from courses.generation.texts import TEXTS
 
 # The lessons of each chapter of a course without an outline, in order.
 THEMES = (
@@ -48,7 +48,7 @@ class OfflineGenerator:
     concurrency = None
 
     def plan(self, *, request) -> CoursePlan:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         words = _Words(texts, subject=request.subject)
         if request.outline:
             chapters = tuple(
@@ -90,7 +90,7 @@ class OfflineGenerator:
         return self.plan(request=request).introduction
 
     def chapter(self, *, request, plan: CoursePlan, index: int) -> ChapterDraft:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         words = _Words(texts, subject=request.subject)
         planned = plan.chapters[index]
         if request.variant:
@@ -146,7 +146,7 @@ class OfflineGenerator:
         return ChapterDraft(chapter=content.Chapter.model_validate(chapter), video_queries=tuple(queries))
 
     def wrapup(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Wrapup:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         words = _Words(texts, subject=request.subject)
         if request.outline:
             takeaways = [words.plain(takeaway) for takeaway in texts["wrapup"]["takeaways"]] + [
@@ -162,7 +162,7 @@ class OfflineGenerator:
         )
 
     def assessment(self, *, request, plan: CoursePlan, chapters: list[content.Chapter]) -> content.Assessment:
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         words = _Words(texts, subject=request.subject)
         # (chapter index, question) for every question, each testing one objective of its chapter.
         if request.outline:
@@ -199,7 +199,7 @@ class OfflineGenerator:
 
     def _objectives(self, *, request, plan: CoursePlan, index: int) -> list[content.Objective]:
         """The learning objectives of chapter `index`, ids `<chapter>.<objective>` counted from 1."""
-        texts = TEXTS[request.language_id]
+        texts = templates.in_language(request.language_id)
         words = _Words(texts, subject=request.subject)
         if request.outline:
             table, topic = texts["outline_chapter"]["objectives"], plan.chapters[index].title
@@ -216,9 +216,10 @@ class OfflineGenerator:
         ]
 
     def agreement(self, *, request, plan: CoursePlan) -> content.Agreement:
-        words = _Words(TEXTS[request.language_id], subject=request.subject)
+        texts = templates.in_language(request.language_id)
+        words = _Words(texts, subject=request.subject)
         wording = "agreement_variant" if request.variant % 2 else "agreement"
-        return content.Agreement(statement=words.markdown(TEXTS[request.language_id][wording]))
+        return content.Agreement(statement=words.markdown(texts[wording]))
 
     def close(self) -> None:
         pass

@@ -17,8 +17,9 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
+from django.utils.translation import gettext_noop as _
 
-from courses import content
+from courses import content, phrases
 from courses.generation.base import clip
 
 log = logging.getLogger(__name__)
@@ -32,13 +33,7 @@ SEARCH_PAGE = "https://www.youtube.com/results?search_query="
 WATCH_PAGE = "https://www.youtube.com/watch?v="
 _VIDEO_ID = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 
-SEARCH_TITLES = {
-    "en-US": "YouTube search: {query}",
-    "pt-BR": "Pesquisa no YouTube: {query}",
-    "es-ES": "Búsqueda en YouTube: {query}",
-    "fr-FR": "Recherche YouTube\u00a0: {query}",
-    "de-DE": "YouTube-Suche: {query}",
-}
+SEARCH_TITLE = _("YouTube search: {query}")
 
 
 def videos_for_lessons(*, queries: list[str], language_id: str, deadline: float) -> list[content.Video]:
@@ -84,7 +79,7 @@ def search_video(*, query: str, language_id: str) -> content.Video:
         query = clip(query, len(query) - 5)
     return content.Video(
         kind="search",
-        title=clip(SEARCH_TITLES.get(language_id, SEARCH_TITLES["en-US"]).format(query=query)),
+        title=clip(phrases.translated(SEARCH_TITLE, language_id).format(query=query)),
         query=query,
         url=search_url(query),
     )

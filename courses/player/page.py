@@ -16,9 +16,8 @@ from pathlib import Path
 
 from django.template import Context, Engine
 
-from courses import citation_marks, citations, markdown
+from courses import citation_marks, citations, markdown, phrases
 from courses.content import CourseContent, Video
-from courses.generation.texts import TEXTS
 from courses.player.strings import words_for
 
 HERE = Path(__file__).resolve().parent
@@ -102,7 +101,7 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
 
 
 def _citing(content: CourseContent, words: dict[str, str]) -> citation_marks.Citing:
-    open_quote, close_quote = TEXTS[content.language_id]["quotes"]
+    open_quote, close_quote = phrases.quotation_marks(content.language_id)
     marks_words = citation_marks.Words(
         source=words["source_mark"],
         page=words["source_page"],
@@ -130,7 +129,7 @@ def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
     ]
     for number, chapter in enumerate(content.chapters, start=1):
         citing.next_page(f"p{len(pages)}-source")
-        label = words["chapter"].format(number=number)
+        label = words["chapter"] % {"number": number}
         pages.append(
             {
                 "kind": "chapter",

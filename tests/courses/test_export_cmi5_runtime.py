@@ -512,7 +512,7 @@ def test_a_learner_short_of_the_mastery_score_is_shown_the_end_not_a_completed_c
         "Vous avez atteint la fin du cours, mais vous n'avez pas encore réussi l'évaluation.",
         True,
     )
-    assert final_result.startswith("Votre score : 60 % — Pas encore réussi")
+    assert final_result.startswith("Votre score\u00a0: 60 % — Pas encore réussi")
     assert back_on == "assessment"
     # What the LMS hears is unchanged: the verdict, and completion once the end is reached.
     assert verbs(launch) == ["initialized", *["answered"] * 5, "failed", "completed", "terminated"]

@@ -192,7 +192,7 @@ def test_sco_speaks_the_course_language():
     root = manifest_of(archive)
 
     assert '<html lang="pt-BR">' in html
-    assert ">Próxima</button>" in html and ">Avaliação</h1>" in html
+    assert ">Próximo</button>" in html and ">Avaliação</h1>" in html
     assert root.findtext(".//{http://ltsc.ieee.org/xsd/LOM}language") == "pt-BR"
     assert root.find(".//{http://ltsc.ieee.org/xsd/LOM}title/{*}string").get("language") == "pt-BR"
 
