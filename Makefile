@@ -30,8 +30,8 @@ docs: venv .env
 	$(PY) manage.py spectacular --format openapi-json --file build/docs/openapi.json
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
-# The service under load beside a bare Django view, in one run (docs/how-it-works/performance.md). Not part of
-# `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
+# The service under load beside a bare Django view, in one run (docs/how-it-works/performance.md).
+# Not part of `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
 bench: bootstrap load-tools
 	$(PY) -m bench $(BENCH_ARGS)
 
