@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench clients bootstrap venv services stop-services browser load-tools superuser messages
+.PHONY: run test docs bench clients bootstrap venv services stop-services browser load-tools superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -18,16 +18,24 @@ run: bootstrap
 	base_url=$$(PORT=$(PORT) $(PY) -c 'from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)') && \
 		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
-test: bootstrap browser load-tools
+test: bootstrap browser load-tools docs
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
 	REDIS_URL=$${TEST_REDIS_URL:-redis://127.0.0.1:63799/1} $(VENV)/bin/pytest $(PYTEST_ARGS)
 
-# The service under load beside a bare Django view, in one run (README: Performance). Not part of
-# `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
+# The manual (docs/contribute/docs.md): the OpenAPI document from the code, then the site from docs/,
+# both into build/docs (not committed). --strict: a broken link or anchor fails the build (never with
+# --quiet, which hides the warnings --strict counts).
+docs: venv .env
+	@mkdir -p build/docs
+	$(PY) manage.py spectacular --format openapi-json --file build/docs/openapi.json
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The service under load beside a bare Django view, in one run (docs/how-it-works/performance.md).
+# Not part of `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
 bench: bootstrap load-tools
 	$(PY) -m bench $(BENCH_ARGS)
 
-# The API clients, generated from the document (README: API clients): build/clients/python, a package
+# The API clients, generated from the document (docs/api/clients.md): build/clients/python, a package
 # (openapi-python-client; `pip install build/clients/python`), and build/clients/typescript
 # (@hey-api/openapi-ts with zod). `make test` generates both again from the live service's document
 # and runs them against it.

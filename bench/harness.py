@@ -122,7 +122,7 @@ _REFERENCES = [  # (row, path, with the API key, a JSON body to POST)
 
 
 def table(results: list[Result]) -> str:
-    """The results as a Markdown table, as the README shows them."""
+    """The results as a Markdown table, as docs/how-it-works/performance.md shows them."""
     lines = [
         "| measure | req/s | x bare Django view | p50 ms | p99 ms | SQL per request | target |",
         "|---|---|---|---|---|---|---|",

@@ -141,7 +141,7 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
-# Celery. What recovering from a dead or stopped worker rests on (README: Reliability):
+# Celery. What recovering from a dead or stopped worker rests on (docs/how-it-works/reliability.md):
 # - Late acknowledgement: a task's message is acknowledged when the task ends, not when a worker
 #   takes it, so a worker that dies mid-task has not consumed the message.
 # - Rejection on a lost worker: a task whose worker process is killed under it is given back to the

@@ -222,7 +222,7 @@ READABILITY_BANDS = tuple(band for _lowest, band in readability.BANDS)
 
 class QualityFindingOutput(serializers.Serializer):
     code = serializers.ChoiceField(
-        choices=list(quality.RULES), help_text="The rule: a stable code (README: Quality, the rule list)."
+        choices=list(quality.RULES), help_text="The rule: a stable code (the manual: Quality, the rule list)."
     )
     severity = serializers.ChoiceField(
         choices=list(quality.SEVERITIES),

@@ -500,7 +500,7 @@ class CourseQualityView(CourseReadView):
             "the quiz), its learning objectives with their Bloom levels and the questions that test them, "
             "the objectives no question tests, the readability of every lesson in its language, a summary "
             "score and the rules version. Deterministic: the same content gets the same report. The rule "
-            "list is in the README (Quality)."
+            "list is in the manual (How it works, Quality)."
         ),
         parameters=[
             openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),

@@ -1,4 +1,7 @@
-"""`make bench` runs: every measure once, briefly (its numbers mean nothing here; see README: Performance)."""
+"""
+`make bench` runs: every measure once, briefly (its numbers mean nothing here; see
+docs/how-it-works/performance.md).
+"""
 
 import dataclasses
 import os

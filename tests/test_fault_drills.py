@@ -1,6 +1,6 @@
 """
-Fault drills with real processes (README: Reliability): workers killed with SIGKILL mid-job, a worker
-told to stop with SIGTERM, Redis stopped for a minute, PostgreSQL restarted under traffic. The web,
+Fault drills with real processes (docs/how-it-works/reliability.md): workers killed with SIGKILL
+mid-job, a worker told to stop with SIGTERM, Redis stopped for a minute, PostgreSQL restarted under traffic. The web,
 worker and beat processes run the Procfile's commands; Redis and, in its drill, PostgreSQL are the
 drill's own servers. The model is a fake OpenAI-compatible server on loopback that records every
 request, so a drill can prove which steps were asked for again. Heartbeats are short here (1 s, taken

@@ -1,7 +1,8 @@
 """
-The README's quickstart works as written: its curl commands and examples/quickstart.py run against
-the real service on a live server, examples/webhook_receiver.py takes the service's real webhooks,
-and the README shows exactly the example files that these tests run.
+The quickstart works as written (docs/api/quickstart.md, and the curl commands of README.md): its
+curl commands and examples/quickstart.py run against the real service on a live server,
+examples/webhook_receiver.py takes the service's real webhooks, and the page shows exactly the
+example files that these tests run.
 """
 
 import json
@@ -27,6 +28,8 @@ from webhooks.models import WebhookEvent
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+QUICKSTART_PAGE = ROOT / "docs" / "api" / "quickstart.md"
+WEBHOOKS_PAGE = ROOT / "docs" / "api" / "webhooks.md"
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 RECEIVER = ROOT / "examples" / "webhook_receiver.py"
 EDIT = ROOT / "examples" / "edit_course.py"
@@ -37,9 +40,7 @@ RUN_LIMIT_SECONDS = 120
 
 
 def quickstart_section() -> str:
-    text = README.read_text()
-    start = text.index("\n## Quickstart for client developers\n")
-    return text[start : text.index("\n## ", start + 1)]
+    return QUICKSTART_PAGE.read_text()
 
 
 def code_block_after(text: str, marker: str, language: str) -> str:
@@ -48,8 +49,11 @@ def code_block_after(text: str, marker: str, language: str) -> str:
     return text[start : text.index("```\n", start)]
 
 
-def curl_block() -> str:
-    return code_block_after(quickstart_section(), "### With curl", "sh")
+# The curl commands as each page shows them: the quickstart's own, and the short one of README.md.
+CURL_BLOCKS = {
+    "quickstart page": lambda: code_block_after(quickstart_section(), "\n## With curl\n", "sh"),
+    "README": lambda: code_block_after(README.read_text(), "\n## Quickstart\n", "sh"),
+}
 
 
 def closed_port() -> int:
@@ -89,19 +93,19 @@ def assert_scorm_package(path: Path) -> None:
         assert {"imsmanifest.xml", "index.html"} <= set(package.namelist())
 
 
-# The README shows the example files themselves -------------------------------------------------
+# The quickstart shows the example files themselves ------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "example", [QUICKSTART, GENERATED_CLIENT, RECEIVER, EDIT, FROM_SOURCES], ids=lambda path: path.name
 )
-def test_readme_shows_the_example_file_verbatim(example):
-    shown = code_block_after(quickstart_section(), f"(examples/{example.name})", "python")
+def test_quickstart_shows_the_example_file_verbatim(example):
+    shown = code_block_after(quickstart_section(), f"`examples/{example.name}`", "python")
 
     assert shown == example.read_text()
 
 
-def test_readme_links_the_interactive_docs_and_the_openapi_document(client):
+def test_quickstart_links_the_interactive_docs_and_the_openapi_document(client):
     section = quickstart_section()
 
     assert "http://localhost:8000/docs/" in section
@@ -110,13 +114,12 @@ def test_readme_links_the_interactive_docs_and_the_openapi_document(client):
     assert client.get("/api/v1/openapi.json").json()["openapi"].startswith("3.1")
 
 
-def test_webhooks_section_points_to_the_one_receiver_example():
-    readme = README.read_text()
+def test_webhooks_page_points_to_the_one_receiver_example():
+    manual = README.read_text() + "".join(page.read_text() for page in (ROOT / "docs").rglob("*.md"))
 
-    assert readme.count("WEBHOOK.verify(") == 1
-    assert "from flask import" not in readme
-    webhooks_section = readme[readme.index("\n## Webhooks\n") : readme.index("\n## Preview page\n")]
-    assert "(#receiving-webhooks)" in webhooks_section
+    assert manual.count("WEBHOOK.verify(") == 1
+    assert "from flask import" not in manual
+    assert "(quickstart.md#receiving-webhooks)" in WEBHOOKS_PAGE.read_text()
 
 
 # Python: examples/quickstart.py ---------------------------------------------------------------
@@ -189,11 +192,14 @@ def test_python_quickstart_exits_with_the_api_error_for_a_bad_key(service, tmp_p
     )
 
 
-# curl: the README's block, run by bash --------------------------------------------------------
+# curl: each page's block, run by bash ------------------------------------------------------------
 
 
-def test_curl_block_creates_polls_exports_and_downloads_the_package(service, plain_key, api_key, tmp_path):
-    script = curl_block()
+@pytest.mark.parametrize("shown_in", CURL_BLOCKS)
+def test_curl_block_creates_polls_exports_and_downloads_the_package(
+    shown_in, service, plain_key, api_key, tmp_path
+):
+    script = CURL_BLOCKS[shown_in]()
     assert re.search(r"^API_KEY=cgs_\.\.\. ", script, re.M) and re.search(r"^BASE_URL=\S+$", script, re.M)
     script = re.sub(r"^API_KEY=\S+", f"API_KEY='{plain_key}'", script, flags=re.M)
     script = re.sub(r"^BASE_URL=\S+", f"BASE_URL='{service}'", script, flags=re.M)

@@ -1,7 +1,7 @@
 """
-The service as an attacker would try it, for what other modules do not already cover (README:
-Security lists every guard and where it is tested): bodies no parser should choke on, secrets that
-must never show in logs or in the admin, and how keys are looked up.
+The service as an attacker would try it, for what other modules do not already cover
+(docs/run/security.md lists every guard and where it is tested): bodies no parser should choke on,
+secrets that must never show in logs or in the admin, and how keys are looked up.
 """
 
 import json

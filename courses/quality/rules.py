@@ -35,7 +35,7 @@ class Rule:
     severity: str  # high: learners can pass by it; medium: a flaw to fix; low: worth a look
     part: str  # what the rule looks at: question, quiz, objective, chapter or lesson
     version: int
-    summary: str  # the rule in one line (README, admin)
+    summary: str  # the rule in one line (docs/how-it-works/quality.md, admin)
     language_specific: bool = False
 
 
@@ -87,7 +87,7 @@ RULES = {rule.code: rule for rule in _RULE_LIST}
 # word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same.
 RULES_VERSION = 2
 
-# Thresholds, named once for the rules, the report and the README.
+# Thresholds, named once for the rules, the report and the docs (docs/how-it-works/quality.md).
 UNEVEN_RATIO = 2.0
 UNEVEN_CHARACTERS = 12
 HARD_TO_READ_BELOW = 30.0

@@ -176,7 +176,7 @@ def test_the_flow_calls_every_operation_of_the_api(generated_client, service, pl
     assert api_operations - called == set(), "operations the flow of this language never calls"
 
 
-def run_readme_example(
+def run_quickstart_example(
     *, generated_clients, base_url: str, api_key: str, workdir
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -195,10 +195,10 @@ def run_readme_example(
     )
 
 
-def test_the_readme_example_with_the_generated_python_client_runs(
+def test_the_quickstart_example_with_the_generated_python_client_runs(
     generated_clients, service, plain_key, api_key, tmp_path
 ):
-    result = run_readme_example(
+    result = run_quickstart_example(
         generated_clients=generated_clients, base_url=service, api_key=plain_key, workdir=tmp_path
     )
 
@@ -213,8 +213,8 @@ def test_the_readme_example_with_the_generated_python_client_runs(
     assert zipfile.ZipFile(package).testzip() is None
 
 
-def test_the_readme_example_exits_with_the_error_code(generated_clients, service, tmp_path):
-    result = run_readme_example(
+def test_the_quickstart_example_exits_with_the_error_code(generated_clients, service, tmp_path):
+    result = run_quickstart_example(
         generated_clients=generated_clients, base_url=service, api_key="cgs_wrong", workdir=tmp_path
     )
 
