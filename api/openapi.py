@@ -1,29 +1,20 @@
 """
 The OpenAPI 3.1 document, generated from the code by drf-spectacular.
 
-Views describe their own bodies and answers (`extend_schema`); this module holds what every
-operation shares — the error body and its codes, the bearer scheme, the `RateLimit-*` and
-`X-Request-ID` headers — the webhook events, the download link, and the links that let a client
-(or a fuzzer) go create → poll → export.
+Each app describes its own operations, events and links in its `schemas.py`; this module holds what
+every operation shares: the error body and its codes, the bearer scheme, the `RateLimit-*` and
+`X-Request-ID` headers, how an event is described, and the tags.
 
 Client generators turn schema names into class names and operation ids into function names, and
 clients already use them: keep both, and name new ones after the same pattern (`<Noun>Output`,
 `<Verb><Noun>InputRequest`, `<Noun>Enum`; operation ids `verbNoun`).
 """
 
-import copy
-
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
-from courses.content import CourseContent
-from courses.generation import errors as generation_errors
 from api.fields import TEXT_PATTERN
-from courses.serializers import CourseOutput, ExportOutput
-from learners import serializers as learner_serializers
-from sources.extraction import sniff
-from sources.serializers import SourceOutput
 
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
@@ -41,7 +32,7 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
 class StrictTextField(OpenApiSerializerFieldExtension):
     """Text fields state the characters they accept, as the server checks them."""
 
-    target_class = "courses.serializers.StrictCharField"
+    target_class = "api.fields.StrictCharField"
 
     def map_serializer_field(self, auto_schema, direction):
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
@@ -51,7 +42,7 @@ class StrictTextField(OpenApiSerializerFieldExtension):
 class StrictList(OpenApiSerializerFieldExtension):
     """A list that defaults to an empty one says so (a callable default is not stated otherwise)."""
 
-    target_class = "courses.serializers.StrictListField"
+    target_class = "api.fields.StrictListField"
 
     def map_serializer_field(self, auto_schema, direction):
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
@@ -218,56 +209,10 @@ _RETRY_AFTER = {"schema": {"type": "integer"}, "description": "Seconds to wait b
 # A 503 may come before the key could be looked up (the database is what is missing), and then
 # without the RateLimit headers.
 _RATE_LIMIT_HEADERS_ON_503 = " Absent when the database was unreachable before the API key could be checked."
-# Headers of particular answers: the poll URL of an accepted job; the polling pace of an unfinished one.
-_ANSWER_HEADERS = {
-    ("/api/v1/courses", "post", "202"): {
-        "Location": {"schema": {"type": "string"}, "description": "The poll URL, as in `pollUrl`."},
-    },
-    ("/api/v1/courses/jobs/{job_id}", "get", "200"): {
-        "Retry-After": {
-            "schema": {"type": "integer"},
-            "description": "`5` while the job is pending or running: poll at most once every 5 seconds.",
-        },
-    },
-    ("/api/v1/courses/{course_id}/regenerate", "post", "202"): {
-        "Location": {"schema": {"type": "string"}, "description": "The poll URL, as in `pollUrl`."},
-    },
-    ("/api/v1/sources", "post", "202"): {
-        "Location": {"schema": {"type": "string"}, "description": "The source's path, to poll."},
-    },
-    ("/api/v1/sources/{source_id}", "get", "200"): {
-        "Retry-After": {
-            "schema": {"type": "integer"},
-            "description": "`5` while the source is pending: poll at most once every 5 seconds.",
-        },
-    },
-}
-_RESULTS = ("/api/v1/courses/{course_id}/results", "get", "200")
-_ANSWER_HEADERS[_RESULTS] = {
-    "Link": {
-        "schema": {"type": "string"},
-        "description": 'The next page, when there is one: `<https://…/results?…&cursor=…>; rel="next"`.',
-    },
-    "Content-Disposition": {
-        "schema": {"type": "string"},
-        "description": 'With `Accept: text/csv`: `attachment; filename="cou_…-results.csv"`.',
-    },
-}
-_ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The course\'s version, quoted (`"3"`).'}}
-for _answer in [
-    ("/api/v1/courses/{course_id}", "get", "200"),
-    ("/api/v1/courses/{course_id}", "get", "304"),
-    ("/api/v1/courses/{course_id}/content", "put", "200"),
-    ("/api/v1/courses/{course_id}/content", "patch", "200"),
-]:
-    _ANSWER_HEADERS[_answer] = _ETAG
-# What the `file` part of an upload may be: the kinds of document read (told from the content).
-UPLOAD_CONTENT_TYPES = ", ".join(sniff.MEDIA_TYPES)
-
-
-def _webhook(
+def webhook(
     name: str, operation_id: str, payload: type[serializers.Serializer], description: str
 ) -> OpenApiWebhook:
+    """An event the service POSTs, for settings.SPECTACULAR_SETTINGS["WEBHOOKS"]."""
     return OpenApiWebhook(
         name=name,
         decorator=extend_schema(
@@ -284,311 +229,18 @@ def _webhook(
     )
 
 
-class CourseCreatedEvent(serializers.Serializer):
-    event = serializers.ChoiceField(choices=["course.created"])
-    jobId = serializers.CharField()
-    course = CourseOutput()
-
-
-class FailedJobError(serializers.Serializer):
-    message = serializers.CharField(help_text="Safe to show to end users.")
-    code = serializers.ChoiceField(
-        choices=generation_errors.FAILURE_CODES,
-        required=False,
-        help_text="Present for known failure modes (today, every failure has one).",
-    )
-
-
-class CourseFailedEvent(serializers.Serializer):
-    event = serializers.ChoiceField(choices=["course.failed"])
-    jobId = serializers.CharField()
-    error = FailedJobError()
-
-
-class CourseUpdatedEvent(serializers.Serializer):
-    event = serializers.ChoiceField(choices=["course.updated"])
-    jobId = serializers.CharField(help_text="The regeneration job.")
-    course = CourseOutput()
-    version = serializers.IntegerField(min_value=1, help_text="The course's new version.")
-
-
-class CourseDeletedEvent(serializers.Serializer):
-    event = serializers.ChoiceField(choices=["course.deleted"])
-    courseId = serializers.CharField()
-    jobId = serializers.CharField(help_text="The job that made the course.")
-    deletedAt = serializers.DateTimeField(help_text="ISO 8601, UTC, milliseconds.")
-
-
-class CourseExportedEvent(ExportOutput):
-    event = serializers.ChoiceField(choices=["course.exported"])
-
-
-class SourceEvent(serializers.Serializer):
-    event = serializers.ChoiceField(choices=["source.ready", "source.failed"])
-    source = SourceOutput()
-
-
-_DELIVERY = (
+# How every event is delivered, for its description.
+DELIVERY = (
     " Sent by HTTP POST to the `callbackUrl` of the request, with Standard Webhooks headers `webhook-id` "
     "(the same on every retry of the event), `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 "
     "with the account's `whsec_` secret). Failed deliveries are retried with backoff, so deduplicate."
 )
-COURSE_CREATED = _webhook(
-    "course.created",
-    "notifyCourseCreated",
-    CourseCreatedEvent,
-    "A job reached `completed`. Deduplicate on `jobId`." + _DELIVERY,
-)
-COURSE_FAILED = _webhook(
-    "course.failed",
-    "notifyCourseFailed",
-    CourseFailedEvent,
-    "A job reached `failed`. Deduplicate on `jobId`." + _DELIVERY,
-)
-COURSE_UPDATED = _webhook(
-    "course.updated",
-    "notifyCourseUpdated",
-    CourseUpdatedEvent,
-    "A regeneration job reached `completed`: the course has a new version. Deduplicate on `jobId`." + _DELIVERY,
-)
-COURSE_DELETED = _webhook(
-    "course.deleted",
-    "notifyCourseDeleted",
-    CourseDeletedEvent,
-    "The course was deleted (by its key, or by staff): its page and download links answer `410 Gone`. "
-    "Sent to the `callbackUrl` of the create. Deduplicate on `courseId`." + _DELIVERY,
-)
-COURSE_EXPORTED = _webhook(
-    "course.exported",
-    "notifyCourseExported",
-    CourseExportedEvent,
-    "An export finished and a `callbackUrl` was given. Deduplicate on `courseId` + `exportedAt`." + _DELIVERY,
-)
-
-SOURCE_READY = _webhook(
-    "source.ready",
-    "notifySourceReady",
-    SourceEvent,
-    "A source was read: `source.status` is `ready`. Deduplicate on `source.id` and `event`." + _DELIVERY,
-)
-SOURCE_FAILED = _webhook(
-    "source.failed",
-    "notifySourceFailed",
-    SourceEvent,
-    "A source could not be read: `source.status` is `failed`, with `source.error`. Deduplicate on "
-    "`source.id` and `event`." + _DELIVERY,
-)
-
-
-_LEARNER_DELIVERY = (
-    " Sent to the course's `learnerCallbackUrl` (given on create, or set with `PATCH /api/v1/courses/{course_id}`)"
-    " for what happens while it is set, one event per fact, signed and retried like every event."
-)
-LEARNER_STARTED = _webhook(
-    "learner.started",
-    "notifyLearnerStarted",
-    learner_serializers.LearnerStartedEvent,
-    "A learner viewed the course for the first time. Deduplicate on `learnerId` and `event`." + _LEARNER_DELIVERY,
-)
-LEARNER_FAILED = _webhook(
-    "learner.failed",
-    "notifyLearnerFailed",
-    learner_serializers.LearnerAttemptEvent,
-    "A quiz attempt below the pass mark, by a learner who has not passed yet. Deduplicate on `learnerId` and "
-    "`attempt`." + _LEARNER_DELIVERY,
-)
-LEARNER_PASSED = _webhook(
-    "learner.passed",
-    "notifyLearnerPassed",
-    learner_serializers.LearnerAttemptEvent,
-    "A learner's first quiz attempt at or above the pass mark (later attempts send nothing). Deduplicate on "
-    "`learnerId` and `event`." + _LEARNER_DELIVERY,
-)
-LEARNER_COMPLETED = _webhook(
-    "learner.completed",
-    "notifyLearnerCompleted",
-    learner_serializers.LearnerCompletedEvent,
-    "A learner reached the course's last page, with the agreement signed where it has one. Deduplicate on "
-    "`learnerId` and `event`." + _LEARNER_DELIVERY,
-)
-LEARNER_SIGNED = _webhook(
-    "learner.signed",
-    "notifyLearnerSigned",
-    learner_serializers.LearnerSignedEvent,
-    "A learner signed the course's agreement (their first sign-off). Deduplicate on `learnerId` and `event`."
-    + _LEARNER_DELIVERY,
-)
-
 
 _WEBHOOK_HEADERS = [
     ("webhook-id", "Unique id of the event, the same on every delivery attempt."),
     ("webhook-timestamp", "Unix time of this attempt, in seconds."),
     ("webhook-signature", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`."),
 ]
-
-# The links a client follows: the create answer's jobId polls the job; a completed job's course id
-# exports it, and gets its quality report.
-_LINKS = {
-    ("/api/v1/courses", "post", "202"): {
-        "PollJob": {
-            "operationId": "pollJob",
-            "parameters": {"job_id": "$response.body#/jobId"},
-            "description": "Poll the job that was just accepted.",
-        }
-    },
-    ("/api/v1/courses/jobs/{job_id}", "get", "200"): {
-        "ExportCourse": {
-            "operationId": "exportCourse",
-            "parameters": {"course_id": "$response.body#/course/id"},
-            "description": "Export the course of a completed job.",
-        },
-        "ReadCourse": {
-            "operationId": "readCourse",
-            "parameters": {"course_id": "$response.body#/course/id"},
-            "description": "Read the course of a completed job, with its document.",
-        },
-        "GetCourseQuality": {
-            "operationId": "getCourseQuality",
-            "parameters": {"course_id": "$response.body#/course/id"},
-            "description": "The quality report of the course of a completed job.",
-        },
-    },
-    ("/api/v1/courses/{course_id}", "get", "200"): {
-        "ListCourseResults": {
-            "operationId": "listCourseResults",
-            "parameters": {"course_id": "$response.body#/id"},
-            "description": "The course's learner results.",
-        },
-        "AddLearner": {
-            "operationId": "addLearner",
-            "parameters": {"course_id": "$response.body#/id"},
-            "description": "A learner of the course, with a personal link.",
-        },
-        "UpdateCourse": {
-            "operationId": "updateCourse",
-            "parameters": {"course_id": "$response.body#/id"},
-            "description": "Where the course's learner events go.",
-        },
-        "ReplaceCourseContent": {
-            "operationId": "replaceCourseContent",
-            "parameters": {"course_id": "$response.body#/id", "header.If-Match": "$response.header.ETag"},
-            "requestBody": "$response.body#/content",
-            "description": "Replace the course's document, from the version just read.",
-        },
-        "PatchCourseContent": {
-            "operationId": "patchCourseContent",
-            "parameters": {"course_id": "$response.body#/id", "header.If-Match": "$response.header.ETag"},
-            "description": "Change part of the course's document, from the version just read.",
-        },
-        "ListCourseVersions": {
-            "operationId": "listCourseVersions",
-            "parameters": {"course_id": "$response.body#/id"},
-            "description": "The course's versions.",
-        },
-        "RegenerateCoursePart": {
-            "operationId": "regenerateCoursePart",
-            "parameters": {"course_id": "$response.body#/id"},
-            "description": "Generate a part of the course again.",
-        },
-    },
-    ("/api/v1/courses/{course_id}/learners", "post", "201"): {
-        "EraseLearner": {
-            "operationId": "eraseLearner",
-            "parameters": {"course_id": "$request.path.course_id", "learner_id": "$response.body#/learnerId"},
-            "description": "Erase the learner that was just added.",
-        },
-    },
-    ("/api/v1/courses/{course_id}/versions", "get", "200"): {
-        "ReadCourseVersion": {
-            "operationId": "readCourseVersion",
-            "parameters": {"course_id": "$response.body#/courseId", "number": "$response.body#/versions/0/version"},
-            "description": "The newest version's document.",
-        },
-    },
-    ("/api/v1/courses/{course_id}/regenerate", "post", "202"): {
-        "PollRegeneration": {
-            "operationId": "pollJob",
-            "parameters": {"job_id": "$response.body#/jobId"},
-            "description": "Poll the regeneration that was just accepted.",
-        },
-    },
-    ("/api/v1/sources", "post", "202"): {
-        "CreateCourseFromSource": {
-            "operationId": "createCourse",
-            "requestBody": {"subject": "A course from this document", "sources": ["$response.body#/id"]},
-            "description": "Build a course from the source just accepted, once it is `ready`.",
-        },
-        "GetSource": {
-            "operationId": "getSource",
-            "parameters": {"source_id": "$response.body#/id"},
-            "description": "Poll the source that was just accepted.",
-        },
-        "DeleteSource": {
-            "operationId": "deleteSource",
-            "parameters": {"source_id": "$response.body#/id"},
-            "description": "Delete the source that was just accepted.",
-        },
-    },
-}
-
-
-# The link of an export (`downloadUrl`): a plain Django view outside the API, so described here. It
-# needs no key and answers no JSON: a zip, the site's 404 page, or a page saying it was revoked (410).
-DOWNLOAD_PATH = "/downloads/{export_id}"
-_DOWNLOAD = {
-    "get": {
-        "operationId": "downloadExport",
-        "summary": "Download an exported package",
-        "description": (
-            "The `downloadUrl` of an export record: GET it as it is. No API key is needed, and none is "
-            "looked at: the unguessable export id is the secret, so share the link only with whom may "
-            "have the course. Until it is revoked (`revokeExport`) or its course deleted, the link always "
-            "serves the same zip (a SCORM package, or a cmi5 package for `cmi5`), so a client may keep "
-            "it. Not rate-limited. `HEAD` answers the same headers without the body."
-        ),
-        "tags": ["downloads"],
-        "security": [],
-        "parameters": [
-            {
-                "name": "export_id",
-                "in": "path",
-                "required": True,
-                "schema": {"type": "string", "pattern": "^exp_[A-Za-z0-9]{22}$"},
-                "description": "The export's id: the last segment of its `downloadUrl`.",
-            }
-        ],
-        "responses": {
-            "200": {
-                "description": "The package, a zip archive.",
-                "headers": {
-                    "Content-Disposition": {
-                        "schema": {"type": "string"},
-                        "description": (
-                            "`attachment` with the file name `<course name>-<format>.zip`: ASCII in "
-                            "`filename`, the real name in `filename*` (RFC 6266)."
-                        ),
-                    },
-                    "Cache-Control": {
-                        "schema": {"type": "string"},
-                        "description": "`private, max-age=86400, immutable`: the content never changes.",
-                    },
-                },
-                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
-            },
-            "404": {
-                "description": "No export has this id: the site's HTML 404 page.",
-                "content": {"text/html": {"schema": {"type": "string"}}},
-            },
-            "410": {
-                "description": (
-                    "The export was revoked or its course deleted: an HTML page saying so, in the course's "
-                    "language."
-                ),
-                "content": {"text/html": {"schema": {"type": "string"}}},
-            },
-        },
-    }
-}
 
 _TAGS = [
     {
@@ -621,17 +273,15 @@ _X_REQUEST_ID = {
 
 def postprocess(result, generator, request, public):
     """
-    drf-spectacular hook: add what every operation shares, the download link, webhook headers and
-    links, and declare the tags.
+    drf-spectacular hook, after the apps' own (settings: POSTPROCESSING_HOOKS): add what every
+    operation shares, the webhook headers, and declare the tags.
     """
-    paths = result.setdefault("paths", {})
-    paths[DOWNLOAD_PATH] = copy.deepcopy(_DOWNLOAD)  # the loop below adds to it
-    for path, operations in paths.items():
+    for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             operation.setdefault("parameters", []).append(dict(_X_REQUEST_ID))
             for status, answer in operation.get("responses", {}).items():
                 headers = answer.setdefault("headers", {})
-                # The RateLimit headers are the API's; the download link has none.
+                # The RateLimit headers are the API's; a download link has none.
                 shared = _RESPONSE_HEADERS if path.startswith("/api/") else _REQUEST_ID_HEADER
                 for name, (kind, text) in shared.items():
                     if status == "503" and name.startswith("RateLimit"):
@@ -639,18 +289,6 @@ def postprocess(result, generator, request, public):
                     headers[name] = {"schema": {"type": kind}, "description": text}
                 if status in ("429", "503"):
                     headers["Retry-After"] = _RETRY_AFTER
-                headers.update(_ANSWER_HEADERS.get((path, method, status), {}))
-                links = _LINKS.get((path, method, status))
-                if links:
-                    answer["links"] = links
-    _add_content_schema(result)
-    _describe_csv(result)
-    for name, condition in _CONDITIONS.items():
-        result["components"]["schemas"][name].update(condition)
-    upload = result.get("paths", {}).get("/api/v1/sources", {}).get("post", {}).get("requestBody", {})
-    multipart = upload.get("content", {}).get("multipart/form-data")
-    if multipart is not None:
-        multipart["encoding"] = {"file": {"contentType": UPLOAD_CONTENT_TYPES}}
     for hook in result.get("webhooks", {}).values():
         for operation in hook.values():
             operation["tags"] = ["webhooks"]
@@ -660,67 +298,30 @@ def postprocess(result, generator, request, public):
                 {"name": name, "in": "header", "required": True, "schema": {"type": "string"}, "description": text}
                 for name, text in _WEBHOOK_HEADERS
             ]
-    # A webhook's schemas get no enum components of their own: the failure code of course.failed is
-    # the same enum as the poll answer's.
-    failed_error = result.get("components", {}).get("schemas", {}).get("FailedJobError")
-    if failed_error:
-        code = failed_error["properties"]["code"]
-        failed_error["properties"]["code"] = {
-            "allOf": [{"$ref": "#/components/schemas/JobErrorCodeEnum"}],
-            "description": code["description"].split("\n\n")[0],
-        }
     result["tags"] = _TAGS
     return result
 
 
-# What a request must hold beyond what each field says alone, in JSON Schema 2020-12 terms.
-_CONDITIONS = {
-    # A course's settings are these and no other fields (its document is edited at …/content).
-    "PatchedUpdateCourseInputRequest": {"additionalProperties": False},
-    # A chapter is named exactly when the target is a chapter.
-    "RegenerateInputRequest": {
-        "if": {"properties": {"target": {"const": "chapter"}}, "required": ["target"]},
-        "then": {"required": ["chapter"]},
-        "else": {"not": {"required": ["chapter"]}},
-    },
-}
+def add_to_answers(result: dict, *, headers: dict | None = None, links: dict | None = None) -> None:
+    """
+    Add headers and links to particular answers, each keyed by (path, method, status): for an app's
+    own hook. Answers the document does not have are left out.
+    """
+    paths = result.get("paths", {})
+    for (path, method, status), added in (headers or {}).items():
+        answer = paths.get(path, {}).get(method, {}).get("responses", {}).get(status)
+        if answer is not None:
+            answer.setdefault("headers", {}).update(added)
+    for (path, method, status), added in (links or {}).items():
+        answer = paths.get(path, {}).get(method, {}).get("responses", {}).get(status)
+        if answer is not None:
+            answer.setdefault("links", {}).update(added)
 
 
-def _describe_csv(result: dict) -> None:
-    # The results come as CSV on request (the same rows); errors are JSON whatever was asked for.
-    operation = result.get("paths", {}).get(_RESULTS[0], {}).get("get")
-    if operation is None:
-        return
-    for status, answer in operation["responses"].items():
-        content = answer.get("content", {})
-        if status == "200":
-            content["text/csv"] = {
-                "schema": {"type": "string", "description": "A header line, then one line per learner (RFC 4180)."}
-            }
-        else:
-            content.pop("text/csv", None)
-
-
-def _add_content_schema(result: dict) -> None:
-    # The course document's schema is pydantic's (courses/content.py, the one place for its rules),
-    # its parts named CourseContent<Part> among the components.
-    schema = CourseContent.model_json_schema(ref_template="#/components/schemas/CourseContent{model}")
-    components = result.setdefault("components", {}).setdefault("schemas", {})
-    for name, part in schema.pop("$defs", {}).items():
-        components[f"CourseContent{name}"] = part
-    # The schema version is a value clients switch on: an enum of its own, named like the API's others.
-    version = schema["properties"]["schema_version"]
-    components["CourseSchemaVersionEnum"] = {
-        "type": "integer",
-        "enum": version["enum"],
-        "description": "The course document's schema version: `2` has `sources` and `citations`, `1` neither.",
-    }
-    schema["properties"]["schema_version"] = {
-        "allOf": [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}],
-        "default": version["default"],
-        "description": version["description"],
-    }
-    components["CourseContent"] = schema
+def require(result: dict, conditions: dict) -> None:
+    """Add to request schemas what a request must hold beyond what each field says alone (JSON Schema)."""
+    for name, condition in conditions.items():
+        result["components"]["schemas"][name].update(condition)
 
 
 def error_codes_in(document: dict, path: str, method: str) -> set[str]:

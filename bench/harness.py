@@ -339,9 +339,9 @@ def _cold_render(world) -> Result:
 def _pipeline(*, jobs: int) -> Result:
     """Jobs queued first, then drained by one worker with 2 processes: jobs per second from the first
     claim to the last finish (the worker's start-up is not counted)."""
-    from bench import scenario
-
     import redis
+
+    from bench import scenario
 
     redis.Redis.from_url(REDIS_URL).flushdb()  # the create benchmark's jobs wait there: not these
     job_ids = scenario.queue_jobs(jobs)

@@ -1,8 +1,8 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from core import error_pages, health, ratelimit
@@ -11,12 +11,12 @@ from core import error_pages, health, ratelimit
 # what comes most.
 urlpatterns = [
     path("api/v1/", include("courses.urls")),
+    path("api/v1/", include("exports.urls")),
     path("api/v1/", include("sources.urls")),
     path("api/v1/", include("learners.urls")),
     path("api/v1/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
-    path("", include("learners.page_urls")),
-    path("", include("courses.page_urls")),
-    path("downloads/", include("courses.download_urls")),
+    path("", include("preview.urls")),
+    path("downloads/", include("exports.download_urls")),
     path("healthz", health.healthz),
     path("readyz", health.readyz),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),

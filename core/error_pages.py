@@ -13,14 +13,15 @@ import logging
 
 from django.http import HttpResponse
 from django.template import loader
+from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from core import errors
-from core.languages import Language
 from core.errors import is_api_request
+from core.languages import Language
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +58,19 @@ def page(request, status: int) -> HttpResponse:
     title, text = _WORDS[status]
     context = {"status": status, "title": title, "text": text}
     return _in_readers_language(request, status, "error.html", context)
+
+
+def gone_page(request, *, language_id: str, title, text) -> HttpResponse:
+    """410 Gone: a plain page in the language of what was taken down, saying what became of it."""
+    with translation.override(language_id):
+        html = render_to_string(
+            "gone.html",
+            {"title": title, "text": text, "html_lang": language_id, "allow_indexing": False},
+        )
+    response = HttpResponse(html, status=410)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def csrf_failure(request, reason: str = "") -> HttpResponse:

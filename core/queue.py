@@ -4,6 +4,7 @@ import datetime
 import logging
 
 import kombu.exceptions
+from celery import current_app
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -46,10 +47,8 @@ def enqueue(task, *, countdown: int | None = None, **kwargs) -> bool:
 
 def waiting_messages(queue_name: str) -> int | None:
     """How many messages wait in the broker's queue; None if the broker cannot be reached."""
-    from config.celery import app
-
     try:
-        with app.connection_for_write() as connection:
+        with current_app.connection_for_write() as connection:
             return connection.default_channel.queue_declare(queue=queue_name, passive=True).message_count
     except (kombu.exceptions.OperationalError, OSError):
         return None

@@ -129,7 +129,7 @@ def forget_course(public_id: str) -> None:
     processes keep are unreachable (no request finds the course) and expire too.
     """
     with _in_process_lock:
-        renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (courses.pages, courses.views)
+        renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (preview.views, courses.views)
         for key in [key for key in renderings if key.split(":", 2)[1:2] == [public_id]]:
             del renderings[key]
     try:

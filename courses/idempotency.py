@@ -1,6 +1,7 @@
 """
 Idempotency-Key: a request sent again with the same key and body within 24 hours gets the answer of
-the first one (a job, or an export) instead of doing the work twice.
+the first one (a job, or an export) instead of doing the work twice. A record names what the first
+request made by its public id; the app that made it finds it again.
 """
 
 import datetime
@@ -36,7 +37,7 @@ def replay(*, api_key: ApiKey, key: str, request: dict) -> IdempotencyRecord | N
     # retries racing each other still make one job and charge one credit.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [api_key.pk, key])
-    record = IdempotencyRecord.objects.select_related("job", "export__course").filter(api_key=api_key, key=key).first()
+    record = IdempotencyRecord.objects.filter(api_key=api_key, key=key).first()
     if record is None:
         return None
     if record.created_at < timezone.now() - IDEMPOTENCY_WINDOW:
@@ -57,7 +58,21 @@ def request_hash(request: dict) -> str:
     return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
 
-def record(*, api_key: ApiKey, key: str, request: dict, **made) -> IdempotencyRecord:
-    """Remember what the first request with this key made (`job=` or `export=`)."""
-    return IdempotencyRecord.objects.create(api_key=api_key, key=key, request_hash=request_hash(request), **made)
+def record(*, api_key: ApiKey, key: str, request: dict, made: str) -> IdempotencyRecord:
+    """Remember what the first request with this key made: its public id (a job's, an export's)."""
+    return IdempotencyRecord.objects.create(api_key=api_key, key=key, request_hash=request_hash(request), made=made)
 
+
+def forget(record: IdempotencyRecord) -> None:
+    """Forget a record whose object is gone (an export revoked since): the key is new again."""
+    record.delete()
+
+
+def key_of(request) -> str | None:
+    """The request's Idempotency-Key, or None. :raises InvalidIdempotencyKey: for a malformed one"""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+        raise InvalidIdempotencyKey()
+    return key

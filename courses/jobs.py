@@ -11,17 +11,19 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
+from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
 from core import errors, leases, queue
-from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
+from courses import content as course_content
 from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import CourseOutput, JobErrorOutput
 from sources import queries as source_queries
+from sources import signals as source_signals
 from sources.models import Source
 from webhooks import services as webhook_services
 
@@ -108,11 +110,11 @@ def create_job(
         if idempotency_key is not None:
             replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request=fingerprint)
             if replayed is not None:
-                return replayed.job
+                return GenerationJob.objects.get(public_id=replayed.made)
         built_from = sources_to_build_from(api_key=api_key, public_ids=source_ids) if source_ids else []
         job = _accept(GenerationJob(api_key=api_key, from_sources=bool(built_from), **request), built_from)
         if idempotency_key is not None:
-            idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, job=job)
+            idempotency.record(api_key=api_key, key=idempotency_key, request=fingerprint, made=job.public_id)
         return job
 
 
@@ -162,7 +164,7 @@ def create_regeneration_job(
     if idempotency_key is not None:
         replayed = idempotency.replay(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request})
         if replayed is not None:
-            return replayed.job
+            return GenerationJob.objects.get(public_id=replayed.made)
     # Regenerations and edits of a course take turns (row lock), so a course is never edited while
     # a part of it is being written again.
     course = versions.locked(course)
@@ -189,7 +191,9 @@ def create_regeneration_job(
     )
     _accept(job, built_from)
     if idempotency_key is not None:
-        idempotency.record(api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, job=job)
+        idempotency.record(
+            api_key=api_key, key=idempotency_key, request={"operation": "regenerate", **request}, made=job.public_id
+        )
     return job
 
 
@@ -518,7 +522,7 @@ def _deleted_meanwhile(document: dict) -> list[str]:
     """
     The sources of a document about to be stored that have been deleted since generation began. The
     rows of those left are locked until the transaction ends, so a source deleted from now on finds
-    the course (sources.services.delete_source) and marks it.
+    the course (_mark_courses_built_from) and marks it.
     """
     named = [source["id"] for source in document.get("sources") or []]
     if not named:
@@ -530,6 +534,22 @@ def _deleted_meanwhile(document: dict) -> list[str]:
         .values_list("public_id", flat=True)
     )
     return [public_id for public_id in named if public_id not in left]
+
+
+@receiver(source_signals.source_deleting)
+def _mark_courses_built_from(sender, *, source: Source, **kwargs) -> None:
+    # The courses built from the source (the jobs that write parts of them again name the course's
+    # own sources) show it as deleted from now on. Each is locked while its list grows. With
+    # _deleted_meanwhile, no course stored while the source is deleted misses the mark.
+    courses = (
+        Course.objects.select_for_update(of=("self",))
+        .filter(job__job_sources__source=source)
+        .exclude(deleted_source_ids__contains=[source.public_id])
+        .order_by("pk")
+    )
+    for course in courses:
+        course.deleted_source_ids = [*course.deleted_source_ids, source.public_id]
+        course.save(update_fields=["deleted_source_ids"])
 
 
 @transaction.atomic(durable=True)

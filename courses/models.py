@@ -1,9 +1,8 @@
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from accounts.models import ApiKey
-from core.ids import masked, new_public_id
+from core.ids import new_public_id
 from core.languages import Language
 from courses import content
 
@@ -14,14 +13,6 @@ def new_job_id() -> str:
 
 def new_course_id() -> str:
     return new_public_id("cou_")
-
-
-def new_export_id() -> str:
-    return new_public_id("exp_")
-
-
-def new_signoff_id() -> str:
-    return new_public_id("sig_")
 
 
 class Format(models.TextChoices):
@@ -214,86 +205,18 @@ class CourseVersion(models.Model):
 class IdempotencyRecord(models.Model):
     """
     What the first request sent with an `Idempotency-Key` made (a job, or an export), kept for 24
-    hours so a retry gets the same answer.
+    hours so a retry gets the same answer. Whatever app made it keeps it by its public id.
     """
 
     api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="idempotency_records")
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
-    job = models.ForeignKey(GenerationJob, on_delete=models.CASCADE, related_name="+", null=True)
-    export = models.ForeignKey("Export", on_delete=models.CASCADE, related_name="+", null=True)
+    # The public id of what it made: a job (`job_…`) or an export (`exp_…`).
+    made = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["api_key", "key"], name="idempotency_key_per_api_key"),
-            models.CheckConstraint(
-                condition=models.Q(job__isnull=False, export__isnull=True)
-                | models.Q(job__isnull=True, export__isnull=False),
-                name="idempotency_record_for_a_job_or_an_export",
-            ),
-        ]
-
-
-class Export(models.Model):
-    class ExportFormat(models.TextChoices):
-        SCORM12 = "scorm12", "SCORM 1.2"
-        SCORM2004 = "scorm2004", "SCORM 2004 3rd edition"
-        SCORM2004_4 = "scorm2004_4", "SCORM 2004 4th edition"
-        CMI5 = "cmi5", "cmi5 (xAPI)"
-
-    public_id = models.CharField(max_length=32, unique=True, default=new_export_id, editable=False)
-    # Deleted with its course (courses.deletion removes the file and remembers the link as gone).
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="exports")
-    api_key = models.ForeignKey(ApiKey, on_delete=models.PROTECT, related_name="exports")
-    format = models.CharField(max_length=12, choices=ExportFormat.choices)
-    # The version of the course the package holds; the file keeps it whatever comes after.
-    version = models.PositiveIntegerField(default=1)
-    file = models.FileField(upload_to="exports/", max_length=300)
-    callback_url = models.URLField(max_length=2048, blank=True)
-    # Set by exports.export_course: whole milliseconds, later than the course's previous export.
-    exported_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["-exported_at"]
-        constraints = [
-            # Receivers deduplicate course.exported on courseId + exportedAt (interface 6.1.2).
-            models.UniqueConstraint(fields=["course", "exported_at"], name="export_unique_time_per_course"),
-        ]
-
-    def __str__(self):
-        # The whole id is the download link's secret: the admin shows this wherever it lists exports
-        # (a course's delete confirmation too) and records it in its log of changes.
-        return masked(self.public_id)
-
-    @property
-    def download_url(self) -> str:
-        return f"{settings.PUBLIC_BASE_URL}/downloads/{self.public_id}"
-
-
-class Signoff(models.Model):
-    """A learner's confirmation of a course's agreement add-on, on the preview page."""
-
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
-    # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
-    public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
-    # The learner who signed, whom the browser's learner cookie names (made by the sign-off if the
-    # page's script never recorded them); null without one (a browser that keeps no cookies, a
-    # personal link's learner who was erased, or before learners were recorded).
-    learner = models.ForeignKey(
-        "learners.Learner", on_delete=models.CASCADE, null=True, blank=True, related_name="signoffs"
-    )
-    name = models.CharField(max_length=200)
-    # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
-    ip_hash = models.CharField(max_length=64)
-    signed_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["-signed_at"]
-        indexes = [models.Index(fields=["signed_at"], name="signoff_signed_at")]
-
-    def __str__(self):
-        return f"{self.name} — {self.course}"
+        constraints = [models.UniqueConstraint(fields=["api_key", "key"], name="idempotency_key_per_api_key")]
 
 
 class RemovedLink(models.Model):

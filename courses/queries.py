@@ -1,8 +1,6 @@
-from django.db.models import OuterRef, Subquery
-
 from accounts.models import ApiKey
 from core.ids import looks_like_public_id
-from courses.models import Course, CourseVersion, Export, GenerationJob
+from courses.models import Course, GenerationJob
 
 # What a poll shows of a job's course (not its document, which can weigh a megabyte).
 _COURSE_SHOWN = ("public_id", "name", "headline", "format", "language_id", "created_at")
@@ -32,18 +30,3 @@ def course_summary_visible_to(*, api_key: ApiKey, public_id: str) -> Course | No
     if not looks_like_public_id(public_id, "cou_"):
         return None
     return Course.objects.defer("content").filter(api_key=api_key, public_id=public_id).first()
-
-
-def export_to_download(*, public_id: str) -> Export | None:
-    """
-    The export with this id and its course, and `packaged_name`: the course's name in the version
-    the package holds, which names the download however the course is renamed since. One query.
-    """
-    name_then = CourseVersion.objects.filter(course=OuterRef("course"), number=OuterRef("version"))
-    return (
-        Export.objects.select_related("course")
-        .defer("course__content")
-        .annotate(packaged_name=Subquery(name_then.values("content__name")[:1]))
-        .filter(public_id=public_id)
-        .first()
-    )

@@ -10,9 +10,10 @@ from api.fields import (
     UtcMillisecondsField,
 )
 from core.languages import Language
+from core.outbound import urls
 from courses import citations, content, quality
 from courses.generation import errors as generation_errors
-from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Part
+from courses.models import AddOn, Course, CourseVersion, Format, GenerationJob, Part
 from courses.quality import readability
 from sources.serializers import SourceIdField
 
@@ -118,34 +119,6 @@ class JobOutput(serializers.Serializer):
         return body
 
 
-class ExportCourseInput(serializers.Serializer):
-    format = StrictChoiceField(choices=Export.ExportFormat.choices, default=Export.ExportFormat.SCORM12)
-    callbackUrl = CallbackUrlField(source="callback_url", required=False)
-
-
-class ExportOutput(serializers.Serializer):
-    """The export record: the answer to an export request and, with `event`, the course.exported event."""
-
-    courseId = serializers.CharField(source="course.public_id")
-    exportId = serializers.CharField(
-        source="public_id",
-        help_text="The export's id (`exp_…`): `revokeExport` takes its download link down.",
-    )
-    format = serializers.ChoiceField(choices=Export.ExportFormat.choices)
-    downloadUrl = serializers.URLField(
-        source="download_url",
-        help_text=(
-            "Link to the package (a zip), good until the export is revoked or the course deleted (then "
-            "`410 Gone`): GET it as it is, with no API key (its unguessable id is the secret, so share it "
-            "only with whom may have the course). `/downloads/{export_id}` on the service, described as "
-            "`downloadExport`."
-        ),
-    )
-    shareUrl = serializers.URLField(source="course.share_url", help_text="The course's public preview page.")
-    exportedAt = UtcMillisecondsField(source="exported_at")
-    version = serializers.IntegerField(min_value=1, help_text="The version of the course the package holds.")
-
-
 # Courses, their versions and edits ---------------------------------------------------------------
 
 # The course document as the API shows and takes it: courses.content.CourseContent, whose JSON
@@ -211,6 +184,51 @@ class RegenerateInput(serializers.Serializer):
         if data["part"] != Part.CHAPTER and "chapter" in data:
             raise serializers.ValidationError({"chapter": "Only with target chapter."})
         return data
+# Course settings (PATCH /api/v1/courses/{id}) ---------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "type": "string",  # and null: the field allows it
+        "format": "uri",
+        "maxLength": urls.MAX_URL_LENGTH,
+        "pattern": urls.CALLBACK_URL_PATTERN,
+        "description": (
+            "Where the events of the course's learners go (learner.started, learner.completed, …), checked as "
+            "every callbackUrl is (a host name, not an IP address; public addresses only); null to send none."
+        ),
+    }
+)
+class NullableCallbackUrlField(CallbackUrlField):
+    def __init__(self, **kwargs):
+        super().__init__(allow_null=True, **kwargs)
+
+
+class UpdateCourseInput(serializers.Serializer):
+    """A course's settings; its document is edited at …/content. Fields left out stay as they are."""
+
+    learnerCallbackUrl = NullableCallbackUrlField(source="learner_callback_url", required=False)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {unknown[0]: "Not a setting of the course (its document is edited at …/content)."}
+                )
+        return super().to_internal_value(data)
+
+
+class CourseSettingsOutput(serializers.Serializer):
+    id = serializers.CharField(source="public_id")
+    learnerCallbackUrl = serializers.CharField(source="learner_callback_url", allow_null=True)
+
+    def to_representation(self, course):
+        body = super().to_representation(course)
+        body["learnerCallbackUrl"] = body["learnerCallbackUrl"] or None  # "" is stored for none
+        return body
+
+
 # --- the quality report (courses.quality) ---------------------------------------------------------
 
 
@@ -314,3 +332,41 @@ class QualityInput(serializers.Serializer):
 
 def quality_output(course: Course, report) -> dict:
     return CourseQualityOutput(report, context={"course": course}).data
+
+
+# The events of jobs, for the API document (courses.schemas) --------------------------------------
+
+
+class CourseCreatedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.created"])
+    jobId = serializers.CharField()
+    course = CourseOutput()
+
+
+class FailedJobError(serializers.Serializer):
+    message = serializers.CharField(help_text="Safe to show to end users.")
+    code = serializers.ChoiceField(
+        choices=generation_errors.FAILURE_CODES,
+        required=False,
+        help_text="Present for known failure modes (today, every failure has one).",
+    )
+
+
+class CourseFailedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.failed"])
+    jobId = serializers.CharField()
+    error = FailedJobError()
+
+
+class CourseUpdatedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.updated"])
+    jobId = serializers.CharField(help_text="The regeneration job.")
+    course = CourseOutput()
+    version = serializers.IntegerField(min_value=1, help_text="The course's new version.")
+
+
+class CourseDeletedEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["course.deleted"])
+    courseId = serializers.CharField()
+    jobId = serializers.CharField(help_text="The job that made the course.")
+    deletedAt = serializers.DateTimeField(help_text="ISO 8601, UTC, milliseconds.")

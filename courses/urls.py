@@ -6,8 +6,6 @@ urlpatterns = [
     path("courses", views.CreateJobView.as_view()),
     path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
     path("courses/<str:course_id>", views.CourseView.as_view()),
-    path("courses/<str:course_id>/export", views.ExportCourseView.as_view()),
-    path("courses/<str:course_id>/exports/<str:export_id>", views.RevokeExportView.as_view()),
     path("courses/<str:course_id>/versions", views.ListVersionsView.as_view()),
     path("courses/<str:course_id>/versions/<int:number>", views.ReadVersionView.as_view()),
     path("courses/<str:course_id>/content", views.EditContentView.as_view()),

@@ -5,10 +5,11 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from courses.admin import ReadOnlyAdmin
-from courses.models import Course, Signoff
+from core.admin import NoLookupsBySecrets, ReadOnlyAdmin
+from courses.admin import CourseAdmin
+from courses.models import Course
 from learners import queries, results_csv, serializers
-from learners.models import Learner, QuizAttempt
+from learners.models import Learner, QuizAttempt, Signoff
 
 
 class QuizAttemptInline(admin.TabularInline):
@@ -101,3 +102,31 @@ def results_links(course: Course) -> str:
         '{} learners, {} completed, {} passed, {} signed — <a href="{}">see them</a> · <a href="{}">download CSV</a>',
         summary["learners"], summary["completed"], summary["passed"], summary["signed"], listed, csv_url,
     )
+
+
+@admin.register(Signoff)
+class SignoffAdmin(NoLookupsBySecrets, ReadOnlyAdmin):
+    """Learners' confirmations of a course's agreement, from its preview page."""
+
+    # The id is the confirmation page's address, which shows the signer's name: never shown, nor filtered by.
+    secret_fields = ("public_id",)
+    list_display = ["name", "course", "signed_at"]
+    search_fields = ["name", "course__public_id", "course__name"]
+    list_select_related = ["course"]
+    deferred = ("course__content",)
+    date_hierarchy = "signed_at"
+    readonly_fields = ["course", "name", "ip_hash", "signed_at"]
+
+
+# A course's page shows its learner results: the courses' admin knows nothing of learners, which build
+# on courses, so their app gives the page its results (Django's admin is read after INSTALLED_APPS).
+class CourseWithResultsAdmin(CourseAdmin):
+    readonly_fields = [*CourseAdmin.readonly_fields, "learner_results"]
+
+    @admin.display(description="learner results")
+    def learner_results(self, course):
+        return results_links(course)
+
+
+admin.site.unregister(Course)
+admin.site.register(Course, CourseWithResultsAdmin)

@@ -15,10 +15,12 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
+from django.dispatch import receiver
 from django.utils import timezone
 
 from core import queue
 from core.formats import iso_utc_ms
+from courses import signals as course_signals
 from courses.models import Course
 from learners.models import Learner, QuizAttempt
 from webhooks import services as webhook_services
@@ -46,6 +48,11 @@ def send_events(*, learner_id: int) -> int:
     if learner is None:
         return 0
     return _tell([learner], course=learner.course, url=learner.course.learner_callback_url)
+
+
+@receiver(course_signals.learner_callback_url_changing)
+def _tell_before_the_url_changes(sender, *, course: Course, url: str, **kwargs) -> None:
+    tell_before_the_url_changes(course=course, url=url)
 
 
 def tell_before_the_url_changes(*, course: Course, url: str) -> int:

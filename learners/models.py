@@ -1,6 +1,7 @@
 """
 Learners of a course and what the preview page records of them: one row per learner and course
-(their result, kept up to date by every write), and one row per quiz attempt.
+(their result, kept up to date by every write), one row per quiz attempt, and one per sign-off of
+the course's agreement.
 """
 
 from django.db import models
@@ -12,6 +13,10 @@ from courses.models import Course
 
 def new_learner_id() -> str:
     return new_public_id("lrn_")
+
+
+def new_signoff_id() -> str:
+    return new_public_id("sig_")
 
 
 class Learner(models.Model):
@@ -110,3 +115,28 @@ class QuizAttempt(models.Model):
 
     def __str__(self):
         return f"{self.learner} attempt {self.number}"
+
+
+class Signoff(models.Model):
+    """A learner's confirmation of a course's agreement add-on, on the preview page."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
+    # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
+    public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
+    # The learner who signed, whom the browser's learner cookie names (made by the sign-off if the
+    # page's script never recorded them); null without one (a browser that keeps no cookies, a
+    # personal link's learner who was erased, or before learners were recorded).
+    learner = models.ForeignKey(
+        Learner, on_delete=models.CASCADE, null=True, blank=True, related_name="signoffs"
+    )
+    name = models.CharField(max_length=200)
+    # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
+    ip_hash = models.CharField(max_length=64)
+    signed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-signed_at"]
+        indexes = [models.Index(fields=["signed_at"], name="signoff_signed_at")]
+
+    def __str__(self):
+        return f"{self.name} — {self.course}"

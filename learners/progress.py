@@ -557,7 +557,7 @@ WITH course AS (
 learner AS ({write}
   RETURNING l."id"
 )
-INSERT INTO "courses_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
+INSERT INTO "learners_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
 SELECT %(public_id)s, %(course)s, {signer}, %(name)s, %(ip_hash)s, %(now)s{signed_only_by}
 RETURNING "id", "learner_id"
 """

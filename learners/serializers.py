@@ -1,15 +1,13 @@
 import datetime
 import re
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import pagination
+from api.fields import StrictCharField, UtcMillisecondsField
 from core.formats import iso_utc_ms
-from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
 from learners import queries
 from learners.models import Learner
-from core.outbound import urls
 
 EXTERNAL_ID_MAX_LENGTH = 200
 NAME_MAX_LENGTH = 200
@@ -187,50 +185,6 @@ class ResultsInput(serializers.Serializer):
     since = Rfc3339Field(required=False)
     cursor = pagination.CursorField(pattern=queries.CURSOR_PATTERN, required=False)
     limit = serializers.IntegerField(min_value=1, max_value=RESULTS_PAGE_MAX, default=100)
-
-
-# Course settings (PATCH /api/v1/courses/{id}) ---------------------------------------------------
-
-
-@extend_schema_field(
-    {
-        "type": "string",  # and null: the field allows it
-        "format": "uri",
-        "maxLength": urls.MAX_URL_LENGTH,
-        "pattern": urls.CALLBACK_URL_PATTERN,
-        "description": (
-            "Where the events of the course's learners go (learner.started, learner.completed, …), checked as "
-            "every callbackUrl is (a host name, not an IP address; public addresses only); null to send none."
-        ),
-    }
-)
-class NullableCallbackUrlField(CallbackUrlField):
-    def __init__(self, **kwargs):
-        super().__init__(allow_null=True, **kwargs)
-
-
-class UpdateCourseInput(serializers.Serializer):
-    """A course's settings; its document is edited at …/content. Fields left out stay as they are."""
-
-    learnerCallbackUrl = NullableCallbackUrlField(source="learner_callback_url", required=False)
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {unknown[0]: "Not a setting of the course (its document is edited at …/content)."}
-                )
-        return super().to_internal_value(data)
-
-
-class CourseSettingsOutput(serializers.Serializer):
-    id = serializers.CharField(source="public_id")
-    learnerCallbackUrl = serializers.CharField(allow_null=True)
-
-
-def course_settings_output(course) -> dict:
-    return {"id": course.public_id, "learnerCallbackUrl": course.learner_callback_url or None}
 
 
 # The learner events (learners.events), for the API document --------------------------------------

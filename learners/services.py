@@ -6,15 +6,17 @@ import datetime
 import psycopg
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import ApiKey
 from core import errors
 from core.ids import looks_like_public_id
+from courses import signals as course_signals
 from courses import versions
-from courses.models import Course, Signoff
-from learners import events, identity, queries
-from learners.models import Learner, QuizAttempt
+from courses.models import Course
+from learners import identity, queries
+from learners.models import Learner, QuizAttempt, Signoff
 from webhooks import services as webhook_services
 
 PURGE_BATCH = 500
@@ -89,6 +91,11 @@ def erase_learner(*, api_key: ApiKey, course_public_id: str, learner_public_id: 
     return _erase(learner_ids=[learner.pk], public_ids=[learner.public_id])
 
 
+@receiver(course_signals.course_deleting)
+def _erase_learners_of_deleted_course(sender, *, course: Course, **kwargs) -> None:
+    erase_learners_of(course)
+
+
 def erase_learners_of(course: Course) -> Erased:
     """
     Every learner of the course and every record of theirs (as `erase_learner`), in batches, the
@@ -111,7 +118,7 @@ def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
     learners = Learner.objects.filter(pk__in=learner_ids)
     list(learners.select_for_update().order_by("pk").values_list("pk", flat=True))
     events = webhook_services.delete_events_about(public_ids)
-    signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("courses.Signoff", 0)
+    signoffs = Signoff.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.Signoff", 0)
     attempts = QuizAttempt.objects.filter(learner_id__in=learner_ids).delete()[1].get("learners.QuizAttempt", 0)
     learners = learners.delete()[1].get("learners.Learner", 0)
     return Erased(learners=learners, quiz_attempts=attempts, signoffs=signoffs, webhook_events=events)
@@ -134,33 +141,5 @@ def purge_expired(*, now: datetime.datetime | None = None) -> Erased:
         ids = list(Signoff.objects.filter(learner=None, signed_at__lt=cutoff).values_list("pk", flat=True)[:PURGE_BATCH])
         if not ids:
             break
-        erased += Erased(signoffs=Signoff.objects.filter(pk__in=ids).delete()[1].get("courses.Signoff", 0))
+        erased += Erased(signoffs=Signoff.objects.filter(pk__in=ids).delete()[1].get("learners.Signoff", 0))
     return erased
-
-
-_UNCHANGED = object()
-
-
-@transaction.atomic(durable=True)
-def update_course(*, api_key: ApiKey, course_public_id: str, learner_callback_url=_UNCHANGED) -> Course:
-    """
-    Change a course's settings (not its document, which has versions of its own): where its
-    learners' events go (a URL checked as every callbackUrl is, or "" to send none). What its
-    learners did until then is told to the URL of then, or to none (learners.events).
-    :raises CourseNotFound: unless this key created the course (or it was deleted meanwhile)
-    """
-    course = queries.course_of(api_key=api_key, public_id=course_public_id)
-    if learner_callback_url is _UNCHANGED or learner_callback_url == course.learner_callback_url:
-        return course
-    # The course's row first, as its deletion takes it, then its learners (learners.events): FOR
-    # UPDATE, so that a learner's first write and a sign-off, which hold it FOR KEY SHARE, wait too.
-    locked = Course.objects.select_for_update().filter(pk=course.pk)
-    was = locked.values_list("learner_callback_url", flat=True).first()
-    if was is None:
-        raise versions.CourseNotFound()
-    course.learner_callback_url = learner_callback_url
-    if learner_callback_url != was:  # unless a change at the same instant made it so
-        course.api_key = api_key
-        events.tell_before_the_url_changes(course=course, url=was)
-        course.save(update_fields=["learner_callback_url"])
-    return course

@@ -1,7 +1,7 @@
+import re
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-
-import re
 
 from api import pagination
 from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
@@ -150,3 +150,8 @@ class SourceIdField(StrictCharField):
         if not re.fullmatch(SOURCE_ID_PATTERN, value):
             self.fail("not_a_source_id")
         return value
+
+
+class SourceEvent(serializers.Serializer):
+    event = serializers.ChoiceField(choices=["source.ready", "source.failed"])
+    source = SourceOutput()

@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from accounts.models import Account, ApiKey
 from core import errors, leases, queue
-from sources import failures, language, names, queries, tasks
-from sources.extraction import document as extraction, passages, sandbox, sniff
+from core.outbound import transport, urls
+from sources import failures, language, names, queries, signals, tasks
+from sources.extraction import document as extraction
+from sources.extraction import passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
-from core.outbound import transport, urls
 from webhooks import services as webhook_services
 
 logger = logging.getLogger(__name__)
@@ -427,15 +428,15 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     source = queries.source_visible_to(api_key=api_key, public_id=public_id)
     if source is None:
         raise SourceNotFound()
-    # The courses built from it are locked first, then the source: the order in which a part of a
-    # course generated again holds its course and then its sources, so neither waits on the other.
+    # What was made from it (courses) is locked first, then the source: the order in which a part of
+    # a course generated again holds its course and then its sources, so neither waits on the other.
     # A course stored meanwhile held the source until it was committed: it is marked once the
-    # source is ours (courses.jobs._deleted_meanwhile).
-    _mark_courses_built_from(source)
+    # source is ours.
+    signals.source_deleting.send(sender=Source, source=source)
     source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
     if source is None:  # deleted meanwhile
         raise SourceNotFound()
-    _mark_courses_built_from(source)
+    signals.source_deleting.send(sender=Source, source=source)
     webhook_services.delete_events_about([source.public_id])  # source.ready names its title and headings
     stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
@@ -443,22 +444,6 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
         # The source is gone once the row is; a file that cannot be removed is logged and left behind
         # rather than turning a done deletion into an error.
         transaction.on_commit(lambda: storage.delete(stored), robust=True)
-
-
-def _mark_courses_built_from(source: Source) -> None:
-    # The courses built from the source (the jobs that write parts of them again name the course's
-    # own sources) show it as deleted from now on. Each is locked while its list grows.
-    from courses.models import Course  # courses build on sources, not the other way round
-
-    courses = (
-        Course.objects.select_for_update(of=("self",))
-        .filter(job__job_sources__source=source)
-        .exclude(deleted_source_ids__contains=[source.public_id])
-        .order_by("pk")
-    )
-    for course in courses:
-        course.deleted_source_ids = [*course.deleted_source_ids, source.public_id]
-        course.save(update_fields=["deleted_source_ids"])
 
 
 # Recovering lost work -------------------------------------------------------------------------

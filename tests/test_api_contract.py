@@ -16,8 +16,8 @@ import pytest
 from accounts import services as account_services
 from accounts.models import ApiKey
 from core import ratelimit
-from courses import exports
-from courses.models import Export
+from exports import services as exports
+from exports.models import Export
 from tests.factories import AccountFactory, CourseFactory, PlanFactory
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"

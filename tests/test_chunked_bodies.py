@@ -12,7 +12,8 @@ import pytest
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from courses.models import Export, GenerationJob
+from courses.models import GenerationJob
+from exports.models import Export
 from sources.models import Source
 from tests import processes
 from tests.conftest import purge_task_queues

@@ -6,8 +6,8 @@ import pytest
 from django.conf import settings
 from openapi_spec_validator import validate
 
-from core import errors
 from api.openapi import error_codes_in
+from core import errors
 from courses.generation import errors as generation_errors
 from sources import services as source_services
 from sources.extraction import document as extraction

@@ -22,7 +22,8 @@ import standardwebhooks
 import time_machine
 
 from accounts import services as account_services
-from courses.models import Course, Export, GenerationJob, IdempotencyRecord
+from courses.models import Course, GenerationJob, IdempotencyRecord
+from exports.models import Export
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 

@@ -16,8 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from accounts import services as account_services
-from core import ratelimit, redis_client
 from api.views import ApiView
+from core import ratelimit, redis_client
 from tests.conftest import client_for
 from tests.factories import AccountFactory, PlanFactory
 

@@ -5,9 +5,8 @@ from django.urls import path
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core import errors
 from api.views import ApiView
-from core import error_pages
+from core import error_pages, errors
 
 
 class CreateThingInput(serializers.Serializer):

@@ -1,6 +1,6 @@
-from django.db import migrations, models
 import django.db.models.deletion
 import django.utils.timezone
+from django.db import migrations, models
 
 
 def first_versions(apps, schema_editor):

@@ -1,13 +1,13 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import courses.models
+import learners.models
 
 
 def give_signoffs_public_ids(apps, schema_editor):
     Signoff = apps.get_model("courses", "Signoff")
     for signoff in Signoff.objects.filter(public_id__isnull=True).only("pk").iterator():
-        Signoff.objects.filter(pk=signoff.pk).update(public_id=courses.models.new_signoff_id())
+        Signoff.objects.filter(pk=signoff.pk).update(public_id=learners.models.new_signoff_id())
 
 
 class Migration(migrations.Migration):
@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
             model_name="signoff",
             name="public_id",
             field=models.CharField(
-                default=courses.models.new_signoff_id, editable=False, max_length=32, unique=True
+                default=learners.models.new_signoff_id, editable=False, max_length=32, unique=True
             ),
         ),
         migrations.CreateModel(

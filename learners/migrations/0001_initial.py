@@ -2,8 +2,9 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import learners.models
 from django.db import migrations, models
+
+import learners.models
 
 
 class Migration(migrations.Migration):

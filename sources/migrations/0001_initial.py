@@ -3,8 +3,9 @@
 import django.contrib.postgres.indexes
 import django.contrib.postgres.search
 import django.db.models.deletion
-import sources.models
 from django.db import migrations, models
+
+import sources.models
 
 
 class Migration(migrations.Migration):

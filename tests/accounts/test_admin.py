@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts import services
 from accounts.models import Account, ApiKey
 from core import redaction
-from courses import signoffs
-from courses.models import Export
+from exports.models import Export
 from learners import services as learner_services
+from learners import signoffs
 from sources import services as source_services
 from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory
 
@@ -91,7 +91,7 @@ def test_the_list_of_accounts_costs_the_same_queries_for_3_accounts_as_for_30(st
 
 @pytest.mark.parametrize(
     "model",
-    ["courses/course", "courses/courseversion", "courses/export", "courses/signoff", "learners/learner"],
+    ["courses/course", "courses/courseversion", "exports/export", "learners/signoff", "learners/learner"],
 )
 def test_lists_never_read_course_documents_and_pages_still_show(staff_client, api_key, model):
     course = CourseFactory(api_key=api_key)
@@ -101,8 +101,8 @@ def test_lists_never_read_course_documents_and_pages_still_show(staff_client, ap
     learner, _ = learner_services.add_learner(
         api_key=api_key, course_public_id=course.public_id, external_id="E-1"
     )
-    shown = {"courses/course": course, "courses/courseversion": version, "courses/export": export,
-             "courses/signoff": signoff, "learners/learner": learner}[model]
+    shown = {"courses/course": course, "courses/courseversion": version, "exports/export": export,
+             "learners/signoff": signoff, "learners/learner": learner}[model]
 
     with CaptureQueriesContext(connection) as listing:
         listed = staff_client.get(f"/admin/{model}/")
@@ -117,7 +117,7 @@ def test_lists_never_read_course_documents_and_pages_still_show(staff_client, ap
     "model, field",
     [
         ("learners/learner", "created_at"),  # a date hierarchy
-        ("courses/signoff", "signed_at"),
+        ("learners/signoff", "signed_at"),
         ("webhooks/webhookevent", "created_at"),
         ("learners/learner", "started_at"),  # a lookup of the query string only
         ("accounts/account", "created_at"),
@@ -137,7 +137,7 @@ def test_a_year_past_the_calendar_is_an_invalid_filter_not_an_error(staff_client
     "model, field",
     [
         ("learners/learner", "created_at"),
-        ("courses/signoff", "signed_at"),
+        ("learners/signoff", "signed_at"),
         ("webhooks/webhookevent", "created_at"),
     ],
 )
@@ -181,13 +181,13 @@ def viewer_client(client, db):
 @pytest.mark.parametrize(
     "lookup",
     [
-        "/admin/courses/signoff/?public_id__startswith={signoff}",
-        "/admin/courses/signoff/?public_id__gte={signoff}",
+        "/admin/learners/signoff/?public_id__startswith={signoff}",
+        "/admin/learners/signoff/?public_id__gte={signoff}",
         "/admin/courses/course/?signoffs__public_id__startswith={signoff}",
         "/admin/learners/learner/?signoffs__public_id__startswith={signoff}",
-        "/admin/courses/export/?public_id__startswith={export}",
-        "/admin/courses/export/?public_id__in={export}",
-        "/admin/courses/export/?file__contains={export}",
+        "/admin/exports/export/?public_id__startswith={export}",
+        "/admin/exports/export/?public_id__in={export}",
+        "/admin/exports/export/?file__contains={export}",
         "/admin/courses/course/?exports__public_id__startswith={export}",
     ],
 )
@@ -201,7 +201,7 @@ def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(
     export_id = api_client.post(
         f"/api/v1/courses/{course.public_id}/export", {"format": "scorm12"}, format="json"
     ).json()["exportId"]
-    assert viewer_client.get("/admin/courses/signoff/").status_code == 200
+    assert viewer_client.get("/admin/learners/signoff/").status_code == 200
 
     listed = viewer_client.get(lookup.format(signoff=signoff.public_id[:6], export=export_id[:6]))
 
@@ -215,7 +215,7 @@ def test_no_list_is_filtered_by_a_links_id_even_for_staff_who_may_only_view(
     [
         ("courses/generationjob", ["callback_url", "learner_callback_url"]),
         ("courses/course", ["learner_callback_url"]),
-        ("courses/export", ["callback_url"]),
+        ("exports/export", ["callback_url"]),
         ("sources/source", ["callback_url"]),
     ],
 )
@@ -229,7 +229,7 @@ def test_pages_show_callback_urls_redacted_and_no_list_is_filtered_by_one(
             api_key=api_key, callback_url=callback, learner_callback_url=callback
         ),
         "courses/course": lambda: CourseFactory(api_key=api_key, learner_callback_url=callback),
-        "courses/export": lambda: Export.objects.get(public_id=api_client.post(
+        "exports/export": lambda: Export.objects.get(public_id=api_client.post(
             f"/api/v1/courses/{CourseFactory(api_key=api_key).public_id}/export",
             {"format": "scorm12", "callbackUrl": callback},
             format="json",

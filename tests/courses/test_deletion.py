@@ -25,13 +25,12 @@ from courses import deletion, jobs
 from courses.models import (
     Course,
     CourseVersion,
-    Export,
     GenerationCheckpoint,
     GenerationJob,
     RemovedLink,
-    Signoff,
 )
-from learners.models import Learner
+from exports.models import Export
+from learners.models import Learner, Signoff
 from tests.conftest import client_for
 from tests.factories import CourseFactory, GenerationJobFactory
 from tests.learners.conftest import BROWSER
@@ -441,7 +440,7 @@ def test_a_deletion_crossing_the_revocation_of_one_of_its_exports_deletes_the_co
     exported = export(api_client, course)
     answers = []
     with second_session() as revocation:
-        revocation.execute('DELETE FROM "courses_export" WHERE "public_id" = %s', [exported["exportId"]])
+        revocation.execute('DELETE FROM "exports_export" WHERE "public_id" = %s', [exported["exportId"]])
         revocation.execute(
             'INSERT INTO "courses_removedlink" ("public_id", "language_id", "removed_at")'
             " VALUES (%s, 'pt-BR', now())",
@@ -615,7 +614,7 @@ def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course,
     stored = Export.objects.get()
 
     with caplog.at_level(logging.INFO, logger="courses.deletion"), django_capture_on_commit_callbacks(execute=True):
-        staff_client.post(f"/admin/courses/export/{stored.pk}/delete/", {"post": "yes"})
+        staff_client.post(f"/admin/exports/export/{stored.pk}/delete/", {"post": "yes"})
 
     assert Client().get(path_of(link["downloadUrl"])).status_code == 410
     assert Course.objects.filter(pk=course.pk).exists()
@@ -630,21 +629,21 @@ def test_staff_see_an_exports_id_masked_and_find_and_revoke_it_by_its_whole_id(
     export_id = link["exportId"]
     masked = f"{export_id[:8]}…"
     stored = Export.objects.get()
-    change_link = f"/admin/courses/export/{stored.pk}/change/"
+    change_link = f"/admin/exports/export/{stored.pk}/change/"
 
     shown = {
-        "the list": staff_client.get("/admin/courses/export/"),
+        "the list": staff_client.get("/admin/exports/export/"),
         "its page": staff_client.get(change_link),
         "its course's delete confirmation": staff_client.get(f"/admin/courses/course/{course.pk}/delete/"),
         "its revoke confirmation": staff_client.post(
-            "/admin/courses/export/", {"action": "delete_selected", "_selected_action": [stored.pk]}
+            "/admin/exports/export/", {"action": "delete_selected", "_selected_action": [stored.pk]}
         ),
     }
-    searched = staff_client.get("/admin/courses/export/", {"q": export_id})  # the box shows what staff typed
-    searched_by_its_start = staff_client.get("/admin/courses/export/", {"q": export_id[:12]})
+    searched = staff_client.get("/admin/exports/export/", {"q": export_id})  # the box shows what staff typed
+    searched_by_its_start = staff_client.get("/admin/exports/export/", {"q": export_id[:12]})
     with django_capture_on_commit_callbacks(execute=True):
         revoked = staff_client.post(
-            "/admin/courses/export/",
+            "/admin/exports/export/",
             {"action": "delete_selected", "_selected_action": [stored.pk], "post": "yes"},
             follow=True,
         )
@@ -680,7 +679,7 @@ def test_a_revocation_waits_for_a_deletion_holding_the_course_before_holding_the
             course_deletion,
             lambda: answers.append(api_client.delete(revocation)),
         )
-        assert answers == [] and _row_is_free("courses_export", Export.objects.get().pk)
+        assert answers == [] and _row_is_free("exports_export", Export.objects.get().pk)
         course_deletion.rollback()
     revoking.join()
 

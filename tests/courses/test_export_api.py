@@ -10,7 +10,7 @@ import zipfile
 import pytest
 from django.test import Client
 
-from courses.models import Export
+from exports.models import Export
 from tests import legacy, samples
 from tests.factories import CourseFactory
 from webhooks.models import WebhookEvent

@@ -12,9 +12,9 @@ import zipfile
 import pytest
 from lxml import etree
 
-from courses.cmi5 import package, schemas
+from core.languages import Language
 from courses.content import CourseContent
-from courses.models import Language
+from exports.cmi5 import package, schemas
 from tests import samples
 
 COURSE_IRI = "https://courses.example.com/go/cou_AbCdEfGhIjKlMnOpQrStUv"
@@ -139,7 +139,7 @@ def test_au_is_self_contained_and_may_connect_only_to_web_origins():
 
 
 def test_scorm_packages_keep_connecting_nowhere():
-    from courses.scorm import package as scorm_package
+    from exports.scorm import package as scorm_package
 
     content = CourseContent.model_validate(samples.course_document())
     data = scorm_package.build_package(content=content, course_id="cou_x", format="scorm12")

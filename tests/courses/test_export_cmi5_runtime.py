@@ -20,8 +20,8 @@ import zipfile
 import pytest
 from lxml import etree
 
-from courses.cmi5 import package
 from courses.content import CourseContent
+from exports.cmi5 import package
 from tests import samples
 from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers
 

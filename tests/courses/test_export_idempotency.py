@@ -1,4 +1,4 @@
-from courses.models import Export
+from exports.models import Export
 from tests.factories import CourseFactory
 from webhooks.models import WebhookEvent
 

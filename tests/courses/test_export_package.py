@@ -14,8 +14,8 @@ import pytest
 from lxml import etree
 
 from courses.content import CourseContent
-from courses.models import Export
-from courses.scorm import manifest, package, schemas
+from exports.models import Export
+from exports.scorm import manifest, package, schemas
 from tests import samples
 
 FORMATS = ["scorm12", "scorm2004", "scorm2004_4"]

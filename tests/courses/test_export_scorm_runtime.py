@@ -16,7 +16,7 @@ import pytest
 from lxml import etree
 
 from courses.content import CourseContent
-from courses.scorm import package
+from exports.scorm import package
 from tests import samples
 from tests.browser import NODE_MODULES
 from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers

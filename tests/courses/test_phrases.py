@@ -18,11 +18,12 @@ from django.conf import settings
 from django.utils.html import escape
 from django.utils.translation.template import templatize
 
+from core.languages import Language
 from courses import phrases
 from courses.generation import texts as templates
 from courses.generation import videos
-from courses.models import Export, Language
-from courses.player import strings
+from exports.models import Export
+from exports.player import strings
 from tests.courses import grounded_documents as documents
 from tests.courses.grounded import ALL_ADD_ONS, add_source, make_course
 from tests.factories import CourseFactory

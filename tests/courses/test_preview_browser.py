@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from courses.models import Signoff
+from learners.models import Signoff
 from tests.browser import NODE_MODULES, save_screenshot
 from tests.factories import CourseFactory
 

@@ -13,8 +13,10 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.test import Client
 
-from courses import content, signoffs
-from courses.models import Course, Signoff
+from courses import content
+from courses.models import Course
+from learners import signoffs
+from learners.models import Signoff
 from tests import legacy, samples
 from tests.factories import CourseFactory
 
@@ -664,7 +666,7 @@ def test_staff_see_signoffs_in_admin(admin_client):
     course = CourseFactory()
     signoffs.record_signoff(course=course, name="Ada Lovelace", client_ip="203.0.113.9")
 
-    response = admin_client.get("/admin/courses/signoff/")
+    response = admin_client.get("/admin/learners/signoff/")
 
     assert response.status_code == 200
     assert "Ada Lovelace" in response.content.decode()

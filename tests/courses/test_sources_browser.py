@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from courses.content import CourseContent
 from courses.models import Course
-from courses.scorm import package as scorm_package
+from exports.scorm import package as scorm_package
 from tests.browser import NODE_MODULES, save_screenshot
 from tests.courses import grounded_documents as documents
 from tests.courses.grounded import add_source, make_course

@@ -12,7 +12,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from courses.content import CourseContent
-from courses.scorm import package as scorm_package
+from exports.scorm import package as scorm_package
 from tests.courses import grounded_documents as documents
 from tests.courses.grounded import ALL_ADD_ONS, add_source, make_course
 from tests.sources.conftest import post_url
@@ -180,7 +180,7 @@ def test_the_package_shows_a_deleted_source_as_deleted(api_client, course):
     export = api_client.post(
         f"/api/v1/courses/{course['id']}/export", {"format": "cmi5"}, format="json"
     ).json()
-    from courses.models import Export
+    from exports.models import Export
 
     with (
         Export.objects.get(course__public_id=course["id"]).file.open("rb") as stored,

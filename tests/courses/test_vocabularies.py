@@ -6,8 +6,9 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 
+from core.languages import Language
 from courses import content
-from courses.models import AddOn, Format, Language
+from courses.models import AddOn, Format
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 

@@ -7,10 +7,8 @@ import io
 import pytest
 from django.utils import timezone
 
-from courses import signoffs
-from courses.models import Signoff
-from learners import services, tasks
-from learners.models import Learner, QuizAttempt
+from learners import services, signoffs, tasks
+from learners.models import Learner, QuizAttempt, Signoff
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
 from webhooks.models import WebhookEvent

@@ -15,9 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts import services as account_services
 from accounts.models import ApiKey
 from courses import deletion
-from courses.models import Course, GenerationJob, Signoff
+from courses.models import Course, GenerationJob
 from learners import queries, services
-from learners.models import Learner, QuizAttempt
+from learners.models import Learner, QuizAttempt, Signoff
 from tests.conftest import client_for
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader

@@ -14,9 +14,8 @@ from django.test.utils import CaptureQueriesContext
 
 from core import redis_client
 from courses import versions
-from courses.models import Signoff
 from learners import progress, queries, services
-from learners.models import Learner, QuizAttempt
+from learners.models import Learner, QuizAttempt, Signoff
 from tests import legacy
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader

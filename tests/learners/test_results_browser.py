@@ -16,8 +16,8 @@ import pytest
 import standardwebhooks
 from playwright.sync_api import expect
 
-from courses.models import Course, Signoff
-from learners.models import Learner, QuizAttempt
+from courses.models import Course
+from learners.models import Learner, QuizAttempt, Signoff
 from tests.factories import CourseFactory
 from tests.processes import wait_for
 from tests.webhooks.receivers import Receiver

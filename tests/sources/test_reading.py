@@ -9,9 +9,8 @@ from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 
-from sources.extraction import office
+from sources.extraction import office, sniff
 from sources.extraction import passages as splitting
-from sources.extraction import sniff
 from sources.models import Source
 from tests.sources import documents
 from tests.sources.conftest import passages_of, read

@@ -10,7 +10,8 @@ from django.test import TestCase
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from courses.models import Course, Export
+from courses.models import Course
+from exports.models import Export
 from sources import services
 from sources.models import Source
 from tests.conftest import no_worker, purge_task_queues

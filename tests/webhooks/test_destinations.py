@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from core.outbound import addresses, transport, urls
-from webhooks import services
 from core.outbound.urls import UnsafeDestination
+from webhooks import services
 from webhooks.models import WebhookEvent
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from tests.webhooks.receivers import Receiver, answer, trickle
 from core.outbound import transport, urls
+from tests.webhooks.receivers import Receiver, answer, trickle
 
 USER_AGENT = "tests"
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
-from core import queue
 from config.celery import app as celery_app
+from core import queue
 from tests.conftest import no_worker, purge_task_queues
 from tests.factories import CourseFactory
 from tests.learners.conftest import Reader
