@@ -1,14 +1,17 @@
 """
-Heartbeats of running background work, and handing work back when a worker stops.
+Leases of background work: one worker at a time holds a row (a generation job, a source being read),
+shows it is alive, and gives the row back when it stops. One `Lease` per kind of work says which rows.
 
-A job (a generation, a source's reading) records a heartbeat while it runs: a thread beside the
-work touches the job's row every GENERATION_HEARTBEAT_S, also while the work waits on a model or a
-child process. Recovery takes a job whose heartbeat is older than GENERATION_HEARTBEAT_TIMEOUT_S
-for dead and runs it again. The row's attempt number fences off a worker that was only slow: its
-heartbeats and results no longer match the row, and are ignored.
+A worker claims a row (`Lease.claim`), which numbers its attempt. While the work runs, a thread beside
+it touches the row every GENERATION_HEARTBEAT_S (`Lease.holding`), also while the work waits on a
+model or a child process. Recovery takes a row whose heartbeat is older than
+GENERATION_HEARTBEAT_TIMEOUT_S for dead and runs it again (`Lease.run_again_or_fail`). The attempt
+number fences off a worker that was only slow: its heartbeats and results no longer match the row,
+and are ignored. A worker told to stop hands its rows back at once (`on_worker_stop`).
 """
 
 import contextlib
+import dataclasses
 import datetime
 import logging
 import secrets
@@ -18,7 +21,9 @@ from collections.abc import Callable, Iterator
 from celery import signals
 from django.conf import settings
 from django.db import close_old_connections, connection
-from django.db.models import Q, QuerySet
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
@@ -47,25 +52,6 @@ def timeout() -> datetime.timedelta:
 def silent(now: datetime.datetime) -> Q:
     """Rows whose worker records no heartbeat: none yet (handed back), or none for the timeout (dead)."""
     return Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=now - timeout())
-
-
-def run_again_or_fail(
-    unheld: QuerySet, *, now: datetime.datetime, max_attempts: int, send: Callable[[int], object],
-    fail: Callable[[int, int], bool], counts: dict[str, int],
-) -> None:
-    """
-    Send each unheld row (running, nobody holds it) to a worker again, at most once a heartbeat
-    timeout so a backlog does not fill with copies of its message; fail it (`fail(pk, attempt)`) once
-    workers died on it `max_attempts` times (hand-backs do not count). Counts go in `counts`.
-    """
-    rows = unheld.values_list("pk", "attempts", "handbacks", "enqueued_at")
-    for pk, attempts, handbacks, enqueued_at in rows:
-        if attempts - handbacks >= max_attempts:
-            counts["failed"] += fail(pk, attempts)
-        elif enqueued_at is None or enqueued_at < now - timeout():
-            unheld.model.objects.filter(pk=pk).update(enqueued_at=now)
-            send(pk)
-            counts["retried"] += 1
 
 
 class Heartbeat:
@@ -150,3 +136,83 @@ def _hand_back_on_stop(sender=None, **_):
     thread = threading.Thread(target=hand_back_all, name="hand-back", daemon=True)
     thread.start()
     thread.join(HAND_BACK_WAIT_S)
+
+
+@dataclasses.dataclass(frozen=True)
+class Lease:
+    """
+    How the rows of one kind of background work (generation jobs, sources being read) are held by one
+    worker at a time. The model has `attempts`, `handbacks`, `worker`, `started_at`, `heartbeat_at`
+    and `enqueued_at`. `waiting` are the rows no attempt has started; `started` those an attempt has
+    started and none has finished: held while their heartbeat is fresh, free to take again once it is
+    silent. A claim sets `claimed` besides the lease's own fields (a job becomes running).
+    """
+
+    model: type[models.Model]
+    waiting: Q
+    started: Q
+    max_attempts: int
+    claimed: dict = dataclasses.field(default_factory=dict)
+
+    def unheld(self, now: datetime.datetime) -> Q:
+        """Started, but nobody holds it: its worker stopped beating (died), or handed it back."""
+        return self.started & silent(now)
+
+    def claim(self, pk: int, *, worker: str = "") -> int | None:
+        """
+        Take the row for this worker (`worker_name`) and return the attempt number, which fences
+        off any earlier worker of it; None if it is not ours to take (finished, held by a live worker,
+        or given up after `max_attempts` workers died on it; hand-backs do not count).
+        """
+        now = timezone.now()
+        taken = (
+            self.model.objects.filter(self.waiting | self.unheld(now), pk=pk)
+            .filter(attempts__lt=F("handbacks") + self.max_attempts)
+            .update(attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker, **self.claimed)
+        )
+        if not taken:
+            return None
+        return self.model.objects.values_list("attempts", flat=True).get(pk=pk)
+
+    def holding(self, pk: int, *, attempt: int) -> contextlib.AbstractContextManager["Heartbeat"]:
+        """A heartbeat on the row every GENERATION_HEARTBEAT_S while the block runs (`beating`)."""
+        return beating(lambda: self.beat(pk, attempt=attempt), interval_s=settings.GENERATION_HEARTBEAT_S)
+
+    def beat(self, pk: int, *, attempt: int) -> bool:
+        """Record that this attempt is alive; False once the row is no longer this attempt's."""
+        return bool(self.model.objects.filter(self.started, pk=pk, attempts=attempt).update(heartbeat_at=timezone.now()))
+
+    def hand_back(self, *, worker: str, send: Callable[[int], object]) -> int:
+        """
+        Give back the rows this stopping worker holds: each is free to take at once, and `send(pk)`
+        hands it to another worker, which resumes it. Return how many.
+        """
+        if not worker:
+            return 0
+        handed_back = 0
+        for pk in self.model.objects.filter(self.started, worker=worker).values_list("pk", flat=True):
+            released = self.model.objects.filter(self.started, pk=pk, worker=worker).update(
+                heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
+            )
+            if released:
+                send(pk)
+                handed_back += 1
+        return handed_back
+
+    def run_again_or_fail(
+        self, *, now: datetime.datetime, send: Callable[[int], object], fail: Callable[[int, int], bool],
+        counts: dict[str, int],
+    ) -> None:
+        """
+        Send each unheld row to a worker again, at most once a heartbeat timeout so a backlog does not
+        fill with copies of its message; fail it (`fail(pk, attempt)`) once workers died on it
+        `max_attempts` times (hand-backs do not count). Counts go in `counts`.
+        """
+        unheld = self.model.objects.filter(self.unheld(now))
+        for pk, attempts, handbacks, enqueued_at in unheld.values_list("pk", "attempts", "handbacks", "enqueued_at"):
+            if attempts - handbacks >= self.max_attempts:
+                counts["failed"] += fail(pk, attempts)
+            elif enqueued_at is None or enqueued_at < now - timeout():
+                self.model.objects.filter(pk=pk).update(enqueued_at=now)
+                send(pk)
+                counts["retried"] += 1

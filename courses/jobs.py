@@ -34,6 +34,14 @@ Status = GenerationJob.Status
 # A job is run at most this many times: once, and twice more if its worker died (each new attempt
 # resumes from the last finished step). Attempts handed back by a stopping worker do not count.
 MAX_ATTEMPTS = 3
+# A job is held by one worker at a time: pending until one claims it, then running.
+LEASE = leases.Lease(
+    model=GenerationJob,
+    waiting=Q(status=Status.PENDING),
+    started=Q(status=Status.RUNNING),
+    max_attempts=MAX_ATTEMPTS,
+    claimed={"status": Status.RUNNING},
+)
 # How long after its message was sent a pending job is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 
@@ -255,12 +263,10 @@ def run_job(*, job_id: int, worker: str = "") -> None:
     A job already finished, or running under a live worker, is left alone. `worker` names this
     worker (core.leases.worker_name), so that it can hand its jobs back when told to stop.
     """
-    attempt = _claim_job(job_id=job_id, worker=worker)
+    attempt = LEASE.claim(job_id, worker=worker)
     if attempt is None:
         return
-    with leases.beating(
-        lambda: _record_heartbeat(job_id=job_id, attempt=attempt), interval_s=settings.GENERATION_HEARTBEAT_S
-    ):
+    with LEASE.holding(job_id, attempt=attempt):
         _run_attempt(job_id=job_id, attempt=attempt)
 
 
@@ -358,52 +364,13 @@ def _next_variant(job: GenerationJob) -> int:
     return done.count() + 1
 
 
-def _unheld(now: datetime.datetime) -> Q:
-    # Running, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.RUNNING) & leases.silent(now)
-
-
-def _claim_job(*, job_id: int, worker: str = "") -> int | None:
-    """
-    Mark the job running for this worker and return the attempt number, which fences off any
-    earlier worker of the same job; None if the job is not ours to run.
-    """
-    now = timezone.now()
-    claimed = (
-        GenerationJob.objects.filter(Q(status=Status.PENDING) | _unheld(now), pk=job_id)
-        .filter(attempts__lt=F("handbacks") + MAX_ATTEMPTS)
-        .update(status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker)
-    )
-    if not claimed:
-        return None
-    return GenerationJob.objects.values_list("attempts", flat=True).get(pk=job_id)
-
-
-def _record_heartbeat(*, job_id: int, attempt: int) -> bool:
-    return bool(
-        GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, attempts=attempt).update(
-            heartbeat_at=timezone.now()
-        )
-    )
-
-
 @leases.on_worker_stop
 def hand_back_jobs(worker: str) -> int:
     """
     Give back the jobs this worker runs (it was told to stop): each is free to take at once, and
     sent again, so another worker resumes it from its last finished step. Return how many.
     """
-    if not worker:
-        return 0
-    handed_back = 0
-    for job_id in GenerationJob.objects.filter(status=Status.RUNNING, worker=worker).values_list("pk", flat=True):
-        released = GenerationJob.objects.filter(pk=job_id, status=Status.RUNNING, worker=worker).update(
-            heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
-        )
-        if released:
-            queue.enqueue(tasks.run_generation, job_id=job_id)
-            handed_back += 1
-    return handed_back
+    return LEASE.hand_back(worker=worker, send=lambda job_id: queue.enqueue(tasks.run_generation, job_id=job_id))
 
 
 # Clients poll every 5 seconds: progress is written at most once a second, so a fast generator does not
@@ -618,8 +585,8 @@ def recover_jobs() -> dict[str, int]:
 
     # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
     # its message lost. It runs again from its last finished step, unless workers died on it too often.
-    leases.run_again_or_fail(
-        GenerationJob.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
+    LEASE.run_again_or_fail(
+        now=now, counts=counts,
         send=lambda job_id: queue.enqueue(tasks.run_generation, job_id=job_id),
         fail=lambda job_id, attempt: fail_job(
             job_id=job_id, attempt=attempt, code="GENERATION_FAILED", message=_INTERRUPTED_MESSAGE

@@ -10,7 +10,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import Account, ApiKey
@@ -33,6 +33,13 @@ MAX_CHARACTERS = 5_000_000
 # A source is read at most this many times: once, and twice more if its worker died (a web source's
 # fetched file is kept, so a new attempt reads it without fetching again). Hand-backs do not count.
 MAX_ATTEMPTS = 3
+# A source is read by one worker at a time; it stays pending while read, started once claimed.
+LEASE = leases.Lease(
+    model=Source,
+    waiting=Q(status=Status.PENDING, started_at__isnull=True),
+    started=Q(status=Status.PENDING, started_at__isnull=False),
+    max_attempts=MAX_ATTEMPTS,
+)
 # How long after its message was sent a pending source is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 USER_AGENT = "CourseGenerationService-Sources/1.0"
@@ -192,13 +199,10 @@ def read_source(*, source_id: int, worker: str = "") -> None:
     ready with its passages, or failed with a code. A source already finished, deleted or being
     read by a live worker is left alone.
     """
-    attempt = _claim(source_id=source_id, worker=worker)
+    attempt = LEASE.claim(source_id, worker=worker)
     if attempt is None:
         return
-    with leases.beating(
-        lambda: _record_heartbeat(source_id=source_id, attempt=attempt),
-        interval_s=settings.GENERATION_HEARTBEAT_S,
-    ):
+    with LEASE.holding(source_id, attempt=attempt):
         _read(source_id=source_id, attempt=attempt)
 
 
@@ -235,47 +239,10 @@ _UNREADABLE = "The document could not be read."
 _INTERRUPTED = "Reading the document was interrupted too often. Please try again."
 
 
-def _unheld(now) -> Q:
-    # Started, but nobody holds it: its worker stopped beating (died), or handed it back.
-    return Q(status=Status.PENDING, started_at__isnull=False) & leases.silent(now)
-
-
-def _claim(*, source_id: int, worker: str = "") -> int | None:
-    now = timezone.now()
-    claimable = Q(status=Status.PENDING, started_at__isnull=True) | _unheld(now)
-    claimed = (
-        Source.objects.filter(claimable, pk=source_id)
-        .filter(attempts__lt=F("handbacks") + MAX_ATTEMPTS)
-        .update(attempts=F("attempts") + 1, started_at=now, heartbeat_at=now, worker=worker)
-    )
-    if not claimed:
-        return None
-    return Source.objects.values_list("attempts", flat=True).get(pk=source_id)
-
-
-def _record_heartbeat(*, source_id: int, attempt: int) -> bool:
-    return bool(
-        Source.objects.filter(pk=source_id, status=Status.PENDING, attempts=attempt).update(
-            heartbeat_at=timezone.now()
-        )
-    )
-
-
 @leases.on_worker_stop
 def hand_back_sources(worker: str) -> int:
     """Give back the sources this stopping worker reads, to be read again at once. Return how many."""
-    if not worker:
-        return 0
-    handed_back = 0
-    held = Source.objects.filter(status=Status.PENDING, started_at__isnull=False, worker=worker)
-    for source_id in held.values_list("pk", flat=True):
-        released = Source.objects.filter(pk=source_id, status=Status.PENDING, worker=worker).update(
-            heartbeat_at=None, worker="", handbacks=F("handbacks") + 1, enqueued_at=timezone.now()
-        )
-        if released:
-            queue.enqueue(tasks.extract_source, source_id=source_id)
-            handed_back += 1
-    return handed_back
+    return LEASE.hand_back(worker=worker, send=lambda source_id: queue.enqueue(tasks.extract_source, source_id=source_id))
 
 
 def _fetch(source: Source) -> None:
@@ -465,8 +432,8 @@ def recover_sources() -> dict[str, int]:
             Source.objects.filter(pk=source_id).update(enqueued_at=now)
             queue.enqueue(tasks.extract_source, source_id=source_id)
             counts["resent"] += 1
-    leases.run_again_or_fail(
-        Source.objects.filter(_unheld(now)), now=now, max_attempts=MAX_ATTEMPTS, counts=counts,
+    LEASE.run_again_or_fail(
+        now=now, counts=counts,
         send=lambda source_id: queue.enqueue(tasks.extract_source, source_id=source_id),
         fail=lambda source_id, attempt: _fail(
             source_id=source_id, attempt=attempt, code=extraction.UNREADABLE, message=_INTERRUPTED

@@ -41,7 +41,6 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "bare Django view",
         "reference: the bare view plus one SQL round trip (`SELECT 1`)",
         "reference: an API request that does nothing (key lookup, rate limiter)",
-        "reference: an API request that commits a job and its credit, nothing else (create's floor)",
         "poll `GET /api/v1/courses/jobs/{id}`",
         "create `POST /api/v1/courses`",
         "preview page `/go/{id}` (9 chapters, every add-on), a first view",
@@ -54,11 +53,11 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "reading a 100-page PDF (child process, passages, index)",
         "full-text query over 10,000 passages (rank and headlines, top 10)",
     ]
-    # SQL per request: poll 1, a stored page 1, a learner's batch of progress 2
-    assert "| 1 |" in rows[4] and "| 1 |" in rows[6] and "| 2 |" in rows[9]
+    # SQL per request: poll 2 (the key, the job), a stored page 1, a learner's batch of progress 2
+    assert "| 2 |" in rows[3] and "| 1 |" in rows[5] and "| 2 |" in rows[8]
     # Every row but the bare view, the references and the first render has a target and shows its
     # verdict (a smoke run's numbers are too short to enforce).
-    for row in rows[4:11] + rows[12:]:
+    for row in rows[3:10] + rows[11:]:
         assert " | met " in row or " | missed " in row, row
 
 

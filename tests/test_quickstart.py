@@ -140,7 +140,7 @@ def test_python_quickstart_creates_polls_exports_and_downloads_the_package(
         f"Course {course.public_id} ready, preview: {service}/go/{course.public_id}",
         f"Saved {package.name} ({package.stat().st_size} bytes)",
     ]
-    assert IdempotencyRecord.objects.filter(job=course.job).count() == 1
+    assert IdempotencyRecord.objects.filter(made=course.job.public_id).count() == 1
     assert list(Export.objects.filter(course=course).values_list("format", flat=True)) == ["scorm12"]
     assert list(tmp_path.iterdir()) == [package]
     assert_scorm_package(package)

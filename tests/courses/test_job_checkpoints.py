@@ -41,7 +41,7 @@ def create(api_key):
 
 def interrupted_attempt(job, model_server):
     """A first attempt that finishes every step but the wrap-up, then stops (as its worker died)."""
-    attempt = jobs._claim_job(job_id=job.pk, worker="celery@dead")
+    attempt = jobs.LEASE.claim(job.pk, worker="celery@dead")
     model_server.script["course_wrapup"] = ["error401"]
     with pytest.raises(generation.GenerationError):
         generation.generate_course(
@@ -110,9 +110,9 @@ def test_a_replaced_attempt_neither_writes_nor_drops_the_steps_of_the_attempt_th
     # Attempt 1's worker was only slow: its heartbeats stopped reaching the database, and another
     # worker took the job over and kept its own plan. Then attempt 1 comes back.
     job = create(api_key)
-    first = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs._claim_job(job_id=job.pk, worker="slow"))
+    first = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs.LEASE.claim(job.pk, worker="slow"))
     GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
-    second = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs._claim_job(job_id=job.pk, worker="next"))
+    second = checkpoints.Checkpoints(job_id=job.pk, attempt=jobs.LEASE.claim(job.pk, worker="next"))
     second.save("plan", "the plan of attempt 2")
 
     late = checkpoints.Checkpoints(job_id=job.pk, attempt=1)  # as attempt 1 starts its plan again
@@ -140,7 +140,7 @@ def test_an_attempt_another_took_over_stops_at_its_next_step_without_paying_for_
 
     def taken_over():
         GenerationJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
-        return jobs._claim_job(job_id=job.pk, worker="celery@next")
+        return jobs.LEASE.claim(job.pk, worker="celery@next")
 
     _, taken_as = changed_meanwhile(
         after_query_with='FROM "courses_generationcheckpoint"',
@@ -240,7 +240,7 @@ def test_a_regenerated_part_written_before_the_worker_died_is_not_asked_for_agai
         api_key=api_key, course_public_id=course_job.course.public_id, part="chapter", chapter=2
     )
     # The first attempt writes the chapter, then its worker dies before the course is stored.
-    attempt = jobs._claim_job(job_id=job.pk, worker="celery@dead")
+    attempt = jobs.LEASE.claim(job.pk, worker="celery@dead")
     written = generation.regenerate_part(
         request=jobs._course_request(job, variant=jobs._next_variant(job)),
         document=CourseContent.model_validate(course_job.course.content),

@@ -71,7 +71,7 @@ def create(api_key):
 def test_recovery_runs_again_a_job_whose_heartbeat_stopped(api_key, settings, time_machine, empty_task_queue):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     job = create(api_key)
-    assert jobs._claim_job(job_id=job.pk, worker="celery@a") == 1  # a worker took it, then died
+    assert jobs.LEASE.claim(job.pk, worker="celery@a") == 1  # a worker took it, then died
 
     timeout = settings.GENERATION_HEARTBEAT_TIMEOUT_S
     time_machine.move_to(timezone.now() + datetime.timedelta(seconds=timeout - 1), tick=False)
@@ -89,13 +89,13 @@ def test_recovery_runs_again_a_job_whose_heartbeat_stopped(api_key, settings, ti
 def test_a_job_whose_worker_keeps_beating_is_never_taken_for_dead(api_key, settings, time_machine):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     job = create(api_key)
-    jobs._claim_job(job_id=job.pk, worker="celery@a")
+    jobs.LEASE.claim(job.pk, worker="celery@a")
     beat = datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_S)
 
     retried = 0
     for _ in range(60):  # ten minutes of a slow generation
         time_machine.move_to(timezone.now() + beat, tick=False)
-        assert jobs._record_heartbeat(job_id=job.pk, attempt=1)
+        assert jobs.LEASE.beat(job.pk, attempt=1)
         retried += jobs.recover_jobs()["retried"]
 
     job.refresh_from_db()
@@ -106,13 +106,13 @@ def test_a_job_whose_worker_keeps_beating_is_never_taken_for_dead(api_key, setti
 def test_a_slow_worker_cannot_overwrite_the_attempt_that_replaced_it(api_key, settings, time_machine):
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     job = create(api_key)
-    jobs._claim_job(job_id=job.pk, worker="celery@slow")
+    jobs.LEASE.claim(job.pk, worker="celery@slow")
     time_machine.move_to(
         timezone.now() + datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S + 1), tick=False
     )
     jobs.run_job(job_id=job.pk, worker="celery@b")  # the second attempt completes the course
 
-    beating = jobs._record_heartbeat(job_id=job.pk, attempt=1)
+    beating = jobs.LEASE.beat(job.pk, attempt=1)
     failed = jobs.fail_job(job_id=job.pk, attempt=1, code="GENERATION_FAILED", message="late")
 
     job.refresh_from_db()
@@ -125,7 +125,7 @@ def test_a_job_whose_workers_die_on_every_attempt_is_failed_and_refunded(api_key
     job = create(api_key)
     timeout = datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S + 1)
     for attempt in range(1, jobs.MAX_ATTEMPTS + 1):
-        assert jobs._claim_job(job_id=job.pk, worker="celery@a") == attempt  # and its worker dies
+        assert jobs.LEASE.claim(job.pk, worker="celery@a") == attempt  # and its worker dies
         time_machine.move_to(timezone.now() + timeout, tick=False)
 
     counts = jobs.recover_jobs()
@@ -138,8 +138,8 @@ def test_a_job_whose_workers_die_on_every_attempt_is_failed_and_refunded(api_key
 
 def test_a_stopping_worker_hands_its_jobs_back_to_be_taken_at_once(api_key):
     mine, theirs = create(api_key), create(api_key)
-    jobs._claim_job(job_id=mine.pk, worker="celery@stopping")
-    jobs._claim_job(job_id=theirs.pk, worker="celery@other")
+    jobs.LEASE.claim(mine.pk, worker="celery@stopping")
+    jobs.LEASE.claim(theirs.pk, worker="celery@other")
 
     # Sent again at once; tasks run in this process here, so the next attempt runs now.
     handed_back = jobs.hand_back_jobs("celery@stopping")
@@ -155,7 +155,7 @@ def test_hand_backs_do_not_count_as_deaths(api_key, settings, time_machine, empt
     time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
     job = create(api_key)
     for _ in range(jobs.MAX_ATTEMPTS + 2):  # deploy after deploy
-        jobs._claim_job(job_id=job.pk, worker="celery@a")
+        jobs.LEASE.claim(job.pk, worker="celery@a")
         jobs.hand_back_jobs("celery@a")
 
     jobs.run_job(job_id=job.pk, worker="celery@b")
@@ -190,7 +190,7 @@ def test_the_pending_timeout_never_fails_a_job_a_worker_starts_as_the_sweep_runs
     def a_worker_claims_it_once_the_sweep_has_listed_it(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if '"created_at" <' in sql and not claimed:  # the job's message, late behind a backlog
-            claimed.append(jobs._claim_job(job_id=job.pk, worker="celery@b"))
+            claimed.append(jobs.LEASE.claim(job.pk, worker="celery@b"))
         return result
 
     with connection.execute_wrapper(a_worker_claims_it_once_the_sweep_has_listed_it):

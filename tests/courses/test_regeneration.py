@@ -260,7 +260,7 @@ def test_a_regeneration_whose_worker_dies_keeps_the_last_good_version_and_gives_
     spent = used(account)
     # Workers took it in turn and died mid-way (claimed, never finished).
     for _ in range(jobs.MAX_ATTEMPTS):
-        assert jobs._claim_job(job_id=job.pk) is not None
+        assert jobs.LEASE.claim(job.pk) is not None
         time_machine.move_to(timezone.now() + leases.timeout() + datetime.timedelta(seconds=1), tick=False)
     jobs.recover_jobs()
 

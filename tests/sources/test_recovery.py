@@ -36,7 +36,7 @@ def test_a_source_whose_worker_died_is_read_again(api_client, empty_task_queue, 
     with TestCase.captureOnCommitCallbacks(execute=False):
         source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
     source = Source.objects.get(public_id=source_id)
-    services._claim(source_id=source.pk, worker="celery@dead")
+    services.LEASE.claim(source.pk, worker="celery@dead")
     beat = timezone.now() - datetime.timedelta(seconds=settings.GENERATION_HEARTBEAT_TIMEOUT_S - 5)
     Source.objects.filter(pk=source.pk).update(heartbeat_at=beat, enqueued_at=beat)
     alive = services.recover_sources()
@@ -57,7 +57,7 @@ def test_a_stopping_worker_hands_its_sources_back(api_client, settings, httpserv
     with TestCase.captureOnCommitCallbacks(execute=False):
         source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
     source = Source.objects.get(public_id=source_id)
-    services._claim(source_id=source.pk, worker="celery@stopping")
+    services.LEASE.claim(source.pk, worker="celery@stopping")
 
     # Sent again at once; tasks run in this process here, so the next attempt runs now.
     handed_back = services.hand_back_sources("celery@stopping")
