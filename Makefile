@@ -19,6 +19,7 @@ run: bootstrap
 		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
 test: bootstrap browser load-tools
+	$(VENV)/bin/ruff check .
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
 	REDIS_URL=$${TEST_REDIS_URL:-redis://127.0.0.1:63799/1} $(VENV)/bin/pytest $(PYTEST_ARGS)
 

@@ -176,7 +176,7 @@ def _web_command(port: int) -> list[str]:
 
 @contextlib.contextmanager
 def _gunicorn(port: int):
-    log = open(tempfile.mktemp(prefix="cgs-bench-web-", suffix=".log"), "w")  # noqa: SIM115
+    log = open(tempfile.mktemp(prefix="cgs-bench-web-", suffix=".log"), "w")
     server = subprocess.Popen(
         _web_command(port), cwd=ROOT, stdout=log, stderr=log, start_new_session=True
     )
@@ -341,13 +341,13 @@ def _cold_render(world) -> Result:
 def _pipeline(*, jobs: int) -> Result:
     """Jobs queued first, then drained by one worker with 2 processes: jobs per second from the first
     claim to the last finish (the worker's start-up is not counted)."""
-    from bench import scenario
-
     import redis
+
+    from bench import scenario
 
     redis.Redis.from_url(REDIS_URL).flushdb()  # the create benchmark's jobs wait there: not these
     job_ids = scenario.queue_jobs(jobs)
-    log = open(tempfile.mktemp(prefix="cgs-bench-worker-", suffix=".log"), "w")  # noqa: SIM115
+    log = open(tempfile.mktemp(prefix="cgs-bench-worker-", suffix=".log"), "w")
     worker = subprocess.Popen(
         [str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", "celery", "--concurrency", "2",
          "--loglevel", "warning", "-n", f"bench-{os.getpid()}@%h"],

@@ -81,9 +81,8 @@ def measure() -> list["Result"]:
 
 
 def _extraction() -> Result:
-    from fpdf import FPDF
-
     from django.core.files.base import ContentFile
+    from fpdf import FPDF
 
     from sources import services
     from sources.models import Source

@@ -1,8 +1,8 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from config import health, ratelimit, views

@@ -13,7 +13,6 @@ import logging
 from django.db import connection, transaction
 
 from config import errors
-
 from courses import content
 from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan
 from courses.models import GenerationCheckpoint, GenerationJob

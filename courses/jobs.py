@@ -16,8 +16,8 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config import errors, heartbeats, queue, sql
-from courses import content as course_content
 from courses import checkpoints, generation, idempotency, tasks, versions
+from courses import content as course_content
 from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import course_output, job_error

@@ -7,8 +7,8 @@ from rest_framework import serializers
 from config.formats import iso_utc_ms
 from courses import citations, content, quality
 from courses.generation import errors as generation_errors
-from courses.quality import readability
 from courses.models import AddOn, Course, CourseVersion, Export, Format, GenerationJob, Language, Part
+from courses.quality import readability
 from webhooks import destinations
 
 # What a text field accepts, said once for the server and the API document alike: no control

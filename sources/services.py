@@ -16,7 +16,8 @@ from django.utils import timezone
 from accounts.models import Account, ApiKey
 from config import errors, heartbeats, queue
 from sources import failures, language, names, queries, tasks
-from sources.extraction import document as extraction, passages, sandbox, sniff
+from sources.extraction import document as extraction
+from sources.extraction import passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
 from webhooks import destinations

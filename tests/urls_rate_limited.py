@@ -5,9 +5,8 @@ from django.urls import path
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from config import errors
+from config import errors, views
 from config.api import ApiView
-from config import views
 
 
 class CreateThingInput(serializers.Serializer):

@@ -4,7 +4,8 @@ from django.urls import path
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.urls import handler404, handler500, urlpatterns as real_urlpatterns  # noqa: F401
+from config.urls import handler404, handler500  # noqa: F401
+from config.urls import urlpatterns as real_urlpatterns
 
 
 class ExplodingView(APIView):

@@ -13,7 +13,6 @@ from typing import Protocol
 
 from courses import content
 
-
 LANGUAGE_NAMES = {
     "en-US": "English (United States)",
     "pt-BR": "Brazilian Portuguese",

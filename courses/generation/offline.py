@@ -29,8 +29,8 @@ from courses.generation.base import (
     markdown_literal,
     one_line,
 )
-from courses.quality import bloom
 from courses.generation.texts import TEXTS
+from courses.quality import bloom
 
 # The lessons of each chapter of a course without an outline, in order.
 THEMES = (

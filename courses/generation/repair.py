@@ -26,7 +26,6 @@ from courses.content import CONTROL_CHARACTERS, option_key
 from courses.generation.base import balance_answer_positions, clip_words
 from courses.quality import rules
 
-
 _CONTROL = re.compile(f"[{CONTROL_CHARACTERS}]")
 
 

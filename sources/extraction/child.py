@@ -13,10 +13,15 @@ import json
 import resource
 import sys
 
-from sources.extraction.document import (
-    MAX_BLOCKS, NO_TEXT, TOO_LARGE, UNREADABLE, UNSUPPORTED, ExtractionError,
-)
 from sources.extraction import sniff
+from sources.extraction.document import (
+    MAX_BLOCKS,
+    NO_TEXT,
+    TOO_LARGE,
+    UNREADABLE,
+    UNSUPPORTED,
+    ExtractionError,
+)
 
 
 def limit_resources(*, memory_bytes: int, cpu_seconds: int) -> None:

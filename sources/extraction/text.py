@@ -12,8 +12,8 @@ from sources.extraction.document import (
     UNREADABLE,
     Block,
     Document,
-    clean_text,
     ExtractionError,
+    clean_text,
 )
 from sources.extraction.sniff import decode_text
 

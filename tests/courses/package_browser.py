@@ -11,7 +11,6 @@ import zipfile
 
 from courses.content import CourseContent
 
-
 # A 1x1 transparent icon (ICO holding a 32-bit BMP).
 FAVICON = bytes.fromhex(
     "000001000100010100000100200030000000160000002800000001000000020000000100200000000000"

@@ -12,9 +12,9 @@ from django.test import TestCase
 from courses.content import CourseContent
 from courses.models import Course, GenerationJob, JobSource
 from sources.models import Passage
+from tests.conftest import client_for
 from tests.courses import grounded_documents as documents
 from tests.courses.generation.fake_openai import FakeOpenAI
-from tests.conftest import client_for
 from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
 from tests.factories import CourseFactory
 from tests.locks import changed_meanwhile
