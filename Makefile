@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test docs bench clients bootstrap venv services stop-services browser load-tools superuser messages
+.PHONY: run test docs bench clients bootstrap venv requirements services stop-services browser load-tools superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -19,6 +19,8 @@ run: bootstrap
 		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
 test: bootstrap browser load-tools docs
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
 	REDIS_URL=$${TEST_REDIS_URL:-redis://127.0.0.1:63799/1} $(VENV)/bin/pytest $(PYTEST_ARGS)
 
@@ -53,15 +55,29 @@ bootstrap: venv .env services
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 
+# One venv for both commands: the test and tool packages (requirements-dev.txt) beside the service's
+# own (requirements.txt, all a production install needs).
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || scripts/system-packages.sh python3-venv
 	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 		{ echo "Python 3.11 or newer is needed; python3 is $$(python3 -V)" >&2; exit 1; }
 	@flock .venv.lock bash -c 'test -x $(PY) || python3 -m venv $(VENV); \
-		$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt'
+		$(PY) -m pip install -q --disable-pip-version-check --require-hashes -r requirements-dev.txt'
 	@touch $@
+
+# Compile requirements.in and requirements-dev.in into the pinned, hashed requirements.txt and
+# requirements-dev.txt: every transitive dependency, one resolution for any platform and Python from
+# 3.11 (--universal), hashes from the package index uv uses by default, never a local index or
+# pip.conf. A compile keeps every pin it can; move one with
+# `make requirements UV_ARGS="--upgrade-package NAME"`, or all with UV_ARGS=--upgrade.
+UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --no-config --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make requirements" $(UV_ARGS)
+requirements: venv
+	$(UV_COMPILE) requirements.in -o requirements.txt
+	# The dev set is constrained to the runtime set's pins, so both install the same versions.
+	$(UV_COMPILE) requirements-dev.in -c requirements.txt -o requirements-dev.txt
 
 .env:
 	@scripts/write-env.sh

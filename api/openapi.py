@@ -277,7 +277,7 @@ def postprocess(result, generator, request, public):
     operation shares, the webhook headers, and declare the tags.
     """
     for path, operations in result.get("paths", {}).items():
-        for method, operation in operations.items():
+        for operation in operations.values():
             operation.setdefault("parameters", []).append(dict(_X_REQUEST_ID))
             for status, answer in operation.get("responses", {}).items():
                 headers = answer.setdefault("headers", {})

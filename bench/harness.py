@@ -174,7 +174,7 @@ def _web_command(port: int) -> list[str]:
 
 @contextlib.contextmanager
 def _gunicorn(port: int):
-    log = open(tempfile.mktemp(prefix="cgs-bench-web-", suffix=".log"), "w")  # noqa: SIM115
+    log = open(tempfile.mktemp(prefix="cgs-bench-web-", suffix=".log"), "w")
     server = subprocess.Popen(
         _web_command(port), cwd=ROOT, stdout=log, stderr=log, start_new_session=True
     )
@@ -345,7 +345,7 @@ def _pipeline(*, jobs: int) -> Result:
 
     redis.Redis.from_url(REDIS_URL).flushdb()  # the create benchmark's jobs wait there: not these
     job_ids = scenario.queue_jobs(jobs)
-    log = open(tempfile.mktemp(prefix="cgs-bench-worker-", suffix=".log"), "w")  # noqa: SIM115
+    log = open(tempfile.mktemp(prefix="cgs-bench-worker-", suffix=".log"), "w")
     worker = subprocess.Popen(
         [str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", "celery", "--concurrency", "2",
          "--loglevel", "warning", "-n", f"bench-{os.getpid()}@%h"],

@@ -117,7 +117,7 @@ def api_exception_handler(exc, context):
     headers.
     """
     if isinstance(exc, DATABASE_UNAVAILABLE):
-        logger.warning("database unavailable", exc_info=True)
+        logger.warning("database unavailable", exc_info=exc)
         set_rollback()
         exc = ServiceUnavailable()
         body = error_body(message=exc.message, code=exc.code)
@@ -128,7 +128,7 @@ def api_exception_handler(exc, context):
     if response is None:
         request = context.get("request")
         path = logs.redacted_path(request) if request is not None else ""
-        logger.exception("unhandled error", extra={"path": path})
+        logger.error("unhandled error", extra={"path": path}, exc_info=exc)
         set_rollback()  # what Django's ATOMIC_REQUESTS would do had the exception propagated
         error = InternalError()
         return Response(error_body(message=error.message, code=error.code), status=error.status)

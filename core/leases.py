@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterator
 
 from celery import signals
 from django.conf import settings
-from django.db import close_old_connections, connection
-from django.db import models
+from django.db import close_old_connections, connection, models
 from django.db.models import F, Q
 from django.utils import timezone
 

@@ -134,7 +134,7 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request, exception):
         if isinstance(exception, errors.DATABASE_UNAVAILABLE):
-            logger.warning("database unavailable", extra={"path": redacted_path(request)}, exc_info=True)
+            logger.warning("database unavailable", extra={"path": redacted_path(request)}, exc_info=exception)
             if is_api_request(request):
                 return errors.json_error(errors.ServiceUnavailable())
             response = error_pages.page(request, 503)
@@ -142,7 +142,7 @@ class ApiErrorMiddleware:
             return response
         if not is_api_request(request) or isinstance(exception, _ANSWERED_BY_DJANGO):
             return None
-        logger.exception("unhandled error", extra={"path": redacted_path(request)})
+        logger.error("unhandled error", extra={"path": redacted_path(request)}, exc_info=exception)
         return errors.json_error(errors.InternalError())
 
 

@@ -281,7 +281,8 @@ def what_changed(before: dict, after: dict) -> str:
     if len(old) != len(new):
         changed.append("chapters")
     else:
-        changed += [f"chapter {number}" for number, (a, b) in enumerate(zip(old, new), start=1) if a != b]
+        changed += [f"chapter {number}"
+                    for number, (a, b) in enumerate(zip(old, new, strict=True), start=1) if a != b]
     return changed[0] if len(changed) == 1 else "content"
 
 

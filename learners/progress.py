@@ -319,7 +319,8 @@ def _score(course: _Course, batch: Batch) -> _Attempt:
     questions = (course.assessment or {}).get("questions") if isinstance(course.assessment, dict) else None
     if not questions or len(questions) != len(batch.answers):
         raise InvalidBatch("The answers do not fit the assessment of that version.")
-    correct = sum(1 for question, answer in zip(questions, batch.answers) if answer == question["correct_index"])
+    correct = sum(1 for question, answer in zip(questions, batch.answers, strict=True)
+                  if answer == question["correct_index"])
     total = len(questions)
     needed = math.ceil(total * course.assessment.get("passing_score_percent", 80) / 100)
     return _Attempt(

@@ -175,8 +175,9 @@ class Rfc3339Field(serializers.Field):
         try:
             return moment.astimezone(datetime.UTC)
         except OverflowError:  # in UTC, a moment of year 1 (or 9999) with an offset falls off the calendar
-            edge = datetime.datetime.max if sign == "-" else datetime.datetime.min
-            return edge.replace(tzinfo=datetime.UTC)
+            if sign == "-":
+                return datetime.datetime.max.replace(tzinfo=datetime.UTC)
+            return datetime.datetime.min.replace(tzinfo=datetime.UTC)
 
 
 class ResultsInput(serializers.Serializer):

@@ -328,7 +328,7 @@ def _render_classic(course: Course, content: CourseContent, *, number: int) -> s
         context["introduction"] = markdown.render(content.introduction, top_heading=3)
         context["outline"] = [
             {"url": item.url, "number": item.number, "title": item.title, "summary": chapter.summary}
-            for item, chapter in zip(pages[1:], content.chapters)
+            for item, chapter in zip(pages[1:], content.chapters, strict=False)  # then the closing page
         ]
     elif page.kind == "chapter":
         context["chapter"] = _chapter(number, content.chapters[number - 1], lesson_level=2, citing=citing)

@@ -2,7 +2,7 @@
 # Generate the API clients from an OpenAPI document (a file):
 #   scripts/generate-clients.sh DOCUMENT [OUTPUT, default build/clients]
 # writes OUTPUT/python (a package, openapi-python-client) and OUTPUT/typescript (@hey-api/openapi-ts
-# with zod). Both generators are pinned (requirements.txt, package.json) and reach no network.
+# with zod). Both generators are pinned (requirements-dev.txt, package.json) and reach no network.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 document=$(realpath "$1")

@@ -55,7 +55,7 @@ schemathesis.openapi.media_type(
     st.sampled_from([_pptx(title) for title in _TITLES]),
 )
 schemathesis.openapi.media_type("text/plain", _TEXT.map(lambda text: ("Note: " + text).encode("utf-8")))
-schemathesis.openapi.media_type("text/markdown", _TEXT.map(lambda text: f"# {text}\n\nBody.\n".encode("utf-8")))
+schemathesis.openapi.media_type("text/markdown", _TEXT.map(lambda text: f"# {text}\n\nBody.\n".encode()))
 schemathesis.openapi.media_type(
     "text/html",
     _TEXT.map(lambda text: f"<!doctype html><title>{html.escape(text)}</title><p>{html.escape(text)}</p>".encode()),

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from accounts import services as account_services
 from accounts.models import ApiKey
 from core.logs import JsonFormatter
-from exports import queries
 from courses.models import GenerationJob
+from exports import queries
 from preview import views as pages
 from tests.factories import CourseFactory
 from tests.webhooks.receivers import Receiver, answer

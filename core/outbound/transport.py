@@ -89,7 +89,7 @@ def _resolve(*, host: str, port: int, deadline: _Deadline) -> list[tuple]:
     def look_up() -> None:
         try:
             lookup.set_result(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except BaseException as exc:  # noqa: BLE001 (handed over to the waiting delivery)
+        except BaseException as exc:  # handed over to the waiting delivery
             lookup.set_exception(exc)
 
     timeout = deadline.remaining()  # none is started once the time is up
@@ -286,7 +286,7 @@ def _exchange(
     request_headers: dict[str, str],
     body: bytes,
     deadline: _Deadline,
-    watchdog: "_Watchdog",
+    watchdog: _Watchdog,
 ) -> Answer:
     # urllib3 speaks HTTP (chunked answers, header parsing, TLS); we choose where it connects. Each
     # checked address is tried in the resolver's order and nothing is looked up again, so a name

@@ -168,7 +168,7 @@ def same_word(first: str, second: str) -> bool:
     if min(len(first), len(second)) < 5:
         return False
     common = 0
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=False):
         if a != b:
             break
         common += 1

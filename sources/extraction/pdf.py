@@ -251,7 +251,7 @@ def _blocks(lines_by_page: list[list[_Line]], extra_headings: dict[int, list[tup
 def _line_spacing(lines: list[_Line]) -> float:
     gaps = [
         previous.top - line.top
-        for previous, line in zip(lines, lines[1:])
+        for previous, line in zip(lines, lines[1:], strict=False)
         if not previous.heading_level and not line.heading_level and 0 < previous.top - line.top < 4 * line.size
     ]
     return statistics.median(gaps) if gaps else 0.0

@@ -178,7 +178,8 @@ def test_the_scorm_package_shows_marks_and_sources_offline_to_the_keyboard_and_a
         page = context.new_page()
         problems = []
         page.on("request", lambda request: requests.append(request.url))
-        page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        page.on("console",
+                lambda message, seen=problems: message.type == "error" and seen.append(message.text))
         page.goto(f"{site.url}/{src}")
         page.locator("#sco-next").click()  # chapter 1
         chapter = page.locator(".sco-page:not([hidden])")
@@ -203,5 +204,5 @@ def test_the_scorm_package_shows_marks_and_sources_offline_to_the_keyboard_and_a
         context.close()
 
     assert requests and all(
-        url.startswith(f"{site.url}/package/") or url.startswith("data:") for url in requests
+        url.startswith((f"{site.url}/package/", "data:")) for url in requests
     ), requests

@@ -204,7 +204,8 @@ def slide_deck() -> bytes:
     slide = presentation.slides.add_slide(presentation.slide_layouts[5])
     slide.shapes.title.text = "Benefits at a glance"
     table = slide.shapes.add_table(2, 2, Inches(1), Inches(2), Inches(5), Inches(1)).table
-    for (row, column), text in zip([(0, 0), (0, 1), (1, 0), (1, 1)], ["Benefit", "Amount", "Holidays", "25 days"]):
+    cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for (row, column), text in zip(cells, ["Benefit", "Amount", "Holidays", "25 days"], strict=True):
         table.cell(row, column).text = text
     slide.shapes.add_textbox(Inches(1), Inches(4), Inches(5), Inches(1)).text_frame.text = "Ask HR for the details."
     slide = presentation.slides.add_slide(presentation.slide_layouts[6])  # blank: no title

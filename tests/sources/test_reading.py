@@ -30,7 +30,7 @@ def assert_passages_are_exact_spans(source_id: str) -> list:
         assert source.text[passage.char_start : passage.char_end] == passage.text
         assert passage.words == len(passage.text.split()) <= splitting.MAX_WORDS
     # In document order, never overlapping.
-    assert all(a.char_end <= b.char_start for a, b in zip(found, found[1:]))
+    assert all(a.char_end <= b.char_start for a, b in zip(found, found[1:], strict=False))
     return found
 
 
@@ -397,7 +397,7 @@ def test_the_language_of_the_text_picks_the_search_configuration(api_client):
 
 
 def test_text_in_no_recognised_language_is_indexed_without_stemming(api_client):
-    source = read(api_client, "Zorblat quixnor vembly trask. Plonk frobble.".encode(), "x.txt")
+    source = read(api_client, b"Zorblat quixnor vembly trask. Plonk frobble.", "x.txt")
 
     assert source["language"] is None
     assert Source.objects.get(public_id=source["id"]).search_config == "simple"
