@@ -708,13 +708,14 @@ def _add_content_schema(result: dict) -> None:
     for name, part in schema.pop("$defs", {}).items():
         components[f"CourseContent{name}"] = part
     # The schema version is a value clients switch on: an enum of its own, named like the API's others.
-    version = schema["properties"]["schema_version"]
+    version = schema["properties"]["schemaVersion"]
     components["CourseSchemaVersionEnum"] = {
         "type": "integer",
-        "enum": version["enum"],
-        "description": "The course document's schema version: `2` has `sources` and `citations`, `1` neither.",
+        "enum": version.get("enum") or [version["const"]],  # pydantic writes a single value as const
+        "description": "The course document's schema version: `3`, every key in camelCase (versions 1 and 2, "
+        "in snake_case, are shown as 3).",
     }
-    schema["properties"]["schema_version"] = {
+    schema["properties"]["schemaVersion"] = {
         "allOf": [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}],
         "default": version["default"],
         "description": version["description"],

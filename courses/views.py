@@ -338,7 +338,7 @@ class ReadVersionView(CourseReadView):
 
 
 _EDIT_ERRORS = {
-    "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`).")],
+    "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`). A key in the snake_case of schema versions 1 and 2 is refused with its spelling now (`content/assessment/questions/0/correct_index: the document spells this key correctIndex`).")],
     "e404": [openapi.NOT_FOUND],
     "e409": [
         ("COURSE_BUSY", "A part of the course is being generated again; edit once that job has ended."),
