@@ -438,6 +438,21 @@ def test_a_stored_document_is_read_whatever_rule_of_writing_it_breaks_but_keeps_
             content.read_stored(broken)
 
 
+def test_json_is_read_by_its_camel_case_keys_and_an_older_version_only_as_stored():
+    # Python code builds a part by attribute names; JSON names none.
+    document = samples.course_document()
+    older = samples.in_version_2(document)
+
+    built = content.Question(prompt="Which?", options=["A", "B"], correct_index=1, explanation="B.")
+
+    assert built.model_dump(mode="json")["correctIndex"] == 1
+    with pytest.raises(pydantic.ValidationError, match=r"correctIndex\n  Field required"):
+        content.Question.model_validate(older["assessment"]["questions"][0])
+    with pytest.raises(pydantic.ValidationError, match=r"language_id\n  Extra inputs are not permitted"):
+        content.CourseContent.model_validate(older)
+    assert content.read_stored(older).model_dump(mode="json") == document
+
+
 def test_a_whole_number_written_with_a_fraction_is_an_integer(api_client, course):
     # 80.0 is an integer to JSON Schema, and Python's json writes a float so.
     response = patch(api_client, course, {"assessment": {"passingScorePercent": 80.0}})
