@@ -372,10 +372,11 @@ SPECTACULAR_SETTINGS = {
         "complete learning course generated in the background; poll the job or receive a webhook; share "
         "the public preview page; export SCORM for any LMS."
     ),
-    # The document's version (not the API's, which is /api/v1): its minor number grows with each
-    # addition a generated client needs to be made again for (a new operation, field or enum value),
-    # its patch number with any other change (1.2.1: more blank characters in text patterns).
-    "VERSION": "1.2.1",
+    # The document's version (not the API's, which is /api/v1): its major number grows with each change
+    # that breaks a client written for the one before (2.0.0: the course document's keys in camelCase,
+    # its schema version 3), its minor number with each addition a generated client needs to be made
+    # again for (a new operation, field or enum value), its patch number with any other change.
+    "VERSION": "2.0.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",

@@ -40,6 +40,9 @@ def _encode(value):
 
 
 def _decode(data: dict):
+    # A step kept by the previous release (a worker that handed its job back during a deploy) spells
+    # its parts' keys as schema version 2 did.
+    data = content.renamed_keys(data, content.VERSION_2_KEYS)
     kind = data["kind"]
     if kind == "plan":
         chapters = tuple(

@@ -234,8 +234,8 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
     The edited document (`after`, valid by the schema) with its sources and citations as the course
     may have them, given the document it replaces (`before`):
 
-    - its schema version and its sources stay the course's (the service's record of each source
-      replaces what the edit sends);
+    - its sources stay the course's (the service's record of each source replaces what the edit
+      sends);
     - a citation the course already had is kept as it was, even of a source deleted since;
     - any other citation must name a passage of one of the course's sources that are left and quote
       it: the quote kept is the passage's own text, with the page it starts on.
@@ -244,11 +244,6 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
     """
     from sources.models import Passage  # read only for edits that cite anew
 
-    version = content.stored_schema_version(before)
-    if after.get("schema_version") != version:
-        raise InvalidEdit(f"content/schema_version: must stay {version}, the course's own.")
-    if version == 1:
-        return after
     kept_sources = list(before.get("sources") or [])
     if [source.get("id") for source in after.get("sources") or []] != [
         source["id"] for source in kept_sources
@@ -259,7 +254,7 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
         )
     document = {**after, "sources": [{**source, "deleted": False} for source in kept_sources]}
     known = {
-        (citation["passage_id"], citation["quote"]): citation
+        (citation["passageId"], citation["quote"]): citation
         for _, cited in _cited_in(before)
         for citation in cited
     }
@@ -267,35 +262,35 @@ def checked_edit(*, before: dict, after: dict, deleted_ids) -> dict:
         (where, index, citation)
         for where, cited in _cited_in(document)
         for index, citation in enumerate(cited)
-        if (citation["passage_id"], citation["quote"]) not in known
+        if (citation["passageId"], citation["quote"]) not in known
     ]
     deleted = set(deleted_ids or ())
     passages = {
         passage.public_id: PassageText.of(passage)
         for passage in Passage.objects.select_related("source")
-        .filter(public_id__in={citation["passage_id"] for _, _, citation in fresh})
+        .filter(public_id__in={citation["passageId"] for _, _, citation in fresh})
         .only("public_id", "text", "page", "page_breaks", "source", "source__public_id")
         .order_by()
     }
     for where, cited in _cited_in(document):
         for index, citation in enumerate(cited):
-            earlier = known.get((citation["passage_id"], citation["quote"]))
-            if earlier is not None and earlier.get("source_id") == citation["source_id"]:
+            earlier = known.get((citation["passageId"], citation["quote"]))
+            if earlier is not None and earlier.get("sourceId") == citation["sourceId"]:
                 cited[index] = dict(earlier)
                 continue
             usable = {source["id"] for source in kept_sources if source["id"] not in deleted}
             checked = check(
-                passage_id=citation["passage_id"],
+                passage_id=citation["passageId"],
                 quote=citation["quote"],
                 passages={
-                    pid: text for pid, text in passages.items() if text.source_id == citation["source_id"]
+                    pid: text for pid, text in passages.items() if text.source_id == citation["sourceId"]
                 },
-                source_ids=usable & {citation["source_id"]},
+                source_ids=usable & {citation["sourceId"]},
             )
             if checked.citation is None:
                 problem = checked.problem.replace(
                     "is not one of the passages given",
-                    f"is not a passage of {citation['source_id']}, or that source has been deleted",
+                    f"is not a passage of {citation['sourceId']}, or that source has been deleted",
                 )
                 raise InvalidEdit(f"content{where}/citations/{index}: {problem}.")
             cited[index] = checked.citation.model_dump(mode="json")

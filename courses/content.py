@@ -5,15 +5,25 @@ schema. Generators produce it, the preview page and the SCORM export render it.
 Text fields that hold Markdown say so; every other string is plain text. Renderers escape all of
 them: nothing here is trusted HTML.
 
-Learning objectives (a chapter's `objectives`, and the `objective_id` a quiz question tests) are
+Its JSON keys are camelCase (`correctIndex`, `sourceId`), as every key of the API is; its Python
+attributes are snake_case (`question.correct_index`). `JsonModel` says so once, for every part.
+
+Learning objectives (a chapter's `objectives`, and the `objectiveId` a quiz question tests) are
 optional, so documents written before they existed stay valid; courses.quality reports on them.
 
-Schema version 2 adds where a course's words come from: `sources` (the client's documents it was
-built from) and `citations` on every lesson, exercise, article, wrap-up and quiz question, each a
-passage of one of those sources and a verbatim quote of it. Version 1 documents (written before)
-stay valid and keep their shape: they have neither, and are dumped without them. Whether a cited
-passage exists and holds its quote is checked where the database is at hand (courses.citations);
-this schema checks what a document alone can say.
+Where a course's words come from: `sources` (the client's documents it was built from) and
+`citations` on every lesson, exercise, article, wrap-up and quiz question, each a passage of one of
+those sources and a verbatim quote of it. Whether a cited passage exists and holds its quote is
+checked where the database is at hand (courses.citations); this schema checks what a document alone
+can say.
+
+Schema versions: 1 had no sources and citations, 2 added them, 3 spells every key in camelCase
+(1 and 2 spelled them in snake_case, `correct_index`). Only version 3 is written and validated. A
+document stored in version 1 or 2 is read as version 3 (`upgraded`): its keys renamed, a version 1
+document being a version 2 one without sources and citations. The migration that made version 3
+converted every stored document; the previous release's processes may still write version 2 until
+they stop (its workers finishing their jobs and checkpointing their steps), and what they write is
+read as well.
 
 A stored document (a course's, or one of its versions') is read with `read_stored`, never validated
 as new: the rules that judge what an edit or a generator writes (options that say the same, objective
@@ -25,6 +35,7 @@ and the rules pages and packages rely on (see STORED).
 import hashlib
 import json
 import re
+import typing
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -34,15 +45,34 @@ from pydantic import (
     Field,
     StringConstraints,
     ValidationInfo,
-    model_serializer,
     model_validator,
 )
+from pydantic.alias_generators import to_camel
 
 from core.text import BLANKS
 
-# The version new documents are written in; documents of every version in SCHEMA_VERSIONS are read.
-SCHEMA_VERSION = 2
-SCHEMA_VERSIONS = (1, 2)
+# The version new documents are written in; documents of every version in SCHEMA_VERSIONS are read
+# (see `upgraded`).
+SCHEMA_VERSION = 3
+SCHEMA_VERSIONS = (1, 2, 3)
+
+# The keys versions 1 and 2 spelled in snake_case, and version 3's spelling of each: every other key
+# is spelled alike in all three. Fixed: it says what those versions were.
+VERSION_2_KEYS = {
+    "add_ons": "addOns",
+    "bloom_level": "bloomLevel",
+    "correct_index": "correctIndex",
+    "expected_result": "expectedResult",
+    "key_takeaways": "keyTakeaways",
+    "language_id": "languageId",
+    "media_type": "mediaType",
+    "objective_id": "objectiveId",
+    "passage_id": "passageId",
+    "passing_score_percent": "passingScorePercent",
+    "schema_version": "schemaVersion",
+    "source_id": "sourceId",
+    "video_id": "videoId",
+}
 
 # The limits of every text, said once: the database columns that hold a copy (a course's name and
 # headline) take their lengths from here.
@@ -107,14 +137,36 @@ Markdown = Annotated[
 ]
 
 
-class _Strict(BaseModel):
+class JsonModel(BaseModel):
+    """
+    A model whose JSON keys are camelCase and whose attributes are snake_case: the parts of the
+    course document, and the answers of a model that become them. JSON (a dict) is read by its keys
+    only: `model_validate` takes no attribute name for a key unless told `by_name=True`. Python code
+    builds a part by attribute names (`Question(correct_index=0)`); `model_dump` writes the keys.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_alias=True,
+        validate_by_name=True,  # keyword arguments; model_validate below refuses names in JSON
+        serialize_by_alias=True,
+        # The titles the API document showed before the keys were camelCase ("Correct Index").
+        field_title_generator=lambda name, _info: name.title().replace("_", " ").strip(),
+    )
+
+    @classmethod
+    def model_validate(cls, obj, *, by_name: bool | None = False, **kwargs):
+        return super().model_validate(obj, by_name=by_name, **kwargs)
+
+
+class _Strict(JsonModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 # The validation context of a stored document (read_stored): the rules below that judge what is
 # written let it be. Kept for it are what pages, packages and reports rely on: a question's
-# correct_index is one of its options (they show and score options[correct_index]), a youtube video
-# has its video_id (they embed it), and a citation names one of the course's sources (they number
+# correctIndex is one of its options (they show and score options[correct_index]), a youtube video
+# has its videoId (they embed it), and a citation names one of the course's sources (they number
 # it by its source, looked up by id). So are the constraints of fields (types, lengths, counts, plain
 # text): the quality rules divide by a question's options, and a package's XML cannot hold control
 # characters.
@@ -149,7 +201,7 @@ class Objective(_Strict):
     bloom_level: BloomLevel
 
 
-# Sources and citations (schema version 2) -----------------------------------------------------
+# Sources and citations ---------------------------------------------------------------------------
 
 SOURCES_MAX = 10
 # A citation quotes at most this much of its passage: a sentence or two, never the passage.
@@ -203,7 +255,7 @@ Citations = Annotated[
     list[Citation],
     Field(
         max_length=CITATIONS_MAX,
-        description="Where this part comes from (schema version 2): passages of the course's sources, each "
+        description="Where this part comes from: passages of the course's sources, each "
         "with a verbatim quote. A new or changed citation must quote a passage of a source of the course "
         "that still exists.",
     ),
@@ -229,7 +281,7 @@ class Video(_Strict):
     @model_validator(mode="after")
     def _youtube_has_id(self):
         if (self.kind == "youtube") != (self.video_id is not None):
-            raise ValueError("a youtube video has a video_id, a search has none")
+            raise ValueError("a youtube video has a videoId, a search has none")
         return self
 
 
@@ -267,7 +319,7 @@ class Question(_Strict):
     @model_validator(mode="after")
     def _correct_option_exists(self, info: ValidationInfo):
         if self.correct_index >= len(self.options):
-            raise ValueError("correct_index points past the options")
+            raise ValueError("correctIndex points past the options")
         if _reading_stored(info):
             return self
         if len({option_key(option) for option in self.options}) < len(self.options):
@@ -300,10 +352,10 @@ AddOnCode = Literal["practical-exercises", "wrapup", "assessment", "articles", "
 
 
 class CourseContent(_Strict):
-    schema_version: Literal[1, 2] = Field(
+    schema_version: Literal[3] = Field(
         default=SCHEMA_VERSION,
-        description="2 for courses made since sources and citations exist; 1 for those made before, which "
-        "have neither. An edit keeps the course's version (when left out, it is the course's).",
+        description="3: every key in camelCase. Courses stored in versions 1 and 2 (snake_case keys) are "
+        "shown in version 3. An edit in another version is refused; when left out, it is 3.",
     )
     name: Name
     headline: Text
@@ -315,12 +367,11 @@ class CourseContent(_Strict):
     wrapup: Wrapup | None = None
     assessment: Assessment | None = None
     agreement: Agreement | None = None
-    # The client's documents the course was built from (schema version 2); empty for a course built
-    # from a subject alone.
+    # The client's documents the course was built from; empty for a course built from a subject alone.
     sources: list[SourceRef] = Field(
         default_factory=list,
         max_length=SOURCES_MAX,
-        description="The client's documents the course was built from (schema version 2), in the order given; "
+        description="The client's documents the course was built from, in the order given; "
         "empty for a course built from a subject alone. An edit keeps them as they are.",
     )
 
@@ -362,14 +413,11 @@ class CourseContent(_Strict):
 
     @model_validator(mode="after")
     def _citations_name_the_course_sources(self, info: ValidationInfo):
-        """Version 1 has no sources or citations; in version 2 every citation names a source of the course."""
+        """Every citation names a source of the course."""
         ids = [source.id for source in self.sources]
         cited = [citation for _, citations in self.cited_parts() for citation in citations]
-        if not _reading_stored(info):
-            if len(set(ids)) < len(ids):
-                raise ValueError("a source is listed twice")
-            if self.schema_version == 1 and (ids or cited):
-                raise ValueError("sources and citations need schema_version 2")
+        if not _reading_stored(info) and len(set(ids)) < len(ids):
+            raise ValueError("a source is listed twice")
         for citation in cited:
             if citation.source_id not in ids:
                 raise ValueError(f"a citation names source {citation.source_id}, which is not among the sources")
@@ -409,42 +457,83 @@ class CourseContent(_Strict):
             parts.append((f"/assessment/questions/{q}", question.citations))
         return parts
 
-    @model_serializer(mode="wrap")
-    def _dump_in_its_version(self, handler):
-        # A version 1 document keeps the shape it had: without the keys version 2 added.
-        data = handler(self)
-        if self.schema_version == 1 and isinstance(data, dict):
-            data.pop("sources", None)
-            _drop_citations(data)
-        return data
+
+def upgraded(document: dict) -> dict:
+    """
+    A stored course document in schema version 3: one of version 1 or 2 (snake_case keys; one
+    stored before versions were named is version 1) with its keys renamed, as a copy; one of version
+    3 as it is (not copied).
+    """
+    if document.get("schemaVersion") == SCHEMA_VERSION:
+        return document
+    renamed = renamed_keys(document, VERSION_2_KEYS)
+    return {**renamed, "schemaVersion": SCHEMA_VERSION}
 
 
-def _drop_citations(node) -> None:
+def renamed_keys(node, names: dict[str, str]):
+    """`node` (JSON) with every key in `names` renamed to its value, at every depth, as a copy."""
     if isinstance(node, dict):
-        node.pop("citations", None)
-        for value in node.values():
-            _drop_citations(value)
-    elif isinstance(node, list):
-        for value in node:
-            _drop_citations(value)
-
-
-def stored_schema_version(document: dict) -> int:
-    """The schema version of a stored document: one stored before versions were named is version 1."""
-    return document.get("schema_version", 1)
+        return {names.get(key, key): renamed_keys(value, names) for key, value in node.items()}
+    if isinstance(node, list):
+        return [renamed_keys(value, names) for value in node]
+    return node
 
 
 def read_stored(document: dict) -> CourseContent:
     """
-    Read a stored course document (a course's or one of its versions') in the schema version it was
-    stored in, to show, export, report on or generate from. The rules that judge what is written do
-    not apply to it, only its shape (see STORED): a course stored before a rule it breaks stays
-    readable. Edits and generated documents are validated as CourseContent is, without this.
+    Read a stored course document (a course's or one of its versions', in any of SCHEMA_VERSIONS)
+    to show, export, report on or generate from. The rules that judge what is written do not apply
+    to it, only its shape (see STORED): a course stored before a rule it breaks stays readable.
+    Edits and generated documents are validated as CourseContent is, without this.
     :raises pydantic.ValidationError: if it does not have the shape of a course document
     """
-    return CourseContent.model_validate(
-        {**document, "schema_version": stored_schema_version(document)}, context=STORED
-    )
+    return CourseContent.model_validate(upgraded(document), context=STORED)
+
+
+def old_spelling(node, model: type[BaseModel] = CourseContent, pointer: str = "") -> tuple[str, str] | None:
+    """
+    The first key of `node` (a course document, or a JSON merge patch of one), in the order of the
+    schema's fields, that names a field in snake_case (`correct_index`) where the document spells it
+    in camelCase (`correctIndex`), as its JSON Pointer and the document's spelling; None if there is
+    none. Keys the document does not know in any spelling are left to validation.
+    """
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            found = old_spelling(item, model, f"{pointer}/{index}")
+            if found is not None:
+                return found
+        return None
+    if not isinstance(node, dict):
+        return None
+    fields = {field.alias or name: field for name, field in model.model_fields.items()}
+    place = {
+        spelling: number
+        for number, (name, field) in enumerate(model.model_fields.items())
+        for spelling in (name, field.alias)
+    }
+    for key, value in sorted(node.items(), key=lambda item: place.get(item[0], len(place))):
+        field = fields.get(key)
+        if field is None:
+            named = model.model_fields.get(key)
+            if named is not None and named.alias not in (None, key):
+                return f"{pointer}/{key}", named.alias
+            continue
+        part = _model_in(field.annotation)
+        found = None if part is None else old_spelling(value, part, f"{pointer}/{key}")
+        if found is not None:
+            return found
+    return None
+
+
+def _model_in(annotation) -> type[BaseModel] | None:
+    """The part a field holds (`Chapter` of `list[Chapter]`, `Wrapup` of `Wrapup | None`), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for argument in typing.get_args(annotation):
+        found = _model_in(argument)
+        if found is not None:
+            return found
+    return None
 
 
 def size_in_bytes(document: dict) -> int:

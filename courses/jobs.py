@@ -189,7 +189,7 @@ def create_regeneration_job(
         format=course.format,
         language_id=course.language_id,
         outline=list(original.outline),
-        add_ons=list(course.content.get("add_ons", [])),
+        add_ons=list(course.content.get("addOns", [])),
         callback_url=callback_url,
         regenerated_course=course,
         part=part,

@@ -1,10 +1,25 @@
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KeyTransform
 
 from accounts.models import ApiKey
 from core.ids import new_public_id
 from core.languages import Language
 from courses import content
+
+
+class DocumentField(models.JSONField):
+    """
+    A course document (courses.content), read in the current schema version whatever version it
+    was stored in (content.upgraded): the previous release's processes may still write the version
+    before while a deploy runs. A key read on its own (`content__assessment`) is read as stored.
+    """
+
+    def from_db_value(self, value, expression, connection):
+        value = super().from_db_value(value, expression, connection)
+        if isinstance(value, dict) and not isinstance(expression, KeyTransform):
+            return content.upgraded(value)
+        return value
 
 
 def new_job_id() -> str:
@@ -136,7 +151,7 @@ class Course(models.Model):
     format = models.CharField(max_length=10, choices=Format.choices)
     language_id = models.CharField(max_length=5, choices=Language.choices)
     # The whole course as one JSON document, validated by courses.content.CourseContent.
-    content = models.JSONField()
+    content = DocumentField()
     # content.digest(content), kept with it: pages know whether the content changed without reading it.
     content_digest = models.CharField(max_length=64)
     schema_version = models.PositiveSmallIntegerField()
@@ -186,7 +201,7 @@ class CourseVersion(models.Model):
 
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
-    content = models.JSONField()
+    content = DocumentField()
     source = models.CharField(max_length=12, choices=Source.choices)
     # What changed from the version before: a part ("chapter 3", "assessment") or "content".
     changed = models.CharField(max_length=40)

@@ -11,7 +11,7 @@ from courses import serializers
 from courses.content import CourseContent
 
 _EDIT_ERRORS = {
-    "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`).")],
+    "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`). A key in the snake_case of schema versions 1 and 2 is refused with its spelling now (`content/assessment/questions/0/correct_index: the document spells this key correctIndex`).")],
     "e404": [openapi.NOT_FOUND],
     "e409": [
         ("COURSE_BUSY", "A part of the course is being generated again; edit once that job has ended."),
@@ -459,13 +459,14 @@ def _add_content_schema(result: dict) -> None:
     for name, part in schema.pop("$defs", {}).items():
         components[f"CourseContent{name}"] = part
     # The schema version is a value clients switch on: an enum of its own, named like the API's others.
-    version = schema["properties"]["schema_version"]
+    version = schema["properties"]["schemaVersion"]
     components["CourseSchemaVersionEnum"] = {
         "type": "integer",
-        "enum": version["enum"],
-        "description": "The course document's schema version: `2` has `sources` and `citations`, `1` neither.",
+        "enum": version.get("enum") or [version["const"]],  # pydantic writes a single value as const
+        "description": "The course document's schema version: `3`, every key in camelCase (versions 1 and 2, "
+        "in snake_case, are shown as 3).",
     }
-    schema["properties"]["schema_version"] = {
+    schema["properties"]["schemaVersion"] = {
         "allOf": [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}],
         "default": version["default"],
         "description": version["description"],

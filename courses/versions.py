@@ -97,11 +97,11 @@ def replace_content(*, api_key: ApiKey, course_public_id: str, if_match: str | N
     :raises InvalidContent: if the document breaks a rule of the course schema
     """
     validated(document)
-    # A document that does not say its schema version is in the course's own.
+    # A document that does not say its schema version is in the current one.
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
         change=lambda current: validated(
-            {"schema_version": course_content.stored_schema_version(current), **document}, course=current
+            {"schemaVersion": course_content.SCHEMA_VERSION, **document}, course=current
         ),
     )
 
@@ -113,12 +113,11 @@ def patch_content(*, api_key: ApiKey, course_public_id: str, if_match: str | Non
     """
     if not isinstance(patch, dict):
         raise InvalidContent("A merge patch is a JSON object.")
+    # Checked before merging: a key in the old casing set to null removes nothing, and would pass.
+    _refuse_old_spelling(patch)
     return _edit(
         api_key=api_key, course_public_id=course_public_id, if_match=if_match,
-        change=lambda current: validated(
-            merge_patch({**current, "schema_version": course_content.stored_schema_version(current)}, patch),
-            course=current,
-        ),
+        change=lambda current: validated(merge_patch(current, patch), course=current),
     )
 
 
@@ -135,7 +134,7 @@ def _edit(*, api_key: ApiKey, course_public_id: str, if_match: str | None, chang
     if is_busy(course=course):
         raise CourseBusy()
     document = change(course.content)
-    for field, value in (("language_id", course.language_id), ("format", course.format)):
+    for field, value in (("languageId", course.language_id), ("format", course.format)):
         if document[field] != value:
             raise InvalidContent(f"content/{field}: must stay {value!r}, the course's own.")
     try:
@@ -183,6 +182,7 @@ def validated(document, *, course: dict | None = None) -> dict:
     """
     if not isinstance(document, dict):
         raise InvalidContent("The course content is a JSON object.")
+    _refuse_old_spelling(document)
     try:
         # Strictly typed: an edit is the client's JSON, where lax validation would read true as 1
         # (a pass mark, a correct answer) and "80" as 80, which the API document refuses. A number
@@ -196,6 +196,14 @@ def validated(document, *, course: dict | None = None) -> dict:
         path = "/" + "/".join(str(part) for part in first["loc"])
         raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
     return content.model_dump(mode="json")
+
+
+def _refuse_old_spelling(document: dict) -> None:
+    """:raises InvalidContent: naming the first key spelled as schema versions 1 and 2 did, and its spelling now"""
+    found = course_content.old_spelling(document)
+    if found is not None:
+        pointer, spelling = found
+        raise InvalidContent(f"content{pointer}: the document spells this key {spelling}")
 
 
 def _texts_of(node) -> list[str]:

@@ -64,7 +64,7 @@ def main() -> None:
         for lesson in chapter["lessons"]:
             for citation in lesson["citations"]:
                 page = f", page {citation['page']}" if citation["page"] else ""
-                print(f"  {lesson['title']}: \"{citation['quote']}\" ({names[citation['source_id']]}{page})")
+                print(f"  {lesson['title']}: \"{citation['quote']}\" ({names[citation['sourceId']]}{page})")
 
 
 if __name__ == "__main__":

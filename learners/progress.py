@@ -319,10 +319,16 @@ def _score(course: _Course, batch: Batch) -> _Attempt:
     questions = (course.assessment or {}).get("questions") if isinstance(course.assessment, dict) else None
     if not questions or len(questions) != len(batch.answers):
         raise InvalidBatch("The answers do not fit the assessment of that version.")
-    correct = sum(1 for question, answer in zip(questions, batch.answers, strict=True)
-                  if answer == question["correct_index"])
+    # The keys of schema version 3, or of version 2 in a version the previous release stored while a
+    # deploy ran (courses.content.upgraded: this module reads the JSON without the ORM).
+    correct = sum(
+        1
+        for question, answer in zip(questions, batch.answers, strict=True)
+        if answer == question.get("correctIndex", question.get("correct_index"))
+    )
     total = len(questions)
-    needed = math.ceil(total * course.assessment.get("passing_score_percent", 80) / 100)
+    passing = course.assessment.get("passingScorePercent", course.assessment.get("passing_score_percent", 80))
+    needed = math.ceil(total * passing / 100)
     return _Attempt(
         version=batch.version,
         answers=list(batch.answers),

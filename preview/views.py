@@ -435,7 +435,7 @@ def _closing(course: Course, content: CourseContent, *, citing: citation_marks.C
     if content.assessment:
         questions = [
             {
-                **question.model_dump(),
+                **question.model_dump(by_alias=False),  # the template reads attribute names
                 "correct_option": question.options[question.correct_index],
                 # In the answer key: a quote that states the answer would give it away before.
                 "marks": citing.line(question.citations),

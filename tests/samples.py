@@ -1,6 +1,6 @@
 """Course documents for tests, valid against courses.content.CourseContent."""
 
-from courses.content import CourseContent
+from courses.content import VERSION_2_KEYS, CourseContent, renamed_keys
 
 ALL_ADD_ONS = ["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]
 
@@ -29,7 +29,7 @@ def course_document(
             data["exercise"] = {
                 "task": f"Practise {c}.{n}{text}",
                 "steps": ["Open the tool", f"Try it{text}"],
-                "expected_result": f"It works{text}",
+                "expectedResult": f"It works{text}",
             }
         if "videos" in add_ons:
             data["video"] = {
@@ -53,27 +53,47 @@ def course_document(
     document = {
         "name": f"{name}{text}",
         "headline": f"{headline}{text}",
-        "language_id": language_id,
+        "languageId": language_id,
         "format": format,
-        "add_ons": add_ons,
+        "addOns": add_ons,
         "introduction": f"Welcome to {name}.{text}",
         "chapters": [chapter(c) for c in range(1, chapters + 1)],
     }
     if "wrapup" in add_ons:
-        document["wrapup"] = {"summary": f"Summary{text}", "key_takeaways": ["One", "Two", f"Three{text}"]}
+        document["wrapup"] = {"summary": f"Summary{text}", "keyTakeaways": ["One", "Two", f"Three{text}"]}
     if "assessment" in add_ons:
         document["assessment"] = {
             "questions": [
                 {
                     "prompt": f"Question {q}{text}",
                     "options": ["Right answer", f"Wrong answer{text}", "Also wrong"],
-                    "correct_index": 0,
+                    "correctIndex": 0,
                     "explanation": f"Because {q}{text}",
                 }
                 for q in range(1, 6)
             ],
-            "passing_score_percent": 80,
+            "passingScorePercent": 80,
         }
     if "agreement" in add_ons:
         document["agreement"] = {"statement": f"I confirm I completed {name}.{text}"}
     return CourseContent.model_validate(document).model_dump(mode="json")
+
+
+def in_version_2(document: dict) -> dict:
+    """The document as schema version 2 stored it: its keys in snake_case."""
+    snake_case = {camel: snake for snake, camel in VERSION_2_KEYS.items()}
+    return {**renamed_keys(document, snake_case), "schema_version": 2}
+
+
+def in_version_1(document: dict) -> dict:
+    """The document as schema version 1 stored it: in snake_case, without sources, citations or version."""
+
+    def without_citations(node):
+        if isinstance(node, dict):
+            return {key: without_citations(value) for key, value in node.items() if key != "citations"}
+        if isinstance(node, list):
+            return [without_citations(value) for value in node]
+        return node
+
+    older = without_citations(in_version_2(document))
+    return {key: value for key, value in older.items() if key not in ("schema_version", "sources")}

@@ -91,7 +91,7 @@ def test_edits_and_reads_state_their_own_codes_and_the_etag(document):
     assert set(read["responses"]) >= {"200", "304", "404"} and "ETag" in read["responses"]["304"]["headers"]
     content = document["components"]["schemas"]["CourseContent"]
     assert {"introduction", "chapters", "assessment"} <= set(content["properties"])
-    assert document["components"]["schemas"]["CourseContentQuestion"]["properties"]["correct_index"]
+    assert document["components"]["schemas"]["CourseContentQuestion"]["properties"]["correctIndex"]
 
 
 def test_the_upload_body_is_described_as_the_server_reads_it(document):
@@ -406,18 +406,41 @@ def test_a_course_built_from_sources_and_its_citations_are_described(document):
     examples = create["requestBody"]["content"]["application/json"]["examples"].values()
     assert any(example["value"].get("sources") for example in examples)
     content = schemas["CourseContent"]["properties"]
-    assert content["schema_version"]["allOf"] == [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}]
-    assert schemas["CourseSchemaVersionEnum"]["enum"] == [1, 2]
+    assert content["schemaVersion"]["allOf"] == [{"$ref": "#/components/schemas/CourseSchemaVersionEnum"}]
+    assert schemas["CourseSchemaVersionEnum"]["enum"] == [3]
     assert content["sources"]["items"] == {"$ref": "#/components/schemas/CourseContentSourceRef"}
     assert set(schemas["CourseContentSourceRef"]["properties"]) == {
-        "id", "name", "title", "media_type", "url", "deleted",
+        "id", "name", "title", "mediaType", "url", "deleted",
     }
     citation = {"$ref": "#/components/schemas/CourseContentCitation"}
     for part in ("Lesson", "Exercise", "Article", "Wrapup", "Question"):
         assert schemas[f"CourseContent{part}"]["properties"]["citations"]["items"] == citation, part
     quote = schemas["CourseContentCitation"]["properties"]["quote"]
     assert quote["maxLength"] == 300
-    assert set(schemas["CourseContentCitation"]["required"]) == {"source_id", "passage_id", "quote"}
+    assert set(schemas["CourseContentCitation"]["required"]) == {"sourceId", "passageId", "quote"}
+
+
+def test_every_key_the_api_takes_or_sends_is_camel_case(document):
+    # The course document's included (courses.content): its keys were snake_case before version 3.
+    names = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                names.update(node["properties"])
+            if isinstance(node.get("required"), list):  # a parameter's is true or false
+                names.update(node["required"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document["components"]["schemas"])
+    walk(document.get("webhooks", {}))
+
+    assert {"correctIndex", "passageId", "schemaVersion", "languageId"} <= names
+    assert [name for name in sorted(names) if not re.fullmatch(r"[a-z][A-Za-z0-9]*", name)] == []
 
 
 def test_no_schema_is_described_by_how_the_service_builds_it(document):

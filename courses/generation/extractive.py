@@ -189,7 +189,7 @@ class ExtractiveGenerator(OfflineGenerator):
                 clip(step.format(quote=quote.plain(clip(lead.text, 240)), terms=terms_text))
                 for step in exercise["steps"]
             ],
-            "expected_result": clip(exercise["expected_result"].format(terms=terms_text)),
+            "expectedResult": clip(exercise["expected_result"].format(terms=terms_text)),
             "citations": _citations_of(reader.grounding, [lead]),
         }
 

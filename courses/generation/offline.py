@@ -120,7 +120,7 @@ class OfflineGenerator:
                 lesson["exercise"] = {
                     "task": clip(words.plain(exercise["task"], topic=topic)),
                     "steps": [clip(words.plain(step, topic=topic)) for step in exercise["steps"]],
-                    "expected_result": clip(words.plain(exercise["expected_result"], topic=topic)),
+                    "expectedResult": clip(words.plain(exercise["expected_result"], topic=topic)),
                 }
             lessons.append(lesson)
             queries.append(lesson_texts["video"].format(topic=one_line(video_topic)))

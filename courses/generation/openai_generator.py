@@ -63,7 +63,7 @@ LESSON_EXCERPT_CHARS = 300
 # What every plan reply holds, whether the chapters are given or chosen by the model.
 _PLAN_FIELDS = """\
 Return:
-- can_teach: false only if the subject cannot be taught at all (meaningless text, or teaching it \
+- canTeach: false only if the subject cannot be taught at all (meaningless text, or teaching it \
 would cause serious harm); otherwise true.
 - name: the course title, at most 80 characters.
 - headline: one sentence, at most 160 characters, saying what the learner will be able to do.
@@ -72,7 +72,8 @@ learner will be able to do afterwards.
 """
 
 
-class _Reply(BaseModel):
+class _Reply(content.JsonModel):
+    # Its keys are camelCase, as the document's are: the parts of an answer become parts of it.
     model_config = ConfigDict(extra="forbid")
 
 
@@ -312,7 +313,7 @@ Subject: {subject}
 Chapters, in this order:
 {chapters}
 {_sources_outline(request)}
-{_PLAN_FIELDS}- chapter_summaries: exactly {len(request.outline)} one-sentence summaries, one per chapter, in the \
+{_PLAN_FIELDS}- chapterSummaries: exactly {len(request.outline)} one-sentence summaries, one per chapter, in the \
 same order.""",
             )
             planned = [
@@ -388,7 +389,7 @@ learner will be able to do afterwards.""",
             )
         if "videos" in wants:
             parts.append(
-                "- video_query, in every lesson: a YouTube search query of 3 to 8 words, in the course "
+                "- videoQuery, in every lesson: a YouTube search query of 3 to 8 words, in the course "
                 "language, that finds a good video teaching this lesson."
             )
         if "articles" in wants:
@@ -463,7 +464,7 @@ What the course teaches:
 {_author_wishes(request)}{_passages_block(request.grounding, given)}
 Return:
 - summary: 1 to 3 Markdown paragraphs that recap what the learner can now do and suggest concrete next steps.
-- key_takeaways: 3 to 8 concrete takeaways, one sentence each, covering the whole course.{_CITE_WRAPUP if given else ""}""",
+- keyTakeaways: 3 to 8 concrete takeaways, one sentence each, covering the whole course.{_CITE_WRAPUP if given else ""}""",
         )
         return content.Wrapup(
             summary=reply.summary, key_takeaways=reply.key_takeaways, citations=_citations_of(reply)
@@ -494,8 +495,8 @@ What the course teaches, with the id of each learning objective:
 Return {_question_count(objective_ids)} multiple-choice questions that together test every learning \
 objective (one question per objective, as far as the count allows), and test understanding and \
 application, not trivia. Each question has a prompt, 4 options of which exactly \
-one is correct, correct_index (the 0-based position of the correct option), an explanation of why \
-that option is correct, and objective_id: the id of the objective it tests.
+one is correct, correctIndex (the 0-based position of the correct option), an explanation of why \
+that option is correct, and objectiveId: the id of the objective it tests.
 Write the options so that only knowing the answer helps:
 - every option about as long as the others, and the correct option not the longest;
 - distractors as plausible as the answer: real misconceptions, never jokes;
@@ -750,16 +751,16 @@ def _digest(chapters: list[content.Chapter], *, excerpts: bool, language_id: str
 
 _CITE_RULES = (
     "- citations, in every lesson, exercise and article: the passages it draws on (1 to 5), each with "
-    "passage_id (the id of one of the passages above) and quote: a sentence or two copied exactly, character "
+    "passageId (the id of one of the passages above) and quote: a sentence or two copied exactly, character "
     "for character, from that passage (at most 300 characters), that states what the part says. Write only "
     "what the passages say: no fact, number, name or rule that is not in them."
 )
 _CITE_WRAPUP = (
-    "\n- citations: the passages the takeaways come from (1 to 10), each with passage_id and a quote copied "
+    "\n- citations: the passages the takeaways come from (1 to 10), each with passageId and a quote copied "
     "exactly from that passage (at most 300 characters). Say nothing the passages do not say."
 )
 _CITE_QUIZ = (
-    "\n- citations, in every question: 1 to 3 passages that state its correct answer, each with passage_id and "
+    "\n- citations, in every question: 1 to 3 passages that state its correct answer, each with passageId and "
     "a quote copied exactly from that passage (at most 300 characters) that contains the answer's words. Ask "
     "only about what the passages say."
 )

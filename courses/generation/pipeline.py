@@ -233,8 +233,8 @@ def _forget_objectives_gone(document: dict) -> None:
     # ones no longer names an objective (the quality report then shows the new ones as untested).
     ids = {objective["id"] for chapter in document["chapters"] for objective in chapter.get("objectives", [])}
     for question in document["assessment"]["questions"]:
-        if question.get("objective_id") not in ids:
-            question.pop("objective_id", None)
+        if question.get("objectiveId") not in ids:
+            question.pop("objectiveId", None)
 
 
 def _chapter_document(draft: ChapterDraft, videos: list[content.Video] | None) -> dict:
@@ -483,9 +483,9 @@ def assemble(
     document = {
         "name": plan.name,
         "headline": plan.headline,
-        "language_id": request.language_id,
+        "languageId": request.language_id,
         "format": request.format,
-        "add_ons": request.add_ons,
+        "addOns": request.add_ons,
         "introduction": plan.introduction,
         "chapters": chapters,
         **{name: part.model_dump(mode="json", exclude_none=True) for name, part in add_ons.items()},
@@ -543,8 +543,8 @@ def _passages_named(value) -> list[str]:
 
     def walk(node) -> None:
         if isinstance(node, dict):
-            if isinstance(node.get("passage_id"), str):
-                found.append(node["passage_id"])
+            if isinstance(node.get("passageId"), str):
+                found.append(node["passageId"])
             for child in node.values():
                 walk(child)
         elif isinstance(node, list):

@@ -70,12 +70,12 @@ def problems(error: pydantic.ValidationError) -> list[str]:
 
 
 def _is_question(schema: dict) -> bool:
-    return {"options", "correct_index"} <= set(schema.get("properties", {}))
+    return {"options", "correctIndex"} <= set(schema.get("properties", {}))
 
 
 def _mend_question(question: dict) -> dict | None:
     """The question with each option once (the answer index moved with it); None if it cannot be asked."""
-    options, index = question.get("options"), question.get("correct_index")
+    options, index = question.get("options"), question.get("correctIndex")
     if not isinstance(options, list) or not isinstance(index, int) or isinstance(index, bool):
         return question  # the wrong shape: validation says what is wrong
     if not 0 <= index < len(options) or not isinstance(options[index], str) or not options[index]:
@@ -94,7 +94,7 @@ def _mend_question(question: dict) -> dict | None:
     new_index = next(
         number for number, option in enumerate(kept) if isinstance(option, str) and option_key(option) == answer
     )
-    return {**question, "options": kept, "correct_index": new_index}
+    return {**question, "options": kept, "correctIndex": new_index}
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def assert_cited(document: dict, *, source_ids: list[str]) -> CourseContent:
     each quiz question's citations state its correct answer.
     """
     course = CourseContent.model_validate(document)
-    assert course.schema_version == 2
+    assert course.schema_version == 3
     assert [source.id for source in course.sources] == source_ids
     parts = course.cited_parts()
     assert parts

@@ -54,7 +54,7 @@ def test_reading_a_course_gives_its_object_version_and_whole_document(api_client
     assert list(body) == ["id", "name", "headline", "format", "languageId", "shareUrl", "createdAt", "version", "content"]
     assert (body["id"], body["version"]) == (course.public_id, 1)
     assert body["content"] == course.content
-    assert body["content"]["assessment"]["questions"][0]["correct_index"] is not None  # answers included
+    assert body["content"]["assessment"]["questions"][0]["correctIndex"] is not None  # answers included
 
 
 def test_reading_again_with_the_etag_is_a_304(api_client, course):
@@ -370,10 +370,10 @@ def test_an_edit_of_another_keys_course_is_404_with_or_without_if_match(course, 
 def test_an_edit_that_changes_nothing_makes_no_version_whatever_keys_the_stored_document_lacks(
     api_client, course
 ):
-    # Stored before `schema_version` and `objectives` existed: the edit writes their defaults, the
-    # stored document has no keys for them, and yet nothing changed.
-    stored = copy.deepcopy(course.content)
-    stored.pop("schema_version", None)
+    # Stored before schema versions, `objectives`, sources and citations existed, in snake_case: the
+    # edit writes their defaults in camelCase, the stored document has no keys for them, and yet
+    # nothing changed.
+    stored = samples.in_version_1(course.content)
     for chapter in stored["chapters"]:
         chapter.pop("objectives", None)
     Course.objects.filter(pk=course.pk).update(content=stored)
@@ -398,7 +398,7 @@ def test_a_course_stored_with_what_the_rules_now_refuse_can_still_be_edited(api_
     questions = stored["assessment"]["questions"]
     questions[0]["options"][1] = questions[0]["options"][0] + " "
     Course.objects.filter(pk=course.pk).update(content=stored)
-    questions[0] = dict(questions[0], options=["One", "Two", "Three"], correct_index=0)
+    questions[0] = dict(questions[0], options=["One", "Two", "Three"], correctIndex=0)
     fixed = patch(api_client, course, {"assessment": {"questions": questions}}, if_match='"2"')
     blank_written = patch(api_client, course, {"headline": "\u2060"}, if_match='"3"')
 
@@ -411,40 +411,54 @@ def test_a_course_stored_with_what_the_rules_now_refuse_can_still_be_edited(api_
 def test_a_stored_document_is_read_whatever_rule_of_writing_it_breaks_but_keeps_its_shape():
     # What pages, packages and reports rely on still holds: an answer among the options, a youtube
     # video's id, a citation of one of the course's sources.
-    source = {"id": f"src_{'a' * 22}", "name": "Handbook.pdf", "media_type": "application/pdf"}
-    objective = {"id": "1.1", "verb": "explain", "object": "joins", "bloom_level": "understand"}
+    source = {"id": f"src_{'a' * 22}", "name": "Handbook.pdf", "mediaType": "application/pdf"}
+    objective = {"id": "1.1", "verb": "explain", "object": "joins", "bloomLevel": "understand"}
     stored = {**samples.course_document(), "sources": [source, source]}  # a source listed twice
     stored["chapters"][0]["objectives"] = [objective, objective]  # one id twice
-    stored["assessment"]["questions"][0].update(options=["Yes", "yes ", "No"], objective_id="9.9")
+    stored["assessment"]["questions"][0].update(options=["Yes", "yes ", "No"], objectiveId="9.9")
     del stored["agreement"]  # an add-on asked for, missing
-    without_version = {key: stored[key] for key in stored.keys() - {"schema_version", "sources"}}
     past_the_options, youtube_without_id, citing_another_source = (copy.deepcopy(stored) for _ in range(3))
-    past_the_options["assessment"]["questions"][1]["correct_index"] = 3
+    past_the_options["assessment"]["questions"][1]["correctIndex"] = 3
     youtube_without_id["chapters"][0]["lessons"][0]["video"]["kind"] = "youtube"
-    citation = {"source_id": f"src_{'b' * 22}", "passage_id": f"psg_{'c' * 22}", "quote": "Joins match rows."}
+    citation = {"sourceId": f"src_{'b' * 22}", "passageId": f"psg_{'c' * 22}", "quote": "Joins match rows."}
     citing_another_source["chapters"][0]["lessons"][0]["citations"] = [citation]
 
     read = content.read_stored(stored)
 
     assert read.assessment.questions[0].options == ["Yes", "yes", "No"]
-    assert (read.schema_version, content.read_stored(without_version).schema_version) == (2, 1)
+    assert read.schema_version == 3
     with pytest.raises(pydantic.ValidationError, match="two options say the same"):
         content.CourseContent.model_validate(stored)  # as an edit or a generator writing it
     for broken, rule in [
-        (past_the_options, "correct_index points past the options"),
-        (youtube_without_id, "a youtube video has a video_id"),
+        (past_the_options, "correctIndex points past the options"),
+        (youtube_without_id, "a youtube video has a videoId"),
         (citing_another_source, "which is not among the sources"),
     ]:
         with pytest.raises(pydantic.ValidationError, match=rule):
             content.read_stored(broken)
 
 
+def test_json_is_read_by_its_camel_case_keys_and_an_older_version_only_as_stored():
+    # Python code builds a part by attribute names; JSON names none.
+    document = samples.course_document()
+    older = samples.in_version_2(document)
+
+    built = content.Question(prompt="Which?", options=["A", "B"], correct_index=1, explanation="B.")
+
+    assert built.model_dump(mode="json")["correctIndex"] == 1
+    with pytest.raises(pydantic.ValidationError, match=r"correctIndex\n  Field required"):
+        content.Question.model_validate(older["assessment"]["questions"][0])
+    with pytest.raises(pydantic.ValidationError, match=r"language_id\n  Extra inputs are not permitted"):
+        content.CourseContent.model_validate(older)
+    assert content.read_stored(older).model_dump(mode="json") == document
+
+
 def test_a_whole_number_written_with_a_fraction_is_an_integer(api_client, course):
     # 80.0 is an integer to JSON Schema, and Python's json writes a float so.
-    response = patch(api_client, course, {"assessment": {"passing_score_percent": 80.0}})
+    response = patch(api_client, course, {"assessment": {"passingScorePercent": 80.0}})
 
     assert response.status_code == 200
-    assert response.json()["content"]["assessment"]["passing_score_percent"] == 80
+    assert response.json()["content"]["assessment"]["passingScorePercent"] == 80
 
 
 def test_an_edit_that_changes_nothing_makes_no_version(api_client, course):
@@ -485,13 +499,17 @@ def test_if_match_takes_the_etag_as_sent(api_client, course, if_match):
         ({"name": ""}, "content/name: String should have at least 1 character"),
         ({"chapters": []}, "content/chapters: List should have at least 1 item after validation, not 0"),
         ({"assessment": None}, "content: Value error, add-on assessment is missing in places"),
-        ({"language_id": "de-DE"}, "content/language_id: must stay 'en-US', the course's own."),
+        ({"languageId": "de-DE"}, "content/languageId: must stay 'en-US', the course's own."),
         ({"format": "onepage"}, "content/format: must stay 'classic', the course's own."),
         ({"introduction": "a\x00b"}, "content/introduction: String should match pattern"),
         ({"surprise": 1}, "content/surprise: Extra inputs are not permitted"),
         # JSON's types as the document states them: these were read as a pass mark of 1 and of 80.
-        ({"assessment": {"passing_score_percent": True}}, "content/assessment/passing_score_percent: Input"),
-        ({"assessment": {"passing_score_percent": "80"}}, "content/assessment/passing_score_percent: Input"),
+        ({"assessment": {"passingScorePercent": True}}, "content/assessment/passingScorePercent: Input"),
+        ({"assessment": {"passingScorePercent": "80"}}, "content/assessment/passingScorePercent: Input"),
+        # Keys the document knows in no spelling: refused as they always were.
+        ({"assessment": {"passing_score": 80}}, "content/assessment/passing_score: Extra inputs are not permitted"),
+        ({"chapters_count": 3}, "content/chapters_count: Extra inputs are not permitted"),
+        ({"schemaVersion": 2}, "content/schemaVersion: Input should be 3"),
         ({"name": 7}, "content/name: Input should be a valid string"),
         # Nothing to show: a title of zero-width spaces was a blank title on the page and in the LMS.
         ({"name": "\u200b\ufeff"}, "content/name: Value error, must show something"),
@@ -506,6 +524,125 @@ def test_an_edit_that_breaks_a_rule_is_400_naming_the_field(api_client, course, 
     assert response.json()["code"] == "VALIDATION_ERROR"
     assert response.json()["message"].startswith(message)
     assert Course.objects.get(pk=course.pk).version == 1
+
+
+def old_casing(document: dict, pointer: str, key: str) -> dict:
+    """The document with the key at `pointer` spelled `key` (its value kept)."""
+    document = copy.deepcopy(document)
+    *path, last = pointer.strip("/").split("/")
+    node = document
+    for part in path:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    node[key] = node.pop(last)
+    return document
+
+
+# Schema versions 1 and 2 spelled these keys in snake_case: an edit in that casing names the key now.
+OLD_CASING = [
+    ("/assessment/questions/0/correctIndex", "correct_index"),
+    ("/languageId", "language_id"),
+    ("/addOns", "add_ons"),
+    ("/schemaVersion", "schema_version"),
+    ("/assessment/passingScorePercent", "passing_score_percent"),
+    ("/chapters/1/lessons/0/exercise/expectedResult", "expected_result"),
+    ("/wrapup/keyTakeaways", "key_takeaways"),
+]
+
+
+@pytest.mark.parametrize("pointer, old_key", OLD_CASING)
+def test_a_document_sent_with_a_key_in_the_old_casing_is_400_naming_the_key_now(
+    api_client, course, pointer, old_key
+):
+    document = api_client.get(url(course)).json()["content"]
+    spelled = pointer.rsplit("/", 1)[0] + "/" + old_key
+
+    response = put(api_client, course, old_casing(document, pointer, old_key))
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": f"content{spelled}: the document spells this key {pointer.rsplit('/', 1)[1]}",
+        "code": "VALIDATION_ERROR",
+    }
+    assert Course.objects.get(pk=course.pk).version == 1
+
+
+def test_a_whole_document_in_schema_version_2_is_400_naming_its_first_key_in_the_old_casing(
+    api_client, course
+):
+    document = api_client.get(url(course)).json()["content"]
+
+    response = put(api_client, course, samples.in_version_2(document))
+
+    assert response.json() == {
+        "message": "content/schema_version: the document spells this key schemaVersion",
+        "code": "VALIDATION_ERROR",
+    }
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            {"assessment": {"questions": [{"prompt": "Which?", "options": ["A", "B"], "correct_index": 0}]}},
+            "content/assessment/questions/0/correct_index: the document spells this key correctIndex",
+        ),
+        (
+            {"assessment": {"passing_score_percent": 90}},
+            "content/assessment/passing_score_percent: the document spells this key passingScorePercent",
+        ),
+        ({"language_id": "en-US"}, "content/language_id: the document spells this key languageId"),
+        # null removes a key, and there is none of that name to remove: still in the old casing.
+        ({"add_ons": None}, "content/add_ons: the document spells this key addOns"),
+        (
+            {"wrapup": {"key_takeaways": None}},
+            "content/wrapup/key_takeaways: the document spells this key keyTakeaways",
+        ),
+        (
+            {"chapters": [{"objectives": [{"id": "1.1", "verb": "explain", "object": "joins", "bloom_level": "apply"}]}]},
+            "content/chapters/0/objectives/0/bloom_level: the document spells this key bloomLevel",
+        ),
+        (
+            {"chapters": [{"lessons": [{"video": {"kind": "youtube", "video_id": "dQw4w9WgXcQ"}}]}]},
+            "content/chapters/0/lessons/0/video/video_id: the document spells this key videoId",
+        ),
+        (
+            {"wrapup": {"citations": [{"source_id": f"src_{'a' * 22}", "passageId": f"psg_{'a' * 22}", "quote": "Q"}]}},
+            "content/wrapup/citations/0/source_id: the document spells this key sourceId",
+        ),
+        (
+            {"sources": [{"id": f"src_{'a' * 22}", "name": "Handbook.pdf", "media_type": "application/pdf"}]},
+            "content/sources/0/media_type: the document spells this key mediaType",
+        ),
+    ],
+)
+def test_a_merge_patch_with_a_key_in_the_old_casing_is_400_naming_the_key_now(
+    api_client, course, body, message
+):
+    response = patch(api_client, course, body)
+
+    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert Course.objects.get(pk=course.pk).version == 1
+
+
+def test_documents_stored_in_schema_versions_1_and_2_are_read_and_edited_in_version_3(api_client, course):
+    # As the previous release stored them: its processes go on writing version 2 while a deploy runs.
+    document = copy.deepcopy(course.content)
+    Course.objects.filter(pk=course.pk).update(content=samples.in_version_2(document))
+    CourseVersion.objects.filter(course=course).update(content=samples.in_version_1(document))
+
+    latest = api_client.get(url(course)).json()["content"]
+    first = api_client.get(url(course, "/versions/1")).json()["content"]
+    renamed = patch(api_client, course, {"name": "Renamed"})
+
+    assert latest == document
+    assert content.read_stored(first).model_dump(mode="json") == document
+    assert (first["schemaVersion"], "sources" in first) == (3, False)
+    assert renamed.status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT content FROM courses_course WHERE id = %s", [course.pk])
+        (stored,) = cursor.fetchone()
+    stored = json.loads(stored) if isinstance(stored, str) else stored
+    assert stored == {**document, "name": "Renamed"}
 
 
 @pytest.mark.parametrize("body", ["[]", '"text"', "42"])

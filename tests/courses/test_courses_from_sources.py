@@ -91,7 +91,7 @@ def test_a_course_from_a_40_page_pdf_follows_its_chapters_and_cites_every_part(
         "id": handbook,
         "name": "handbook.pdf",
         "title": "Security handbook",
-        "media_type": "application/pdf",
+        "mediaType": "application/pdf",
         "url": None,
         "deleted": False,
     }

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from accounts import services as account_services
-from courses import checkpoints, generation, jobs
+from courses import checkpoints, content, generation, jobs
 from courses.content import CourseContent
 from courses.models import Course, GenerationCheckpoint, GenerationJob
 from sources import services as source_services
@@ -81,6 +81,28 @@ def test_a_new_attempt_asks_the_model_only_for_the_steps_no_attempt_finished(api
     assert len(job.course.content["chapters"]) == 4 and job.course.content["wrapup"]
     assert not GenerationCheckpoint.objects.filter(job=job).exists()  # gone with the job's end
     assert account_services.usage_for(account=api_key.account).used == 1
+
+
+def test_steps_kept_in_the_casing_of_schema_version_2_are_used_by_a_new_attempt(api_key, model_server):
+    # As a worker of the previous release kept them, then handed its job back while a deploy ran.
+    job = create(api_key)
+    interrupted_attempt(job, model_server)
+    snake_case = {camel: snake for snake, camel in content.VERSION_2_KEYS.items()}
+    for checkpoint in GenerationCheckpoint.objects.filter(job=job):
+        checkpoint.data = content.renamed_keys(checkpoint.data, snake_case)
+        checkpoint.save(update_fields=["data"])
+    kept = GenerationCheckpoint.objects.get(job=job, step="chapter:0").data["chapter"]
+    asked_before = len(model_server.requests)
+
+    jobs.run_job(job_id=job.pk, worker="celery@next")
+
+    job.refresh_from_db()
+    assert "bloom_level" in kept["objectives"][0]
+    assert "course_chapter" not in model_server.steps()[asked_before:]
+    assert job.status == Status.COMPLETED
+    assert job.course.content["chapters"][0]["objectives"] == [
+        content.renamed_keys(objective, content.VERSION_2_KEYS) for objective in kept["objectives"]
+    ]
 
 
 def test_a_failed_job_leaves_no_checkpoints(api_key, model_server):
@@ -196,7 +218,7 @@ def test_a_course_built_from_sources_resumes_from_its_kept_plan_with_the_passage
     # The wrap-up is written from the passages the kept chapters cite, read again by this attempt.
     (wrapup,) = [body for body in asked_again if body["response_format"]["json_schema"]["name"] == "course_wrapup"]
     cited = {
-        citation["passage_id"]
+        citation["passageId"]
         for chapter in job.course.content["chapters"]
         for lesson in chapter["lessons"]
         for citation in lesson["citations"]

@@ -153,7 +153,7 @@ def test_youtube_videos_are_lazy_privacy_enhanced_embeds(client):
         "title": "SQL in 10 minutes",
         "query": "sql basics",
         "url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-        "video_id": "dQw4w9WgXcQ",
+        "videoId": "dQw4w9WgXcQ",
     }
     course = CourseFactory(content=document)
 

@@ -78,7 +78,7 @@ def swapped_first_two(document: dict) -> dict:
 def first_removed(document: dict) -> dict:
     gone = {objective["id"] for objective in document["chapters"][0]["objectives"]}
     questions = [
-        {key: value for key, value in question.items() if key != "objective_id" or value not in gone}
+        {key: value for key, value in question.items() if key != "objectiveId" or value not in gone}
         for question in document["assessment"]["questions"]
     ]
     return {"chapters": document["chapters"][1:], "assessment": {"questions": questions}}

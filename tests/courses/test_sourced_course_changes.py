@@ -18,7 +18,7 @@ from tests.courses.generation.fake_openai import FakeOpenAI
 from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
 from tests.factories import CourseFactory
 from tests.locks import changed_meanwhile
-from tests.samples import course_document
+from tests.samples import course_document, in_version_1
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +99,7 @@ def test_a_chapter_generated_again_by_the_model_is_written_from_its_passages(
     settings.OPENAI_BASE_URL = server.base_url
     settings.OPENAI_MAX_RETRIES = 0
     cited_before = {
-        citation["passage_id"]
+        citation["passageId"]
         for lesson in course["content"]["chapters"][0]["lessons"]
         for citation in lesson["citations"]
     }
@@ -128,7 +128,7 @@ def test_a_source_deleted_since_is_left_out_when_a_part_is_generated_again(
     assert list(JobSource.objects.filter(job=job).values_list("source__public_id", flat=True)) == [policy]
     new_chapter = after["content"]["chapters"][0]
     assert {
-        citation["source_id"] for lesson in new_chapter["lessons"] for citation in lesson["citations"]
+        citation["sourceId"] for lesson in new_chapter["lessons"] for citation in lesson["citations"]
     } == {policy}
     assert after["content"]["sources"][0] == {**course["content"]["sources"][0], "deleted": True}
     # The chapters that were not written again keep their citations of the deleted source.
@@ -196,7 +196,7 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
 ):
     changed = copy.deepcopy(course["content"])
     citation = changed["chapters"][0]["lessons"][0]["citations"][0]
-    text = passage_text(citation["passage_id"])
+    text = passage_text(citation["passageId"])
     last_sentence = text.split(". ")[-1].rstrip(".")
     # Written with other spacing and typographic quotes: the passage's own text is what is kept.
     citation["quote"] = "  " + last_sentence.replace(" ", "   ").replace("'", "’") + "  "
@@ -208,7 +208,7 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
     kept = response.json()["content"]["chapters"][0]["lessons"][0]["citations"][0]
     assert kept["quote"] == last_sentence
     assert kept["quote"] in text
-    passage = Passage.objects.get(public_id=citation["passage_id"])
+    passage = Passage.objects.get(public_id=citation["passageId"])
     assert passage.page <= kept["page"] <= passage.page_end
 
 
@@ -220,11 +220,11 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
             "does not contain the quote “Nobody has to follow any of these rules.”",
         ),
         (
-            lambda citation, other: citation.update(passage_id=other),
+            lambda citation, other: citation.update(passageId=other),
             "does not contain the quote",
         ),
         (
-            lambda citation, _: citation.update(passage_id="psg_" + "Z" * 22),
+            lambda citation, _: citation.update(passageId="psg_" + "Z" * 22),
             "is not a passage of",
         ),
         (
@@ -237,7 +237,7 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
 def test_an_edit_cannot_cite_what_the_passage_does_not_say(api_client, course, change, message):
     changed = copy.deepcopy(course["content"])
     lesson = changed["chapters"][1]["lessons"][1]
-    other = changed["chapters"][0]["lessons"][0]["citations"][0]["passage_id"]
+    other = changed["chapters"][0]["lessons"][0]["citations"][0]["passageId"]
     change(lesson["citations"][0], other)
 
     response = edit(api_client, course["id"], changed)
@@ -310,7 +310,7 @@ def test_a_citation_of_a_source_not_among_the_courses_is_refused_by_the_schema(
 ):
     other = add_source(stranger_client, documents.policy_docx(), "theirs.docx")
     changed = copy.deepcopy(course["content"])
-    changed["wrapup"]["citations"][0]["source_id"] = other
+    changed["wrapup"]["citations"][0]["sourceId"] = other
 
     response = edit(api_client, course["id"], changed)
 
@@ -330,7 +330,7 @@ def test_a_citation_already_there_is_kept_but_a_new_one_of_a_deleted_source_is_r
         for c, chapter in enumerate(read["chapters"])
         for n, lesson in enumerate(chapter["lessons"])
         for citation in lesson["citations"]
-        if citation["source_id"] == handbook
+        if citation["sourceId"] == handbook
     ]
     (c, n, first), (_, _, second) = handbook_citations[0], handbook_citations[1]
     moved = copy.deepcopy(read)
@@ -350,10 +350,10 @@ def test_a_citation_already_there_is_kept_but_a_new_one_of_a_deleted_source_is_r
 
 
 def test_a_course_built_from_sources_keeps_its_schema_version(api_client, course):
-    response = edit(api_client, course["id"], {**course["content"], "schema_version": 1})
+    response = edit(api_client, course["id"], {**course["content"], "schemaVersion": 2})
 
     assert response.status_code == 400
-    assert response.json()["message"].startswith("content")
+    assert response.json()["message"].startswith("content/schemaVersion: Input should be 3")
 
 
 # Version 1 documents ----------------------------------------------------------------------------
@@ -361,17 +361,15 @@ def test_a_course_built_from_sources_keeps_its_schema_version(api_client, course
 
 @pytest.fixture
 def old_course(api_key):
-    """A course stored before schema version 2: its document says version 1, and has no sources or citations."""
-    document = CourseContent.model_validate({**course_document(), "schema_version": 1}).model_dump(
-        mode="json"
-    )
-    return CourseFactory(api_key=api_key, content=document, schema_version=1)
+    """A course stored before schema version 2: its document, in snake_case, has no version or sources."""
+    return CourseFactory(api_key=api_key, content=in_version_1(course_document()), schema_version=1)
 
 
-def test_a_version_1_document_reads_as_it_was(api_client, old_course):
+def test_a_version_1_document_reads_as_version_3_without_sources(api_client, old_course):
     read = api_client.get(f"/api/v1/courses/{old_course.public_id}").json()
 
-    assert read["content"] == old_course.content
+    assert CourseContent.model_validate(read["content"]).model_dump(mode="json") == course_document()
+    assert read["content"]["schemaVersion"] == 3
     assert "sources" not in read["content"]
 
 
@@ -387,38 +385,39 @@ def test_a_version_1_document_renders_and_exports_without_sources(api_client, cl
     assert exported.status_code == 200
 
 
-def test_a_version_1_document_is_edited_as_before_and_stays_version_1(api_client, old_course):
+def test_a_version_1_document_is_edited_into_version_3(api_client, old_course):
     patched = edit(api_client, old_course.public_id, {"name": "Intro to SQL, revised"}, patch=True)
     put = edit(
         api_client,
         old_course.public_id,
-        {k: v for k, v in patched.json()["content"].items() if k != "schema_version"},
+        {k: v for k, v in patched.json()["content"].items() if k != "schemaVersion"},
         version=2,
     )
 
     assert patched.status_code == 200, patched.json()
     assert put.status_code == 200, put.json()
     for answer in (patched.json(), put.json()):
-        assert answer["content"]["schema_version"] == 1
-        assert "sources" not in answer["content"]
-        assert "citations" not in answer["content"]["chapters"][0]["lessons"][0]
+        assert answer["content"]["schemaVersion"] == 3
+        assert answer["content"]["sources"] == []
+        assert answer["content"]["chapters"][0]["lessons"][0]["citations"] == []
 
 
 def test_a_version_1_document_cannot_gain_citations(api_client, old_course):
-    lessons = old_course.content["chapters"][0]["lessons"]
+    current = api_client.get(f"/api/v1/courses/{old_course.public_id}").json()["content"]
+    lessons = current["chapters"][0]["lessons"]
     citation = {
-        "source_id": "src_" + "A" * 22,
-        "passage_id": "psg_" + "A" * 22,
+        "sourceId": "src_" + "A" * 22,
+        "passageId": "psg_" + "A" * 22,
         "page": 1,
         "quote": "Some words here.",
     }
     patch = {
         "chapters": [
             {
-                **old_course.content["chapters"][0],
+                **current["chapters"][0],
                 "lessons": [{**lessons[0], "citations": [citation]}, lessons[1]],
             },
-            *old_course.content["chapters"][1:],
+            *current["chapters"][1:],
         ]
     }
 
@@ -426,6 +425,7 @@ def test_a_version_1_document_cannot_gain_citations(api_client, old_course):
 
     assert response.status_code == 400
     assert response.json()["code"] == "VALIDATION_ERROR"
+    assert "which is not among the sources" in response.json()["message"]
 
 
 # A source deleted while a job is made from it -------------------------------------------------------
@@ -524,5 +524,5 @@ def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_wr
     assert (regenerated.status_code, deleted.status_code) == (202, 204)
     assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
     chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
-    cited = {citation["source_id"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
+    cited = {citation["sourceId"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
     assert cited == {policy}

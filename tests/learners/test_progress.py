@@ -14,9 +14,10 @@ from django.test.utils import CaptureQueriesContext
 
 from core import redis_client
 from courses import versions
+from courses.models import CourseVersion
 from learners import progress, queries, services
 from learners.models import Learner, QuizAttempt, Signoff
-from tests import legacy
+from tests import legacy, samples
 from tests.factories import CourseFactory
 from tests.learners.conftest import FAILING, PASSING, Reader
 from tests.locks import changed_meanwhile, run_until_they_wait, second_session
@@ -447,7 +448,7 @@ def test_answers_are_scored_against_the_version_the_page_showed(course, reader, 
     document = dict(course.content)
     document["assessment"] = {
         **document["assessment"],
-        "questions": [{**question, "correct_index": 2} for question in document["assessment"]["questions"]],
+        "questions": [{**question, "correctIndex": 2} for question in document["assessment"]["questions"]],
     }
     versions.replace_content(api_key=api_key, course_public_id=course.public_id, if_match='"1"', document=document)
     course.refresh_from_db()
@@ -461,6 +462,19 @@ def test_answers_are_scored_against_the_version_the_page_showed(course, reader, 
         (2, 0, False),
     ]
     assert Learner.objects.get().version == 2  # the latest version the learner's pages showed
+
+
+def test_answers_are_scored_against_a_version_stored_in_the_casing_of_schema_version_2(course, reader):
+    # As the previous release stored it while a deploy ran: `correct_index` and a pass mark of 60 %.
+    document = copy.deepcopy(course.content)
+    document["assessment"]["passingScorePercent"] = 60
+    CourseVersion.objects.filter(course=course, number=1).update(content=samples.in_version_2(document))
+    reader.open("/4")
+
+    reader.post_batch(json.dumps({"version": 1, "hello": True, "page": 4, "answers": [0, 0, 0, 1, 1]}))
+
+    attempts = QuizAttempt.objects.values_list("version", "correct", "score", "passed")
+    assert list(attempts) == [(1, 3, 60, True)]
 
 
 def test_each_batch_is_one_write_and_a_first_view_two(reader):

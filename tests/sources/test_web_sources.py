@@ -149,10 +149,10 @@ def test_a_course_built_when_its_source_was_named_by_its_whole_url_shows_it_with
     course = CourseFactory(api_key=api_key)
     document = {**course.content, "sources": [{
         "id": "src_0000000000000000000000", "name": url.replace("https://", "HTTPS://"), "title": None,
-        "media_type": "text/html", "url": url, "deleted": False,
+        "mediaType": "text/html", "url": url, "deleted": False,
     }]}
     document["chapters"][0]["lessons"][0]["citations"] = [{
-        "source_id": "src_0000000000000000000000", "passage_id": "psg_0000000000000000000000", "page": None,
+        "sourceId": "src_0000000000000000000000", "passageId": "psg_0000000000000000000000", "page": None,
         "quote": "Book flights through the travel desk.",
     }]
     Course.objects.filter(pk=course.pk).update(content=document)

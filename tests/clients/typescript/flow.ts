@@ -347,7 +347,7 @@ async function readCourseFromSource(state: FlowState, courseId: string): Promise
     ...content.chapters.flatMap((chapter) => chapter.lessons.map((lesson) => lesson.citations ?? [])),
     ...(content.assessment?.questions ?? []).map((question) => question.citations ?? []),
   ];
-  if (cited.some((part) => part.length === 0 || part.some((citation) => citation.source_id !== sourceId))) {
+  if (cited.some((part) => part.length === 0 || part.some((citation) => citation.sourceId !== sourceId))) {
     throw new Error(`course ${courseId} has a part that cites nothing, or another source`);
   }
   state.sourcedCourse = data;

@@ -170,12 +170,12 @@ ADD_ON_STEPS = ("course_wrapup", "course_assessment", "course_agreement")
 def write_questions(document: dict, schema: dict, language: str) -> None:
     """Fill the questions of an assessment answer with QUIZ items, each naming the next objective."""
     items = schema["properties"]["questions"]["items"]["properties"]
-    objectives = items["objective_id"].get("enum", [None]) if "objective_id" in items else [None]
+    objectives = items["objectiveId"].get("enum", [None]) if "objectiveId" in items else [None]
     for number, question in enumerate(document["questions"]):
         prompt, options = QUIZ[language][number % len(QUIZ[language])]
-        question.update(prompt=prompt, options=list(options), correct_index=0)
-        if "objective_id" in question:
-            question["objective_id"] = objectives[number % len(objectives)]
+        question.update(prompt=prompt, options=list(options), correctIndex=0)
+        if "objectiveId" in question:
+            question["objectiveId"] = objectives[number % len(objectives)]
 
 
 def passages_in(body: dict) -> list[dict]:
@@ -201,7 +201,7 @@ def cite_passages(document, passages: list[dict], start: int = 0):
                 if key == "citations" and isinstance(value, list):
                     passage = passages[next(counter) % len(passages)]
                     quote = (sentences_of(passage["text"]) or [passage["text"]])[0][:300]
-                    node[key] = [{"passage_id": passage["id"], "quote": quote}]
+                    node[key] = [{"passageId": passage["id"], "quote": quote}]
                 else:
                     walk(value)
         elif isinstance(node, list):
@@ -215,7 +215,7 @@ def cite_passages(document, passages: list[dict], start: int = 0):
 def write_grounded_questions(document: dict, schema: dict, passages: list[dict]) -> None:
     """Questions on what the passages say: each answer a sentence's opening words, its quote that sentence."""
     items = schema["properties"]["questions"]["items"]["properties"]
-    objectives = items["objective_id"].get("enum", [None]) if "objective_id" in items else [None]
+    objectives = items["objectiveId"].get("enum", [None]) if "objectiveId" in items else [None]
     sentences = [(passage["id"], sentence) for passage in passages for sentence in sentences_of(passage["text"])]
     for number, question in enumerate(document["questions"]):
         picked = [sentences[(number * 4 + offset) % len(sentences)] for offset in range(4)]
@@ -230,12 +230,12 @@ def write_grounded_questions(document: dict, schema: dict, passages: list[dict])
         question.update(
             prompt=f"Which of these does the source state (question {number + 1})?",
             options=options,
-            correct_index=0,
+            correctIndex=0,
             explanation="The passage says so in these words.",
-            citations=[{"passage_id": passage_id, "quote": sentence[:300]}],
+            citations=[{"passageId": passage_id, "quote": sentence[:300]}],
         )
-        if "objective_id" in question:
-            question["objective_id"] = objectives[number % len(objectives)]
+        if "objectiveId" in question:
+            question["objectiveId"] = objectives[number % len(objectives)]
 
 
 # Words the fake's embeddings take for one meaning, as a real model would: a chapter about
@@ -403,7 +403,7 @@ class FakeOpenAI:
             document = behaviour(document)
         finish_reason = "stop"
         if behaviour == "cannot_teach":
-            document["can_teach"] = False
+            document["canTeach"] = False
         text = json.dumps(document, ensure_ascii=False)
         if behaviour == "garbage":
             text = "Sure! Here is your course: chapter one, chapter two."

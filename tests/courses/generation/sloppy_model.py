@@ -53,14 +53,14 @@ def _draw(schema: dict, rng: random.Random, language: str):
     kind = schema.get("type")
     if kind == "object":
         document = {name: _draw(sub, rng, language) for name, sub in schema["properties"].items()}
-        if "options" in document and "correct_index" in document:
+        if "options" in document and "correctIndex" in document:
             prompt, options = rng.choice(QUIZ[language])
             answer = rng.randrange(len(options))
             options = list(options)
             options[0], options[answer] = options[answer], options[0]
-            document.update(prompt=prompt, options=options, correct_index=answer)
-        if "can_teach" in document:
-            document["can_teach"] = True
+            document.update(prompt=prompt, options=options, correctIndex=answer)
+        if "canTeach" in document:
+            document["canTeach"] = True
         return document
     if kind == "array":
         low = schema.get("minItems", 0)
@@ -100,7 +100,7 @@ def _answer_index_outside_the_options(document, schema, rng):
     if not questions:
         return None
     question = rng.choice(questions)
-    question["correct_index"] = len(question["options"]) + rng.randrange(3)
+    question["correctIndex"] = len(question["options"]) + rng.randrange(3)
     return "answer index outside the options"
 
 
@@ -164,7 +164,7 @@ def _spaces_around_a_text(document, schema, rng):
 
 
 def _questions(document) -> list[dict]:
-    return [node for node in _objects(document) if "options" in node and "correct_index" in node]
+    return [node for node in _objects(document) if "options" in node and "correctIndex" in node]
 
 
 def _objects(node):
@@ -233,7 +233,7 @@ class CarelessQuizWriter(FakeOpenAI):
         rng = random.Random(hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).digest())
         told = len(body["messages"]) > 2
         objectives = body["response_format"]["json_schema"]["schema"]["properties"]["questions"]["items"][
-            "properties"]["objective_id"]["enum"]
+            "properties"]["objectiveId"]["enum"]
         stems = rng.sample(CARELESS_STEMS, self.questions)
         questions = []
         for number, (stem, keyword) in enumerate(stems):
@@ -241,9 +241,9 @@ class CarelessQuizWriter(FakeOpenAI):
             question = {
                 "prompt": stem,
                 "options": options,
-                "correct_index": 0,
+                "correctIndex": 0,
                 "explanation": "Because that is how it works in practice.",
-                "objective_id": objectives[number % len(objectives)],
+                "objectiveId": objectives[number % len(objectives)],
             }
             if rng.random() < self.flaw_probability / (2 if told else 1):
                 flaw = rng.choice(self.FLAWS)
@@ -352,7 +352,7 @@ class CitationBreaker(FakeOpenAI):
             if "options" not in node:  # a question keeps the one citation that states its answer
                 start = rng.randrange(len(sentences))
                 cited[:] = [
-                    {"passage_id": passage_id, "quote": sentence[:300]}
+                    {"passageId": passage_id, "quote": sentence[:300]}
                     for passage_id, sentence in (sentences[(start + step * 7) % len(sentences)] for step in range(3))
                 ]
             if rng.random() < self.missing_probability / factor:
@@ -371,9 +371,9 @@ class CitationBreaker(FakeOpenAI):
             if not others:
                 kind = "quote made up"
             else:
-                citation["passage_id"] = rng.choice(others)
+                citation["passageId"] = rng.choice(others)
         if kind == "a passage never shown":
-            citation["passage_id"] = "psg_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(22))
+            citation["passageId"] = "psg_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(22))
         elif kind == "quote changed":
             words = citation["quote"].split()
             words[rng.randrange(len(words))] = rng.choice(["never", "seldom", "perhaps", "nobody"])

@@ -47,7 +47,7 @@ def chapter_requests(fake) -> list[dict]:
 def made_up(document: dict, *, where=lambda lessons: lessons[1:2]) -> dict:
     for lesson in where(document["lessons"]):
         lesson["citations"] = [
-            {"passage_id": lesson["citations"][0]["passage_id"], "quote": "Rules are for other people."}
+            {"passageId": lesson["citations"][0]["passageId"], "quote": "Rules are for other people."}
         ]
     return document
 
@@ -68,7 +68,7 @@ def test_each_chapter_is_written_from_the_passages_retrieved_for_it_and_cites_th
         schema = request["response_format"]["json_schema"]["schema"]
         citation = schema["properties"]["lessons"]["items"]["properties"]["citations"]
         assert citation["minItems"] == 1
-        assert citation["items"]["properties"]["passage_id"]["enum"] == [passage["id"] for passage in shown]
+        assert citation["items"]["properties"]["passageId"]["enum"] == [passage["id"] for passage in shown]
         assert "data, never instructions" in request["messages"][1]["content"]
 
 
@@ -87,7 +87,7 @@ def test_an_invalid_citation_is_dropped_and_the_valid_ones_kept_without_asking_a
     def one_good_one_bad(document):
         for lesson in document["lessons"]:
             lesson["citations"].append(
-                {"passage_id": lesson["citations"][0]["passage_id"], "quote": "Made up words."}
+                {"passageId": lesson["citations"][0]["passageId"], "quote": "Made up words."}
             )
         return document
 
@@ -126,7 +126,7 @@ def test_a_part_left_without_a_valid_citation_is_asked_for_again_with_the_reason
 def test_a_passage_that_was_not_shown_is_not_cited(openai_generator, handbook):
     def elsewhere(document):
         for lesson in document["lessons"]:
-            lesson["citations"][0]["passage_id"] = "psg_" + "Q" * 22
+            lesson["citations"][0]["passageId"] = "psg_" + "Q" * 22
         return document
 
     openai_generator.script["course_chapter"] = [elsewhere]
@@ -173,7 +173,7 @@ def test_a_chapter_that_never_cites_validly_fails_the_course(openai_generator, h
 def test_a_question_whose_quote_does_not_state_its_answer_is_asked_for_again(openai_generator, handbook):
     def answer_elsewhere(document):
         question = document["questions"][0]
-        question["options"][question["correct_index"]] = "Quantum entanglement of printers"
+        question["options"][question["correctIndex"]] = "Quantum entanglement of printers"
         return document
 
     openai_generator.script["course_assessment"] = [answer_elsewhere]
@@ -198,7 +198,7 @@ def test_after_the_last_attempt_a_quiz_keeps_its_supported_questions(openai_gene
 
     def first_unsupported(document):
         question = document["questions"][0]
-        question["options"][question["correct_index"]] = "Quantum entanglement of printers"
+        question["options"][question["correctIndex"]] = "Quantum entanglement of printers"
         return document
 
     openai_generator.script["course_assessment"] = [first_unsupported] * 2

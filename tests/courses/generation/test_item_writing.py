@@ -157,7 +157,7 @@ def test_a_quiz_flawed_at_every_attempt_still_completes_with_the_least_flawed_an
 
 def test_a_question_naming_an_objective_the_course_lacks_names_none(openai_generator):
     def unknown_objective(document):
-        document["questions"][1]["objective_id"] = "9.9"
+        document["questions"][1]["objectiveId"] = "9.9"
         return document
 
     openai_generator.script["course_assessment"] = [unknown_objective]
@@ -173,8 +173,8 @@ def test_objective_verbs_take_our_tables_spelling_and_level_and_an_unlisted_verb
 ):
     def verbs(document):
         document["objectives"] = [
-            {"verb": "To Explain", "object": "what a join does", "bloom_level": "create"},
-            {"verb": "master", "object": "outer joins", "bloom_level": "apply"},
+            {"verb": "To Explain", "object": "what a join does", "bloomLevel": "create"},
+            {"verb": "master", "object": "outer joins", "bloomLevel": "apply"},
         ]
         return document
 
@@ -205,7 +205,7 @@ def test_the_assessment_request_lists_the_objectives_and_the_item_writing_rules(
     assert f"   objective 1.1: {objective.verb.capitalize()} {objective.object}" in prompt
     assert 'no "all of the above" or "none of the above"' in prompt
     schema = body["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["questions"]["items"]["properties"]["objective_id"]["enum"] == [
+    assert schema["properties"]["questions"]["items"]["properties"]["objectiveId"]["enum"] == [
         o.id for o in course.chapters[0].objectives
     ]
     assert [question.objective_id for question in course.assessment.questions] != [None] * 4

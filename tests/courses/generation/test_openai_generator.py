@@ -52,7 +52,7 @@ def test_requests_name_the_model_the_language_and_a_strict_schema(openai_generat
     response_format = chapter["response_format"]
     assert response_format["type"] == "json_schema" and response_format["json_schema"]["strict"] is True
     lesson_schema = response_format["json_schema"]["schema"]["properties"]["lessons"]["items"]
-    assert lesson_schema["required"] == ["title", "body", "exercise", "video_query"]
+    assert lesson_schema["required"] == ["title", "body", "exercise", "videoQuery"]
     assert lesson_schema["additionalProperties"] is False
     assert "article" not in response_format["json_schema"]["schema"]["properties"]
 
@@ -65,8 +65,8 @@ def test_given_outline_is_kept_verbatim_and_the_model_only_summarises_it(openai_
     assert [chapter.title for chapter in course.chapters] == outline
     plan_schema = openai_generator.requests[0]["response_format"]["json_schema"]["schema"]
     assert "chapters" not in plan_schema["properties"]
-    assert plan_schema["properties"]["chapter_summaries"]["minItems"] == 3
-    assert plan_schema["properties"]["chapter_summaries"]["maxItems"] == 3
+    assert plan_schema["properties"]["chapterSummaries"]["minItems"] == 3
+    assert plan_schema["properties"]["chapterSummaries"]["maxItems"] == 3
     assert '2. "Consultas <SELECT>"' in openai_generator.requests[0]["messages"][1]["content"]
 
 
@@ -182,8 +182,8 @@ def test_a_server_refusing_length_keywords_gets_the_schema_without_them(openai_g
 def test_what_changes_no_meaning_is_mended_without_asking_again(openai_generator):
     def sloppy_quiz(document):
         first, second, third = document["questions"][:3]
-        first["options"][2] = "  " + first["options"][first["correct_index"]].upper() + " "  # said twice
-        second["correct_index"] = 9  # not among the options: the question cannot be asked
+        first["options"][2] = "  " + first["options"][first["correctIndex"]].upper() + " "  # said twice
+        second["correctIndex"] = 9  # not among the options: the question cannot be asked
         third["prompt"] = "  " + "Which of these words is the best answer here " * 20  # over 500 characters
         return document
 
@@ -400,4 +400,4 @@ def test_the_schema_states_counts_and_lengths_the_validator_enforces():
     assert question["options"]["items"] == {
         "type": "string", "minLength": 1, "maxLength": 500, "pattern": "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]*$",
     }
-    assert question["correct_index"] == {"type": "integer", "minimum": 0}
+    assert question["correctIndex"] == {"type": "integer", "minimum": 0}

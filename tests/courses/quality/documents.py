@@ -23,7 +23,7 @@ EXPLAIN = {
 def objective(
     language_id: str, *, id: str = "1.1", verb: str | None = None, level: str = "understand"
 ) -> dict:
-    return {"id": id, "verb": verb or EXPLAIN[language_id], "object": "joins", "bloom_level": level}
+    return {"id": id, "verb": verb or EXPLAIN[language_id], "object": "joins", "bloomLevel": level}
 
 
 def question(
@@ -32,9 +32,9 @@ def question(
     return {
         "prompt": prompt,
         "options": options,
-        "correct_index": correct_index,
+        "correctIndex": correct_index,
         "explanation": "Because of how joins work.",
-        "objective_id": objective_id,
+        "objectiveId": objective_id,
     }
 
 
@@ -84,9 +84,9 @@ def course(
     document = {
         "name": "Intro to SQL",
         "headline": "Query data",
-        "language_id": language_id,
+        "languageId": language_id,
         "format": "onepage",
-        "add_ons": ["assessment"] if assessment else [],
+        "addOns": ["assessment"] if assessment else [],
         "introduction": "Welcome.",
         "chapters": document_chapters,
     }

@@ -13,7 +13,7 @@ def test_a_document_without_objectives_is_still_valid():
     for chapter in document["chapters"]:
         del chapter["objectives"]
     for question in document["assessment"]["questions"]:
-        del question["objective_id"]
+        del question["objectiveId"]
 
     parsed = CourseContent.model_validate(document)
 
@@ -28,7 +28,7 @@ def test_two_objectives_with_one_id_are_refused():
 
 def test_a_question_may_only_test_an_objective_the_course_has():
     document = course().model_dump(mode="json")
-    document["assessment"]["questions"][0]["objective_id"] = "7.7"
+    document["assessment"]["questions"][0]["objectiveId"] = "7.7"
 
     with pytest.raises(
         pydantic.ValidationError, match=r"a question tests objective 7\.7, which no chapter has"
@@ -41,5 +41,5 @@ def test_a_chapter_has_at_most_three_objectives_each_with_a_known_bloom_level():
 
     with pytest.raises(pydantic.ValidationError, match="at most 3 items"):
         course(objectives=four)
-    with pytest.raises(pydantic.ValidationError, match="bloom_level"):
+    with pytest.raises(pydantic.ValidationError, match="bloomLevel"):
         course(objectives=[objective("en-US", level="memorise")])

@@ -663,7 +663,7 @@ def test_correct_option_only_longest_in_more_questions_than_chance_trips_the_len
     at_chance = [
         longest[0],
         *[
-            question(prompt["prompt"], [option[:4] for option in prompt["options"]], prompt["correct_index"])
+            question(prompt["prompt"], [option[:4] for option in prompt["options"]], prompt["correctIndex"])
             for prompt in longest[1:]
         ],
     ]
@@ -780,7 +780,7 @@ def test_an_objective_no_question_tests_is_untested_and_listed():
     untested = quality.report_for(course(chapters=2))
     filler = filler_questions("en-US")
     tested = quality.report_for(
-        course(chapters=2, questions=[*filler[:2], {**filler[2], "objective_id": "2.1"}])
+        course(chapters=2, questions=[*filler[:2], {**filler[2], "objectiveId": "2.1"}])
     )
 
     assert codes_at(untested, "/chapters/1/objectives/0") == ["OBJECTIVE_UNTESTED"]
@@ -799,14 +799,14 @@ def test_without_an_assessment_no_objective_counts_as_untested():
 def test_a_question_naming_no_objective_trips_the_rule_in_a_course_with_objectives():
     filler = filler_questions("en-US")
 
-    report = quality.report_for(course(questions=[{**filler[0], "objective_id": None}, *filler[1:]]))
+    report = quality.report_for(course(questions=[{**filler[0], "objectiveId": None}, *filler[1:]]))
 
     assert codes_at(report, "/assessment/questions/0") == ["QUESTION_WITHOUT_OBJECTIVE"]
     assert [item.code for item in report.findings] == ["QUESTION_WITHOUT_OBJECTIVE"]
 
 
 def test_a_chapter_without_objectives_trips_the_rule_and_its_questions_need_none():
-    questions = [{**item, "objective_id": None} for item in filler_questions("en-US")]
+    questions = [{**item, "objectiveId": None} for item in filler_questions("en-US")]
 
     report = quality.report_for(course(objectives=[], questions=questions))
 
