@@ -1,16 +1,15 @@
-import contextlib
 import uuid
 
 import pytest
-from django.conf import settings
-from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config.celery import app as celery_app
-from tests.factories import AccountFactory, PlanFactory
+from tests.support.factories import AccountFactory, PlanFactory
+from tests.support.keys import client_for
+from tests.support.queues import purge_task_queues
 
-pytest_plugins = ["tests.browser"]
+pytest_plugins = ["tests.support.browser"]
 
 
 @pytest.fixture(autouse=True)
@@ -38,23 +37,6 @@ def _celery_runs_eagerly():
     yield
 
 
-def purge_task_queues() -> None:
-    """Drop the task messages waiting in the test broker (the tests' own Redis database), in either queue."""
-    celery_app.control.purge()
-    with celery_app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(settings.WEBHOOKS_QUEUE)
-
-
-@contextlib.contextmanager
-def no_worker():
-    """Tasks sent go to the broker and stay there, as when every worker is busy."""
-    celery_app.conf.task_always_eager = False
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager = True
-
-
 @pytest.fixture
 def empty_task_queue():
     """No task messages waiting in the test broker, in either queue."""
@@ -70,12 +52,6 @@ def _files_in_a_temporary_folder(settings, tmp_path):
 @pytest.fixture
 def account(db):
     return AccountFactory(plan=PlanFactory(slug="pro"))
-
-
-def client_for(plain_key: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain_key}")
-    return client
 
 
 @pytest.fixture

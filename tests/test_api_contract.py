@@ -18,7 +18,7 @@ from accounts.models import ApiKey
 from core import ratelimit
 from exports import services as exports
 from exports.models import Export
-from tests.factories import AccountFactory, CourseFactory, PlanFactory
+from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,8 +83,8 @@ def test_schemathesis_finds_no_difference_between_the_document_and_the_service(
         capture_output=True,
         text=True,
         timeout=600,
-        # Files of each kind the upload takes, for its multipart body (see tests/contract_hooks.py).
-        env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.contract_hooks", "PYTHONPATH": str(ROOT)},
+        # Files of each kind the upload takes, for its multipart body (see tests/support/contract_hooks.py).
+        env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.contract_hooks", "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
     )
 

@@ -1,6 +1,6 @@
 """
 The error contract under /api/ where DRF's usual path does not reach: unexpected exceptions, wrong
-methods, Django's own 400 and 403 answers, and CSRF. Test-only routes are in tests/urls_api_errors.py.
+methods, Django's own 400 and 403 answers, and CSRF. Test-only routes are in tests/support/urls_api_errors.py.
 """
 
 import logging
@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.factories import CourseFactory
+from tests.support.factories import CourseFactory
 
-pytestmark = [pytest.mark.urls("tests.urls_api_errors"), pytest.mark.django_db]
+pytestmark = [pytest.mark.urls("tests.support.urls_api_errors"), pytest.mark.django_db]
 
 EXPLODE = "/api/v1/test-errors/explode"
 CREATE = "/api/v1/test-errors/create"

@@ -15,11 +15,10 @@ from accounts.models import ApiKey
 from courses.models import GenerationJob
 from exports.models import Export
 from sources.models import Source
-from tests import processes
-from tests.conftest import purge_task_queues
-from tests.factories import AccountFactory, CourseFactory, PlanFactory
-from tests.sources import documents
-from tests.stack import Stack
+from tests.support import documents, processes
+from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
+from tests.support.queues import purge_task_queues
+from tests.support.stack import Stack
 from webhooks.models import WebhookEvent
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"

@@ -18,8 +18,8 @@ import pytest
 from django.db import connection
 
 from core import errors
-from tests import processes
-from tests.factories import CourseFactory
+from tests.support import processes
+from tests.support.factories import CourseFactory
 
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 

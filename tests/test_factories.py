@@ -1,5 +1,5 @@
 from courses.content import CourseContent
-from tests.factories import CourseFactory
+from tests.support.factories import CourseFactory
 
 
 def test_course_factory_builds_a_valid_complete_course(db):

@@ -16,10 +16,10 @@ import pytest
 
 from accounts import services as account_services
 from courses.models import GenerationCheckpoint, GenerationJob
-from tests import processes
-from tests.courses.generation.fake_openai import FakeOpenAI
-from tests.processes import wait_for
-from tests.stack import BASE_DIR, PostgresServer, RedisServer, Stack, http
+from tests.support import processes
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.processes import wait_for
+from tests.support.stack import BASE_DIR, PostgresServer, RedisServer, Stack, http
 
 pytestmark = [pytest.mark.worker]
 

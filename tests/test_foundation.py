@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import CourseFactory
+from tests.support.factories import CourseFactory
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.urls("tests.urls_with_failures")
+pytestmark = pytest.mark.urls("tests.support.urls_with_failures")
 
 
 def test_unknown_api_route_is_json_404(client):

@@ -10,8 +10,8 @@ from django.db import connection
 from accounts import services as account_services
 from courses import jobs
 from courses.models import Course
-from tests.conftest import client_for
-from tests.factories import AccountFactory, GenerationJobFactory, PlanFactory
+from tests.support.factories import AccountFactory, GenerationJobFactory, PlanFactory
+from tests.support.keys import client_for
 
 
 @pytest.fixture

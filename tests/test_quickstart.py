@@ -408,7 +408,7 @@ def test_python_sources_example_uploads_a_pdf_builds_a_course_from_it_and_prints
     service, plain_key, api_key, tmp_path
 ):
     from sources.models import Passage, Source
-    from tests.courses.grounded_documents import handbook_pdf
+    from tests.support.grounded_documents import handbook_pdf
 
     pdf = tmp_path / "handbook.pdf"
     pdf.write_bytes(handbook_pdf())

@@ -1,6 +1,6 @@
 """
 Rate limits of the API (core/ratelimit.py and config/api.ApiView), against real Redis, through
-test-only endpoints of each scope (tests/urls_rate_limited.py). The clock is frozen and moved with
+test-only endpoints of each scope (tests/support/urls_rate_limited.py). The clock is frozen and moved with
 time-machine; the limiter reads it through `ratelimit.clock`.
 """
 
@@ -18,10 +18,10 @@ from django.test import RequestFactory
 from accounts import services as account_services
 from api.views import ApiView
 from core import ratelimit, redis_client
-from tests.conftest import client_for
-from tests.factories import AccountFactory, PlanFactory
+from tests.support.factories import AccountFactory, PlanFactory
+from tests.support.keys import client_for
 
-pytestmark = [pytest.mark.urls("tests.urls_rate_limited"), pytest.mark.django_db]
+pytestmark = [pytest.mark.urls("tests.support.urls_rate_limited"), pytest.mark.django_db]
 
 CREATE = "/api/v1/test-limited/things"
 POLL = "/api/v1/test-limited/things/jobs/known"

@@ -21,8 +21,8 @@ from core.logs import JsonFormatter
 from courses.models import GenerationJob
 from exports import queries
 from preview import views as pages
-from tests.factories import CourseFactory
-from tests.webhooks.receivers import Receiver, answer
+from tests.support.factories import CourseFactory
+from tests.support.receivers import Receiver, answer
 
 CREATE = "/api/v1/courses"
 

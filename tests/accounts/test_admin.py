@@ -12,7 +12,7 @@ from exports.models import Export
 from learners import services as learner_services
 from learners import signoffs
 from sources import services as source_services
-from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory
+from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory
 
 
 @pytest.fixture

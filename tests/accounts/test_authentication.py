@@ -3,8 +3,8 @@ from django.core.management import call_command
 
 from accounts import services
 from accounts.models import ApiKey
-from tests.conftest import client_for
-from tests.factories import AccountFactory, CourseFactory, PlanFactory
+from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
+from tests.support.keys import client_for
 
 INVALID_KEY = {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
 PAID_PLAN = {"message": "This API requires a paid plan.", "code": "PAID_PLAN_REQUIRED"}

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from accounts import services
 from accounts.models import Account, ApiKey, Plan
-from tests import processes
+from tests.support import processes
 
 
 def run(*args) -> list[str]:

@@ -7,8 +7,8 @@ from accounts import services
 from accounts.models import UsagePeriod
 from courses import jobs
 from courses.models import GenerationJob
-from tests.conftest import client_for
-from tests.factories import AccountFactory, PlanFactory, UsagePeriodFactory
+from tests.support.factories import AccountFactory, PlanFactory, UsagePeriodFactory
+from tests.support.keys import client_for
 
 
 @pytest.fixture

@@ -4,37 +4,19 @@ Both clients generated from the live document, once per session, the TypeScript 
 """
 
 import importlib
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.clients import drivers
+from tests.support.clients import drivers
+from tests.support.clients.tools import ROOT, run
 
-ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = ROOT / "build" / "clients"
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
-TYPESCRIPT_PROJECT = ROOT / "tests" / "clients" / "typescript" / "tsconfig.json"
-DRIVER = CLIENTS / "js" / "tests" / "clients" / "typescript" / "driver.js"
-# A limit on how long a tool may run before the test gives up on it, never an assertion.
-TOOL_LIMIT_SECONDS = 300
-
-
-def run(command: list, *, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [str(part) for part in command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TOOL_LIMIT_SECONDS,
-        check=False,  # checked below, with the tool's output in the message
-        **kwargs,
-    )
-    if check:
-        assert done.returncode == 0, f"{command[0]} failed:\n{done.stdout[-10_000:]}\n{done.stderr[-10_000:]}"
-    return done
+TYPESCRIPT_PROJECT = ROOT / "tests" / "support" / "clients" / "typescript" / "tsconfig.json"
+DRIVER = CLIENTS / "js" / "tests" / "support" / "clients" / "typescript" / "driver.js"
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.conftest import ROOT, run
+from tests.support.clients.tools import ROOT, run
 
 NODE_BIN = ROOT / "node_modules" / ".bin"
 

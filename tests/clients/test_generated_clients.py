@@ -4,10 +4,10 @@ Clients generated from the live document, unedited, against the live service, in
 the quickstart flow, every documented error parsed into its typed model, every webhook event and
 every job failure code parsed into theirs.
 
-An endpoint that lands joins the flow in each language (tests/clients/python_flow.py and
-tests/clients/typescript/flow.ts); the errors every endpoint shares are then tested for it from the
-call its flow step recorded, and its own errors are cases in OWN_ERRORS below. The tests fail,
-naming what is missing, until each of those is there.
+An endpoint that lands joins the flow in each language (tests/support/clients/python_flow.py and
+tests/support/clients/typescript/flow.ts); the errors every endpoint shares are then tested for it
+from the call its flow step recorded, and its own errors are cases in OWN_ERRORS below. The tests
+fail, naming what is missing, until each of those is there.
 """
 
 import contextlib
@@ -44,13 +44,13 @@ from exports.models import Export
 from learners import results_csv
 from learners.models import Learner
 from sources.models import Source
-from tests.clients.conftest import ROOT
-from tests.clients.drivers import files_in
-from tests.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
-from tests.learners.conftest import FAILING, PASSING, Reader
+from tests.support.clients.drivers import files_in
+from tests.support.clients.tools import ROOT
+from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
+from tests.support.readers import FAILING, PASSING, Reader
 
 MIB = 1024 * 1024
-LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"  # tests/clients/python_flow.py and flow.ts
+LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"  # tests/support/clients/python_flow.py and flow.ts
 
 
 def json_document(live_document: bytes) -> dict:

@@ -7,7 +7,7 @@ from accounts import services as account_services
 from config.celery import app as celery_app
 from courses import jobs
 from courses.models import GenerationJob
-from tests.stack import RedisServer
+from tests.support.stack import RedisServer
 
 
 @contextlib.contextmanager

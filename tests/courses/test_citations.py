@@ -7,7 +7,7 @@ from courses import citations
 from courses.content import QUOTE_MAX
 from courses.quality import words
 from sources.models import Source
-from tests.courses.grounded import add_source
+from tests.support.grounded import add_source
 
 PASSAGE = citations.PassageText(
     public_id="psg_" + "A" * 22,

@@ -15,10 +15,10 @@ from django.utils.text import slugify
 
 from courses import content
 from courses.models import Course, CourseVersion
-from tests import samples
-from tests.conftest import client_for
-from tests.factories import CourseFactory
-from tests.locks import changed_meanwhile
+from tests.support import samples
+from tests.support.factories import CourseFactory
+from tests.support.keys import client_for
+from tests.support.locks import changed_meanwhile
 
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
 

@@ -13,11 +13,11 @@ from pytest_httpserver import HTTPServer
 from accounts import services as account_services
 from courses.models import Course, GenerationJob
 from sources.models import Passage, Source
-from tests.conftest import client_for
-from tests.courses import grounded_documents as documents
-from tests.courses.generation.fake_openai import FakeOpenAI
-from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
-from tests.sources.conftest import upload
+from tests.support import grounded_documents as documents
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
+from tests.support.keys import client_for
+from tests.support.uploads import upload
 
 HANDBOOK_CHAPTERS = [
     "Access control",
@@ -44,7 +44,7 @@ def guide(api_client, settings, httpserver: HTTPServer) -> str:
     httpserver.expect_request("/guides/office-security").respond_with_data(
         documents.guide_html(), content_type="text/html"
     )
-    from tests.sources.conftest import post_url
+    from tests.support.uploads import post_url
 
     response = post_url(
         api_client, httpserver.url_for("/guides/office-security"), name="Office security guide"

@@ -5,7 +5,7 @@ import pytest
 from accounts import services as account_services
 from courses import idempotency
 from courses.models import GenerationJob, IdempotencyRecord
-from tests.conftest import no_worker
+from tests.support.queues import no_worker
 
 VALID = {"subject": "Intro to SQL"}
 

@@ -31,10 +31,10 @@ from courses.models import (
 )
 from exports.models import Export
 from learners.models import Learner, Signoff
-from tests.conftest import client_for
-from tests.factories import CourseFactory, GenerationJobFactory
-from tests.learners.conftest import BROWSER
-from tests.locks import changed_meanwhile, run_until_they_wait, second_session
+from tests.support.factories import CourseFactory, GenerationJobFactory
+from tests.support.keys import client_for
+from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
+from tests.support.readers import BROWSER
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from courses.models import GenerationJob
-from tests.factories import CourseFactory, GenerationJobFactory
-from tests.webhooks.receivers import Receiver
+from tests.support.factories import CourseFactory, GenerationJobFactory
+from tests.support.receivers import Receiver
 
 pytestmark = pytest.mark.browser
 

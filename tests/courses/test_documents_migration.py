@@ -10,8 +10,8 @@ from django.db.migrations.loader import MigrationLoader
 
 from courses import content
 from courses.models import CourseVersion, GenerationCheckpoint, GenerationJob
-from tests import samples
-from tests.factories import CourseFactory, GenerationJobFactory
+from tests.support import samples
+from tests.support.factories import CourseFactory, GenerationJobFactory
 
 NAME = next(
     name

@@ -4,7 +4,7 @@ import json
 
 from courses import jobs
 from courses.models import GenerationJob
-from tests.factories import GenerationJobFactory
+from tests.support.factories import GenerationJobFactory
 from webhooks.models import WebhookEvent
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret"

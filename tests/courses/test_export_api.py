@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from exports.models import Export
-from tests import legacy, samples
-from tests.factories import CourseFactory
+from tests.support import legacy, samples
+from tests.support.factories import CourseFactory
 from webhooks.models import WebhookEvent
 
 PUBLIC_BASE_URL = "https://courses.example.com"

@@ -15,7 +15,7 @@ from lxml import etree
 from core.languages import Language
 from courses.content import CourseContent
 from exports.cmi5 import package, schemas
-from tests import samples
+from tests.support import samples
 
 COURSE_IRI = "https://courses.example.com/go/cou_AbCdEfGhIjKlMnOpQrStUv"
 NS = "{https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd}"

@@ -22,8 +22,8 @@ from lxml import etree
 
 from courses.content import CourseContent
 from exports.cmi5 import package
-from tests import samples
-from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers
+from tests.support import samples
+from tests.support.package_browser import PlayerControls, Site, answers_with_right, correct_answers
 
 pytestmark = pytest.mark.browser
 

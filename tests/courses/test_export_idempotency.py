@@ -1,5 +1,5 @@
 from exports.models import Export
-from tests.factories import CourseFactory
+from tests.support.factories import CourseFactory
 from webhooks.models import WebhookEvent
 
 

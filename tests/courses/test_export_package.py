@@ -16,7 +16,7 @@ from lxml import etree
 from courses.content import CourseContent
 from exports.models import Export
 from exports.scorm import manifest, package, schemas
-from tests import samples
+from tests.support import samples
 
 FORMATS = ["scorm12", "scorm2004", "scorm2004_4"]
 FOLDER = {"scorm12": "scorm12", "scorm2004": "scorm2004-3", "scorm2004_4": "scorm2004-4"}

@@ -17,9 +17,9 @@ from lxml import etree
 
 from courses.content import CourseContent
 from exports.scorm import package
-from tests import samples
-from tests.browser import NODE_MODULES
-from tests.courses.package_browser import PlayerControls, Site, answers_with_right, correct_answers
+from tests.support import samples
+from tests.support.browser import NODE_MODULES
+from tests.support.package_browser import PlayerControls, Site, answers_with_right, correct_answers
 
 pytestmark = pytest.mark.browser
 

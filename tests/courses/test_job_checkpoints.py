@@ -11,11 +11,11 @@ from courses.content import CourseContent
 from courses.models import Course, GenerationCheckpoint, GenerationJob
 from sources import services as source_services
 from sources.models import Passage
-from tests.conftest import no_worker, purge_task_queues
-from tests.courses import grounded_documents as documents
-from tests.courses.generation.fake_openai import FakeOpenAI, passages_in
-from tests.courses.grounded import add_source, assert_cited
-from tests.locks import changed_meanwhile
+from tests.support import grounded_documents as documents
+from tests.support.fake_openai import FakeOpenAI, passages_in
+from tests.support.grounded import add_source, assert_cited
+from tests.support.locks import changed_meanwhile
+from tests.support.queues import no_worker, purge_task_queues
 
 Status = GenerationJob.Status
 

@@ -5,7 +5,7 @@ from django.db import connection
 
 from accounts import services as account_services
 from courses.models import Course
-from tests.courses.generation.fake_openai import FakeOpenAI, closed_port_url
+from tests.support.fake_openai import FakeOpenAI, closed_port_url
 
 
 @pytest.fixture

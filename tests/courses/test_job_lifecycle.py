@@ -11,8 +11,8 @@ from accounts import services as account_services
 from config.celery import app as celery_app
 from courses import jobs
 from courses.models import Course, GenerationJob
-from tests import processes
-from tests.factories import GenerationJobFactory
+from tests.support import processes
+from tests.support.factories import GenerationJobFactory
 
 Status = GenerationJob.Status
 

@@ -5,7 +5,7 @@ import pytest
 from core.formats import iso_utc_ms
 from courses import serializers
 from courses.models import GenerationJob
-from tests.factories import CourseFactory, GenerationJobFactory
+from tests.support.factories import CourseFactory, GenerationJobFactory
 
 
 @pytest.mark.parametrize(

@@ -24,9 +24,9 @@ from courses.generation import texts as templates
 from courses.generation import videos
 from exports.models import Export
 from exports.player import strings
-from tests.courses import grounded_documents as documents
-from tests.courses.grounded import ALL_ADD_ONS, add_source, make_course
-from tests.factories import CourseFactory
+from tests.support import grounded_documents as documents
+from tests.support.factories import CourseFactory
+from tests.support.grounded import ALL_ADD_ONS, add_source, make_course
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 CATALOGUES = sorted(path.parent.parent.name for path in LOCALE.glob("*/LC_MESSAGES/django.po"))

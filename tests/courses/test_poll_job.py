@@ -4,7 +4,7 @@ import pytest
 
 from courses import jobs
 from courses.models import GenerationJob
-from tests.factories import GenerationJobFactory
+from tests.support.factories import GenerationJobFactory
 
 
 def poll(client, job_id):

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from learners.models import Signoff
-from tests.browser import NODE_MODULES, save_screenshot
-from tests.factories import CourseFactory
+from tests.support.browser import NODE_MODULES, save_screenshot
+from tests.support.factories import CourseFactory
 
 pytestmark = pytest.mark.browser
 

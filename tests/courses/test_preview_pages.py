@@ -17,8 +17,8 @@ from courses import content
 from courses.models import Course
 from learners import signoffs
 from learners.models import Signoff
-from tests import legacy, samples
-from tests.factories import CourseFactory
+from tests.support import legacy, samples
+from tests.support.factories import CourseFactory
 
 pytestmark = pytest.mark.django_db
 

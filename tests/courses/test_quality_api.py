@@ -6,11 +6,11 @@ from django.contrib.auth.models import User
 from accounts import services as account_services
 from courses import jobs
 from courses.models import Course
-from tests import legacy
-from tests.conftest import client_for
-from tests.courses.quality.documents import course as quality_course
-from tests.courses.quality.documents import question
-from tests.factories import CourseFactory
+from tests.support import legacy
+from tests.support.factories import CourseFactory
+from tests.support.keys import client_for
+from tests.support.quality_documents import course as quality_course
+from tests.support.quality_documents import question
 
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
 
@@ -141,7 +141,7 @@ def test_findings_say_which_rule_how_severe_what_is_wrong_and_where(api_client, 
 
 
 def test_a_course_written_before_objectives_existed_reports_their_absence(api_client, api_key):
-    course = CourseFactory(api_key=api_key)  # tests.samples: no objectives, answers all at A
+    course = CourseFactory(api_key=api_key)  # tests.support.samples: no objectives, answers all at A
 
     body = quality(api_client, course.public_id).json()
 

@@ -10,9 +10,9 @@ from accounts import services as account_services
 from core import leases
 from courses import jobs
 from courses.models import Course, GenerationJob
-from tests import legacy
-from tests.courses.generation.fake_openai import FakeOpenAI, closed_port_url
-from tests.factories import CourseFactory
+from tests.support import legacy
+from tests.support.factories import CourseFactory
+from tests.support.fake_openai import FakeOpenAI, closed_port_url
 from webhooks.models import WebhookEvent
 
 CALLBACK = "https://hooks.example.com/courses/7f3a9c2e"

@@ -12,13 +12,13 @@ from django.test import TestCase
 from courses.content import CourseContent
 from courses.models import Course, GenerationJob, JobSource
 from sources.models import Passage
-from tests.conftest import client_for
-from tests.courses import grounded_documents as documents
-from tests.courses.generation.fake_openai import FakeOpenAI
-from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
-from tests.factories import CourseFactory
-from tests.locks import changed_meanwhile
-from tests.samples import course_document, in_version_1
+from tests.support import grounded_documents as documents
+from tests.support.factories import CourseFactory
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
+from tests.support.keys import client_for
+from tests.support.locks import changed_meanwhile
+from tests.support.samples import course_document, in_version_1
 
 
 @pytest.fixture(autouse=True)
@@ -433,7 +433,7 @@ def test_a_version_1_document_cannot_gain_citations(api_client, old_course):
 
 def deleted_meanwhile(plain_key: str, source_id: str, *, after_query_with: str, request):
     """`request()`, with the source deleted by the same key from another connection right after the
-    query given (see tests.locks); both answers."""
+    query given (see tests.support.locks); both answers."""
     return changed_meanwhile(
         after_query_with=after_query_with,
         change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{source_id}"),

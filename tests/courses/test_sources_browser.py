@@ -9,10 +9,10 @@ from playwright.sync_api import expect
 from courses.content import CourseContent
 from courses.models import Course
 from exports.scorm import package as scorm_package
-from tests.browser import NODE_MODULES, save_screenshot
-from tests.courses import grounded_documents as documents
-from tests.courses.grounded import add_source, make_course
-from tests.courses.package_browser import Site
+from tests.support import grounded_documents as documents
+from tests.support.browser import NODE_MODULES, save_screenshot
+from tests.support.grounded import add_source, make_course
+from tests.support.package_browser import Site
 
 pytestmark = pytest.mark.browser
 

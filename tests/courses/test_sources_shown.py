@@ -13,9 +13,9 @@ from pytest_httpserver import HTTPServer
 
 from courses.content import CourseContent
 from exports.scorm import package as scorm_package
-from tests.courses import grounded_documents as documents
-from tests.courses.grounded import ALL_ADD_ONS, add_source, make_course
-from tests.sources.conftest import post_url
+from tests.support import grounded_documents as documents
+from tests.support.grounded import ALL_ADD_ONS, add_source, make_course
+from tests.support.uploads import post_url
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

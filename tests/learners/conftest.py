@@ -1,61 +1,9 @@
-import ipaddress
-import json
-import random
-
 import pytest
-from django.test import Client
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from tests.factories import CourseFactory
-
-# What Chromium says it is: the page's requests come from browsers.
-BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
-
-
-def some_ip() -> str:
-    """A client address of its own, so per-address counters never carry over between tests."""
-    return str(ipaddress.IPv4Address(random.randint(0x0A000001, 0x0AFFFFFE)))
-
-
-class Reader:
-    """
-    One browser reading a course's pages, sending progress as static/courses/learner.js does (the
-    CSRF token of the cookie the page set, form-encoded batches), and signing as the page's form does.
-    """
-
-    def __init__(self, course, *, user_agent: str = BROWSER, ip: str | None = None):
-        self.course = course
-        self.client = Client(enforce_csrf_checks=True, HTTP_USER_AGENT=user_agent, REMOTE_ADDR=ip or some_ip())
-        self.token = None
-
-    def open(self, path: str = ""):
-        response = self.client.get(f"/go/{self.course.public_id}{path}")
-        if response.status_code == 200:
-            self.token = self.client.cookies["csrftoken"].value
-        return response
-
-    def send(self, **batch):
-        if self.token is None:
-            self.open()
-        return self.post_batch(json.dumps({"version": self.course.version, **batch}))
-
-    def post_batch(self, raw: str):
-        return self.client.post(
-            f"/go/{self.course.public_id}/progress", {"csrfmiddlewaretoken": self.token, "batch": raw}
-        )
-
-    def sign(self, name: str = "Ada Lovelace"):
-        if self.token is None:
-            self.open()
-        return self.client.post(
-            f"/go/{self.course.public_id}/agreement",
-            {"name": name, "confirm": "yes", "csrfmiddlewaretoken": self.token},
-        )
-
-    @property
-    def learner_cookie(self):
-        return self.client.cookies.get("cgs_learner")
+from tests.support.factories import CourseFactory
+from tests.support.readers import Reader
 
 
 @pytest.fixture
@@ -67,12 +15,6 @@ def course(api_key):
 @pytest.fixture
 def reader(course):
     return Reader(course)
-
-
-# The sample assessment: 5 questions, the first option always right, 4 right answers to pass.
-FAILING = [0, 0, 1, 1, None]  # 2 of 5: 40 %
-PASSING = [0, 0, 0, 0, 1]  # 4 of 5: 80 %
-PERFECT = [0, 0, 0, 0, 0]
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from learners import services, signoffs, tasks
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.factories import CourseFactory
-from tests.learners.conftest import FAILING, PASSING, Reader
+from tests.support.factories import CourseFactory
+from tests.support.readers import FAILING, PASSING, Reader
 from webhooks.models import WebhookEvent
 
 pytestmark = pytest.mark.django_db

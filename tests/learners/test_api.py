@@ -18,10 +18,10 @@ from courses import deletion
 from courses.models import Course, GenerationJob
 from learners import queries, services
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.conftest import client_for
-from tests.factories import CourseFactory
-from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import changed_meanwhile, second_session
+from tests.support.factories import CourseFactory
+from tests.support.keys import client_for
+from tests.support.locks import changed_meanwhile, second_session
+from tests.support.readers import FAILING, PASSING, Reader
 from webhooks.models import WebhookAttempt, WebhookEvent
 
 pytestmark = pytest.mark.django_db

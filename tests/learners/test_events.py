@@ -17,10 +17,10 @@ from courses import deletion
 from courses.models import Course
 from learners import events, services
 from learners.models import Learner
-from tests.conftest import no_worker
-from tests.learners.conftest import FAILING, PASSING, PERFECT, Reader
-from tests.locks import changed_meanwhile
-from tests.webhooks.receivers import Receiver
+from tests.support.locks import changed_meanwhile
+from tests.support.queues import no_worker
+from tests.support.readers import FAILING, PASSING, PERFECT, Reader
+from tests.support.receivers import Receiver
 from webhooks.models import WebhookEvent
 
 pytestmark = pytest.mark.django_db

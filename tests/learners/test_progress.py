@@ -17,10 +17,10 @@ from courses import versions
 from courses.models import CourseVersion
 from learners import progress, queries, services
 from learners.models import Learner, QuizAttempt, Signoff
-from tests import legacy, samples
-from tests.factories import CourseFactory
-from tests.learners.conftest import FAILING, PASSING, Reader
-from tests.locks import changed_meanwhile, run_until_they_wait, second_session
+from tests.support import legacy, samples
+from tests.support.factories import CourseFactory
+from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
+from tests.support.readers import FAILING, PASSING, Reader
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ from playwright.sync_api import expect
 
 from courses.models import Course
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.factories import CourseFactory
-from tests.processes import wait_for
-from tests.webhooks.receivers import Receiver
+from tests.support.factories import CourseFactory
+from tests.support.processes import wait_for
+from tests.support.receivers import Receiver
 from webhooks.models import WebhookEvent
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

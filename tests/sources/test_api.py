@@ -12,11 +12,11 @@ from django.test import Client, TestCase
 from accounts import services as account_services
 from sources import queries
 from sources.models import Passage, Source
-from tests.conftest import client_for
-from tests.factories import AccountFactory, PlanFactory
-from tests.sources import documents
-from tests.sources.conftest import error_of, read, upload
-from tests.webhooks.receivers import Receiver
+from tests.support import documents
+from tests.support.factories import AccountFactory, PlanFactory
+from tests.support.keys import client_for
+from tests.support.receivers import Receiver
+from tests.support.uploads import error_of, read, upload
 from webhooks.models import WebhookEvent
 
 PDF = documents.pdf_with_bookmarks(chapters=2, pages_per_chapter=1)

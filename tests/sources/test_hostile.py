@@ -11,8 +11,8 @@ import pytest
 
 from sources.extraction import office, sniff
 from sources.models import Source
-from tests.sources import documents
-from tests.sources.conftest import read
+from tests.support import documents
+from tests.support.uploads import read
 
 
 def failure(source: dict) -> tuple[str, str]:

@@ -12,8 +12,8 @@ from docx.oxml.ns import qn
 from sources.extraction import office, sniff
 from sources.extraction import passages as splitting
 from sources.models import Source
-from tests.sources import documents
-from tests.sources.conftest import passages_of, read
+from tests.support import documents
+from tests.support.uploads import passages_of, read
 
 
 def outline(source: dict) -> list[tuple[str, int, int | None]]:

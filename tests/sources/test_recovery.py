@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from sources import services
 from sources.models import Source
-from tests.sources import documents
+from tests.support import documents
 
 
 def test_a_source_whose_message_was_lost_is_sent_again(api_client, empty_task_queue, settings, httpserver):

@@ -2,8 +2,8 @@
 
 from sources import queries
 from sources.models import Source
-from tests.sources import documents
-from tests.sources.conftest import read
+from tests.support import documents
+from tests.support.uploads import read
 
 ENGLISH = b"""# Safety handbook
 

@@ -14,8 +14,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from config.celery import app as celery_app
 from sources.models import Source
-from tests.processes import environment, stop, wait_for
-from tests.sources import documents
+from tests.support import documents
+from tests.support.processes import environment, stop, wait_for
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from tests.webhooks.receivers import Receiver
+from tests.support.receivers import Receiver
 
 
 @pytest.fixture

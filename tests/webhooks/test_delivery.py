@@ -10,7 +10,7 @@ import standardwebhooks
 import time_machine
 from django.db import connection
 
-from tests.webhooks.receivers import Receiver, answer, hold_until_released, send_and_hold
+from tests.support.receivers import Receiver, answer, hold_until_released, send_and_hold
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
 

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from core.outbound import transport, urls
-from tests.webhooks.receivers import Receiver, answer, trickle
+from tests.support.receivers import Receiver, answer, trickle
 
 USER_AGENT = "tests"
 

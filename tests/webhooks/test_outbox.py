@@ -14,10 +14,10 @@ from django.db import connection, transaction
 
 from config.celery import app as celery_app
 from core import queue
-from tests.conftest import no_worker, purge_task_queues
-from tests.factories import CourseFactory
-from tests.learners.conftest import Reader
-from tests.webhooks.receivers import answer
+from tests.support.factories import CourseFactory
+from tests.support.queues import no_worker, purge_task_queues
+from tests.support.readers import Reader
+from tests.support.receivers import answer
 from webhooks import services, tasks
 from webhooks.models import WebhookEvent
 

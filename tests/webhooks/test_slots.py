@@ -7,11 +7,11 @@ import time_machine
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from tests.conftest import no_worker, purge_task_queues
-from tests.factories import AccountFactory
-from tests.locks import second_session
-from tests.processes import wait_for
-from tests.webhooks.receivers import answer
+from tests.support.factories import AccountFactory
+from tests.support.locks import second_session
+from tests.support.processes import wait_for
+from tests.support.queues import no_worker, purge_task_queues
+from tests.support.receivers import answer
 from webhooks import services, slots
 from webhooks.models import WebhookEvent
 

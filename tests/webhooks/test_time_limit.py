@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.webhooks.receivers import answer_after, trickle
+from tests.support.receivers import answer_after, trickle
 from webhooks import services
 from webhooks.models import WebhookEvent
 

@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
-from tests.factories import AccountFactory
-from tests.processes import stop, wait_for
-from tests.webhooks.receivers import Receiver, answer, answer_after, hold_until_released
+from tests.support.factories import AccountFactory
+from tests.support.processes import stop, wait_for
+from tests.support.receivers import Receiver, answer, answer_after, hold_until_released
 from webhooks import services
 from webhooks.models import WebhookEvent
 

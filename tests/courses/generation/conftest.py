@@ -1,6 +1,6 @@
 import pytest
 
-from tests.courses.generation.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI
 
 
 @pytest.fixture(autouse=True)

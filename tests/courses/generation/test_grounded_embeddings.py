@@ -15,8 +15,8 @@ from courses import generation
 from courses.generation import grounding
 from sources import embeddings
 from sources.models import Passage, Source
-from tests.courses.generation.fake_openai import passages_in
-from tests.courses.grounded import add_source, assert_cited
+from tests.support.fake_openai import passages_in
+from tests.support.grounded import add_source, assert_cited
 
 # Ten sections of an office guide. The chapter "Automobiles" shares no word with any; the one it is
 # about comes last, after more than a chapter takes (8), where the full-text rank never reaches it.

@@ -12,9 +12,9 @@ import pytest
 from courses import generation
 from courses.generation.errors import GenerationFailed
 from sources.models import Source
-from tests.courses import grounded_documents as documents
-from tests.courses.generation.fake_openai import passages_in
-from tests.courses.grounded import add_source, assert_cited
+from tests.support import grounded_documents as documents
+from tests.support.fake_openai import passages_in
+from tests.support.grounded import add_source, assert_cited
 
 ADD_ONS = ["practical-exercises", "wrapup", "assessment", "articles"]
 

@@ -12,9 +12,9 @@ import pytest
 from courses import jobs
 from courses.models import GenerationJob
 from sources.models import Source
-from tests.courses import grounded_documents as documents
-from tests.courses.generation.sloppy_model import CitationBreaker
-from tests.courses.grounded import ALL_ADD_ONS, add_source, assert_cited
+from tests.support import grounded_documents as documents
+from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited
+from tests.support.sloppy_model import CitationBreaker
 
 COURSES = 30
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]

@@ -11,8 +11,8 @@ import pytest
 from courses import jobs
 from courses.content import CourseContent
 from courses.models import GenerationJob
-from tests.courses.generation.sloppy_model import SloppyModel
-from tests.samples import ALL_ADD_ONS
+from tests.support.samples import ALL_ADD_ONS
+from tests.support.sloppy_model import SloppyModel
 
 COURSES = 30
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]

@@ -9,8 +9,8 @@ import math
 import pytest
 
 from courses import quality
-from tests.courses.generation.helpers import generate
-from tests.courses.generation.sloppy_model import CarelessQuizWriter
+from tests.support.generation import generate
+from tests.support.sloppy_model import CarelessQuizWriter
 
 COURSES = 25  # of 8 questions each: 200 questions
 

@@ -7,9 +7,9 @@ from django.core.exceptions import ImproperlyConfigured
 from courses.content import CourseContent
 from courses.generation import GenerationFailed, GenerationTimeout
 from courses.generation import texts as templates
-from tests.courses.generation.helpers import generate
-from tests.courses.generation.walk import assert_complete, language_of, prose
-from tests.samples import ALL_ADD_ONS
+from tests.support.generation import generate
+from tests.support.samples import ALL_ADD_ONS
+from tests.support.walk import assert_complete, language_of, prose
 
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 OUTLINES = {

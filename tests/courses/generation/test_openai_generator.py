@@ -5,10 +5,10 @@ import pytest
 
 from courses.generation import GenerationFailed, GenerationTimeout, ProviderUnavailable
 from courses.generation import openai_generator as openai_generator_module
-from tests.courses.generation.fake_openai import PHRASES, FakeOpenAI, closed_port_url
-from tests.courses.generation.helpers import generate
-from tests.courses.generation.walk import assert_complete
-from tests.samples import ALL_ADD_ONS
+from tests.support.fake_openai import PHRASES, FakeOpenAI, closed_port_url
+from tests.support.generation import generate
+from tests.support.samples import ALL_ADD_ONS
+from tests.support.walk import assert_complete
 
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 

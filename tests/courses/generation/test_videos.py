@@ -7,10 +7,10 @@ import pytest
 from werkzeug import Response
 
 from courses.generation import videos
-from tests.courses.generation.fake_openai import closed_port_url
-from tests.courses.generation.helpers import generate
-from tests.courses.generation.walk import assert_complete
-from tests.samples import ALL_ADD_ONS
+from tests.support.fake_openai import closed_port_url
+from tests.support.generation import generate
+from tests.support.samples import ALL_ADD_ONS
+from tests.support.walk import assert_complete
 
 
 def video_id_for(query: str) -> str:

@@ -4,8 +4,8 @@ import pydantic
 import pytest
 
 from courses.content import CourseContent
-from tests import samples
-from tests.courses.quality.documents import course, objective
+from tests.support import samples
+from tests.support.quality_documents import course, objective
 
 
 def test_a_document_without_objectives_is_still_valid():

@@ -3,8 +3,8 @@
 import random
 
 from courses import quality
-from tests.courses.generation.helpers import generate
-from tests.samples import ALL_ADD_ONS
+from tests.support.generation import generate
+from tests.support.samples import ALL_ADD_ONS
 
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 SUBJECTS = [

@@ -8,8 +8,7 @@ import sys
 import pytest
 
 from courses.quality import readability
-from tests.courses.quality.documents import PLAIN_LESSON
-from tests.courses.quality.test_rules import HARD_TO_READ
+from tests.support.quality_documents import HARD_TO_READ, PLAIN_LESSON
 
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 

@@ -10,8 +10,15 @@ import pytest
 
 from courses import content, quality
 from courses.quality import rules
-from tests.courses.generation.fake_openai import QUIZ
-from tests.courses.quality.documents import PLAIN_LESSON, course, filler_questions, objective, question
+from tests.support.fake_openai import QUIZ
+from tests.support.quality_documents import (
+    HARD_TO_READ,
+    PLAIN_LESSON,
+    course,
+    filler_questions,
+    objective,
+    question,
+)
 
 LANGUAGES = ["en-US", "pt-BR", "es-ES", "fr-FR", "de-DE"]
 QUIZ_EN = QUIZ["en-US"]
@@ -813,25 +820,6 @@ def test_a_chapter_without_objectives_trips_the_rule_and_its_questions_need_none
     assert [(item.code, item.where) for item in report.findings] == [
         ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/0")
     ]
-
-
-HARD_TO_READ = {
-    "en-US": "Notwithstanding considerable organizational heterogeneity, the institutionalization of comprehensive "
-    "interdisciplinary methodologies necessitates sophisticated infrastructural coordination, continuous "
-    "epistemological reconsideration and systematically documented accountability mechanisms.",
-    "pt-BR": "Independentemente da considerável heterogeneidade organizacional, a institucionalização de metodologias "
-    "interdisciplinares abrangentes exige coordenação infraestrutural sofisticada, reconsideração epistemológica "
-    "contínua e mecanismos de responsabilização sistematicamente documentados.",
-    "es-ES": "Independientemente de la considerable heterogeneidad organizativa, la institucionalización de "
-    "metodologías interdisciplinarias exhaustivas exige una coordinación infraestructural sofisticada, una "
-    "reconsideración epistemológica continua y mecanismos de responsabilidad sistemáticamente documentados.",
-    "fr-FR": "Nonobstant une considérable hétérogénéité organisationnelle, l'institutionnalisation de méthodologies "
-    "interdisciplinaires exhaustives nécessite une coordination infrastructurelle sophistiquée, une reconsidération "
-    "épistémologique continuelle et des mécanismes de responsabilisation systématiquement documentés.",
-    "de-DE": "Ungeachtet beträchtlicher organisatorischer Heterogenität erfordert die Institutionalisierung "
-    "umfassender interdisziplinärer Methodologien eine hochentwickelte infrastrukturelle Koordinierung, "
-    "kontinuierliche erkenntnistheoretische Überprüfung sowie systematisch dokumentierte Rechenschaftsmechanismen.",
-}
 
 
 @pytest.mark.parametrize("language_id", LANGUAGES)

@@ -15,9 +15,9 @@ import * as readline from 'node:readline';
 
 import type { ZodType } from 'zod';
 
-import { client } from '../../../build/clients/typescript/client.gen';
-import * as sdk from '../../../build/clients/typescript/sdk.gen';
-import * as schemas from '../../../build/clients/typescript/zod.gen';
+import { client } from '../../../../build/clients/typescript/client.gen';
+import * as sdk from '../../../../build/clients/typescript/sdk.gen';
+import * as schemas from '../../../../build/clients/typescript/zod.gen';
 import { runFlow, uploadOptions } from './flow';
 
 interface FileValue {

@@ -7,7 +7,7 @@ from accounts.models import Account, ApiKey, Plan, UsagePeriod
 from core.ids import random_base62
 from courses import content
 from courses.models import Course, CourseVersion, GenerationJob
-from tests import samples
+from tests.support import samples
 
 
 class PlanFactory(factory.django.DjangoModelFactory):

@@ -10,7 +10,7 @@ import pytest
 # the test database work around it, which is synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 NODE_MODULES = ROOT / "node_modules"
 

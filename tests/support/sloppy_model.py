@@ -18,7 +18,7 @@ import random
 
 import jsonschema
 
-from tests.courses.generation.fake_openai import PHRASES, QUIZ, FakeOpenAI, passages_in, sentences_of
+from tests.support.fake_openai import PHRASES, QUIZ, FakeOpenAI, passages_in, sentences_of
 
 WORDS = {language: phrase.rstrip(".").split() for language, phrase in PHRASES.items()}
 

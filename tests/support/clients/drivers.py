@@ -39,7 +39,7 @@ class PythonClient:
     def __init__(self):
         self.package = importlib.import_module(PACKAGE)
         self.models = importlib.import_module(f"{PACKAGE}.models")
-        self.flow = importlib.import_module("tests.clients.python_flow")
+        self.flow = importlib.import_module("tests.support.clients.python_flow")
 
     def run_flow(self, *, base_url: str, api_key: str) -> dict:
         return self.flow.run_flow(base_url=base_url, api_key=api_key)
@@ -109,7 +109,7 @@ def body_model(hint, body: dict):
 
 
 class TypeScriptClient:
-    """tests/clients/typescript/driver.ts, compiled, in a Node.js process of its own."""
+    """tests/support/clients/typescript/driver.ts, compiled, in a Node.js process of its own."""
 
     language = "typescript"
 

@@ -20,9 +20,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.processes import wait_for
+from tests.support.processes import wait_for
 
-BASE_DIR = Path(__file__).resolve().parents[1]
+BASE_DIR = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 

@@ -16,8 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 
-import { formDataBodySerializer } from '../../../build/clients/typescript/client';
-import { client } from '../../../build/clients/typescript/client.gen';
+import { formDataBodySerializer } from '../../../../build/clients/typescript/client';
+import { client } from '../../../../build/clients/typescript/client.gen';
 import {
   addLearner,
   createCourse,
@@ -39,7 +39,7 @@ import {
   replaceCourseContent,
   revokeExport,
   updateCourse,
-} from '../../../build/clients/typescript/sdk.gen';
+} from '../../../../build/clients/typescript/sdk.gen';
 import type {
   CourseDetailOutput,
   CourseOutput,
@@ -52,8 +52,8 @@ import type {
   LearnerOutput,
   ResultsOutput,
   SourceOutput,
-} from '../../../build/clients/typescript/types.gen';
-import { zExportFormatEnum } from '../../../build/clients/typescript/zod.gen';
+} from '../../../../build/clients/typescript/types.gen';
+import { zExportFormatEnum } from '../../../../build/clients/typescript/zod.gen';
 
 /** A successful call, as the error tests replay it. */
 export interface Call {

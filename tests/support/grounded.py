@@ -6,7 +6,7 @@ from courses import citations
 from courses.content import CourseContent
 from courses.quality import words
 from sources.models import Passage
-from tests.sources.conftest import read
+from tests.support.uploads import read
 
 ALL_ADD_ONS = ["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]
 

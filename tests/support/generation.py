@@ -5,7 +5,7 @@ import time
 from django.test import override_settings
 
 from courses import generation
-from tests.samples import ALL_ADD_ONS
+from tests.support.samples import ALL_ADD_ONS
 
 
 def generate(

@@ -1,7 +1,7 @@
 """Small course documents for the quality tests: one chapter, its objectives and a quiz."""
 
 from courses.content import CourseContent
-from tests.courses.generation.fake_openai import QUIZ
+from tests.support.fake_openai import QUIZ
 
 # A short, plain lesson per language: easy to read.
 PLAIN_LESSON = {
@@ -11,6 +11,26 @@ PLAIN_LESSON = {
     "fr-FR": "Une jointure met deux tables côte à côte. On relie les lignes par une clé. Essayez sur une petite table.",
     "de-DE": "Ein Join legt zwei Tabellen nebeneinander. Sie verbinden Zeilen über einen Schlüssel. Üben Sie klein.",
 }
+
+# A lesson no reader gets through, in every course language.
+HARD_TO_READ = {
+    "en-US": "Notwithstanding considerable organizational heterogeneity, the institutionalization of comprehensive "
+    "interdisciplinary methodologies necessitates sophisticated infrastructural coordination, continuous "
+    "epistemological reconsideration and systematically documented accountability mechanisms.",
+    "pt-BR": "Independentemente da considerável heterogeneidade organizacional, a institucionalização de metodologias "
+    "interdisciplinares abrangentes exige coordenação infraestrutural sofisticada, reconsideração epistemológica "
+    "contínua e mecanismos de responsabilização sistematicamente documentados.",
+    "es-ES": "Independientemente de la considerable heterogeneidad organizativa, la institucionalización de "
+    "metodologías interdisciplinarias exhaustivas exige una coordinación infraestructural sofisticada, una "
+    "reconsideración epistemológica continua y mecanismos de responsabilidad sistemáticamente documentados.",
+    "fr-FR": "Nonobstant une considérable hétérogénéité organisationnelle, l'institutionnalisation de méthodologies "
+    "interdisciplinaires exhaustives nécessite une coordination infrastructurelle sophistiquée, une reconsidération "
+    "épistémologique continuelle et des mécanismes de responsabilisation systématiquement documentés.",
+    "de-DE": "Ungeachtet beträchtlicher organisatorischer Heterogenität erfordert die Institutionalisierung "
+    "umfassender interdisziplinärer Methodologien eine hochentwickelte infrastrukturelle Koordinierung, "
+    "kontinuierliche erkenntnistheoretische Überprüfung sowie systematisch dokumentierte Rechenschaftsmechanismen.",
+}
+
 EXPLAIN = {
     "en-US": "explain",
     "pt-BR": "explicar",

@@ -338,7 +338,7 @@ def upload_source(state: FlowState) -> None:
     answer = create_source.sync_detailed(client=state.client, body=body)
     if not isinstance(answer.parsed, SourceOutput):
         raise ApiError("createSource", answer)
-    # A file in a recorded body: its name and text (tests/clients/drivers.py sends it as a file).
+    # A file in a recorded body: its name and text (tests/support/clients/drivers.py sends it as a file).
     state.calls.append(
         {
             "operation": "createSource",
