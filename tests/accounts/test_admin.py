@@ -329,3 +329,22 @@ def test_admin_login_is_rate_limited_per_ip(client, db, time_machine):
     assert statuses[:10] == [200] * 10
     assert statuses[10:] == [403, 403]
     assert other_ip.status_code == 200
+
+
+def test_the_admin_never_shows_a_webhook_signing_secret_and_rotating_shows_the_new_one_once(
+    staff_client, account
+):
+    old_secret = account.webhook_secret
+
+    page = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+    rotated = staff_client.post(
+        "/admin/accounts/account/",
+        {"action": "rotate_webhook_secret", "_selected_action": [account.pk]},
+        follow=True,
+    ).content.decode()
+    later = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
+
+    account.refresh_from_db()
+    assert old_secret not in page and "set (hidden)" in page
+    assert account.webhook_secret != old_secret and account.webhook_secret in rotated
+    assert account.webhook_secret not in later and old_secret not in later

@@ -1,5 +1,9 @@
+import json
+
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import ApiKey
@@ -172,3 +176,15 @@ def test_no_raw_key_is_stored_anywhere(db, django_db_blocker):
 
     assert hits == []
     assert ApiKey.objects.get(account=account).key_hash == services.hash_key(plain_key)
+
+
+def test_a_key_is_looked_up_by_its_hash_alone(api_client, plain_key, account):
+    # The database compares SHA-256 digests, never the key: a guess that shares a prefix with a real
+    # key matches no more of its digest than any other guess, so timing tells nothing.
+    with CaptureQueriesContext(connection) as queries:
+        response = api_client.get("/api/v1/courses/jobs/job_0000000000000000000000")
+
+    sql = json.dumps([query["sql"] for query in queries.captured_queries])
+    assert response.status_code == 404
+    assert plain_key not in sql
+    assert services.hash_key(plain_key) in sql

@@ -1,7 +1,7 @@
 """
 The document as client generators read it: the live document passes Spectral (`spectral:oas`) and
 Redocly CLI (`recommended`) without an error or a warning; a rule turned down says why in
-.spectral.yaml or redocly.yaml. (openapi-spec-validator: tests/test_openapi.py.)
+.spectral.yaml or redocly.yaml. (openapi-spec-validator: tests/api/test_openapi.py.)
 """
 
 import json

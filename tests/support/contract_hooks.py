@@ -1,5 +1,5 @@
 """
-Hooks for `schemathesis run` (tests/test_api_contract.py loads them with SCHEMATHESIS_HOOKS).
+Hooks for `schemathesis run` (tests/api/test_contract.py loads them with SCHEMATHESIS_HOOKS).
 
 The upload's `file` part names the kinds of document the service reads (its `encoding.contentType`);
 JSON Schema cannot say what makes bytes a PDF, so these strategies give schemathesis real files of

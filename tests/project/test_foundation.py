@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.factories import CourseFactory
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.urls("tests.support.urls_with_failures")
 
 

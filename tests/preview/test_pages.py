@@ -524,6 +524,21 @@ def test_signing_the_agreement_records_a_signoff_and_confirms_it(client):
     assert "Votre attestation a été enregistrée le" in confirmation
 
 
+def test_the_sign_off_confirmation_address_is_opaque(api_key):
+    course = CourseFactory(api_key=api_key)
+    browser = Client()
+
+    response = browser.post(f"/go/{course.public_id}/agreement", {"name": "Ada Lovelace", "confirm": "on"})
+
+    signoff = Signoff.objects.get()
+    assert response.status_code == 303
+    assert response["Location"] == f"/go/{course.public_id}/signed/{signoff.public_id}"
+    assert re.fullmatch(r"sig_[A-Za-z0-9]{22}", signoff.public_id)
+    assert "Ada Lovelace" in browser.get(response["Location"]).content.decode()
+    assert browser.get(f"/go/{course.public_id}/signed/{signoff.pk}").status_code == 404
+    assert browser.get(f"/go/{course.public_id}/signed/sig_0000000000000000000000").status_code == 404
+
+
 def test_signoff_keeps_a_keyed_hash_of_the_ip_not_the_ip(client):
     course = CourseFactory()
 

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from bench import harness
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.worker

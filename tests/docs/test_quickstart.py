@@ -27,7 +27,7 @@ from exports.models import Export
 from webhooks import services as webhook_services
 from webhooks.models import WebhookEvent
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 QUICKSTART_PAGE = ROOT / "docs" / "api" / "quickstart.md"
 WEBHOOKS_PAGE = ROOT / "docs" / "api" / "webhooks.md"

@@ -1,6 +1,7 @@
 """
 The error contract under /api/ where DRF's usual path does not reach: unexpected exceptions, wrong
-methods, Django's own 400 and 403 answers, and CSRF. Test-only routes are in tests/support/urls_api_errors.py.
+methods, Django's own 400 and 403 answers, and CSRF. Test-only routes are in
+tests/support/urls_api_errors.py.
 """
 
 import logging

@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The folders at the top that hold Python packages but nothing the service runs: the tests, and the
 # load harness of `make bench`. Every other one is the service's (apps, and whatever layer is added).
 NOT_THE_SERVICE = {"tests", "bench"}

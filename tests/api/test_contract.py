@@ -21,7 +21,7 @@ from exports.models import Export
 from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Fixed, so that a run is reproducible; change it to explore other inputs.
 SEED = "20261122"
 
