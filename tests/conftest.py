@@ -1,13 +1,16 @@
+import time
 import uuid
 
 import pytest
+from django.contrib.auth.models import User
 
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config.celery import app as celery_app
-from tests.support.factories import AccountFactory, PlanFactory
+from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 from tests.support.keys import client_for
 from tests.support.queues import purge_task_queues
+from tests.support.receivers import Receiver
 
 pytest_plugins = ["tests.support.browser"]
 
@@ -82,3 +85,71 @@ def stranger_client(db):
     stranger = AccountFactory(plan=PlanFactory(slug="pro"))
     return client_for(account_services.issue_key(account=stranger, name="stranger"))
 
+
+@pytest.fixture
+def staff_client(client, db):
+    """The Django test client, logged in as a superuser of the admin."""
+    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
+    client.login(username="staff", password="a-long-admin-password")
+    return client
+
+
+@pytest.fixture
+def course(request, api_key):
+    """
+    A finished course of the test's key, with its completed job (CourseFactory): classic, in
+    English, with every add-on, so its pages are 0 (overview), 1-3 (the chapters) and 4 (closing).
+    A test or a module asks for another with `@pytest.mark.course(...)`, whose arguments go to the
+    factory: `format="onepage"`, `language_id="pt-BR"`, `job__callback_url=...`.
+    """
+    marker = request.node.get_closest_marker("course")
+    options = {"format": "classic", **(marker.kwargs if marker else {})}
+    return CourseFactory(api_key=api_key, **options)
+
+
+@pytest.fixture
+def poll(api_client):
+    """
+    Poll a job through the API until it has finished: `poll(job_id)` GETs
+    /api/v1/courses/jobs/{job_id} (with the test's key, or `client=`) until the job is completed or
+    failed, and returns that answer's body; it fails the test, naming every answer seen, if the job
+    is still unfinished after `seconds`. `seen`, a list, collects every answer's body.
+    """
+
+    def poll_job(job_id: str, *, client=None, seconds: float = 30.0, seen: list | None = None) -> dict:
+        answers = [] if seen is None else seen
+        deadline = time.monotonic() + seconds
+        while True:
+            response = (client or api_client).get(f"/api/v1/courses/jobs/{job_id}")
+            assert response.status_code == 200, response.content
+            answers.append(response.json())
+            if answers[-1]["status"] in ("completed", "failed"):
+                return answers[-1]
+            assert time.monotonic() < deadline, f"job {job_id} unfinished after {seconds} s: {answers}"
+            time.sleep(0.05)
+
+    return poll_job
+
+
+@pytest.fixture
+def receiver():
+    """
+    A webhook receiver on loopback (tests/support/receivers.py): it records every request in
+    `receiver.requests` and answers 200, unless the test scripts its answers (`receiver.script`).
+    Webhooks reach loopback only with `private_networks_allowed`.
+    """
+    running = Receiver().start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def private_networks_allowed(settings):
+    """Webhooks and web sources may reach private and loopback addresses, as in local development."""
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+
+
+@pytest.fixture
+def private_networks_refused(settings):
+    """Webhooks and web sources reach public addresses only, as in production."""
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False

@@ -15,13 +15,6 @@ from sources import services as source_services
 from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory
 
 
-@pytest.fixture
-def staff_client(client, db):
-    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
-    client.login(username="staff", password="a-long-admin-password")
-    return client
-
-
 def test_account_page_shows_plan_and_credits_never_the_hash(staff_client, account, plain_key):
     services.charge_credit(account=account)
 

@@ -9,18 +9,14 @@ import pytest
 from hypothesis import strategies as st
 
 from courses.models import GenerationJob
-from tests.support.factories import CourseFactory
+
+pytestmark = pytest.mark.course(format="onepage")
 
 CREATE = "/api/v1/courses"
 
 
 def export_path(course) -> str:
     return f"/api/v1/courses/{course.public_id}/export"
-
-
-@pytest.fixture
-def course(api_key):
-    return CourseFactory(api_key=api_key)
 
 
 def json_endpoints(course) -> list[tuple[str, str, str]]:

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import psycopg
-import pytest
 import requests
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
@@ -44,6 +43,7 @@ from exports.models import Export
 from learners import results_csv
 from learners.models import Learner
 from sources.models import Source
+from tests.support import receivers
 from tests.support.clients.drivers import files_in
 from tests.support.clients.tools import ROOT
 from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
@@ -735,18 +735,12 @@ def test_a_create_sent_again_with_its_idempotency_key_gets_the_first_answer(
 # Webhook events and job failure codes ------------------------------------------------------------
 
 
-@pytest.fixture
-def receiver(httpserver, settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    httpserver.expect_request("/hooks/k3Yq8vX2mP0aLr5T", method="POST").respond_with_data("", status=204)
-    return httpserver
-
-
 def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
-    generated_client, service, api_client, api_key, receiver, live_document
+    generated_client, service, api_client, api_key, receiver, private_networks_allowed, live_document
 ):
+    receiver.script(receivers.answer(204, b""))
     document = json_document(live_document)
-    callback_url = receiver.url_for("/hooks/k3Yq8vX2mP0aLr5T")
+    callback_url = receiver.url("/hooks/k3Yq8vX2mP0aLr5T")
     created = api_client.post(
         "/api/v1/courses", {"subject": "Intro to SQL", "callbackUrl": callback_url}, format="json"
     )
@@ -789,7 +783,7 @@ def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
         jobs.fail_job(job_id=job.pk, attempt=None, code=code, message=f"{code} happened")
         failed_jobs[code] = job.public_id
 
-    bodies = [request.get_data(as_text=True) for request, _response in receiver.log]
+    bodies = [request.body.decode() for request in receiver.requests]
     parsed_events = []
     for body in bodies:
         event = json.loads(body)

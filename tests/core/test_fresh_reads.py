@@ -32,18 +32,18 @@ def keyed(transactional_db):
     return account, client_for(plain_key)
 
 
-def poll(client, job):
+def poll_once(client, job):
     return client.get(f"/api/v1/courses/jobs/{job.public_id}")
 
 
 def test_a_job_changed_elsewhere_is_polled_as_it_is_now(keyed, elsewhere):
     account, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
-    poll(client, job)
+    poll_once(client, job)
 
     elsewhere.execute("UPDATE courses_generationjob SET status = 'running', progress = 40 WHERE id = %s", [job.pk])
 
-    assert poll(client, job).json()["progress"] == 40
+    assert poll_once(client, job).json()["progress"] == 40
 
 
 @pytest.mark.parametrize(
@@ -60,11 +60,11 @@ def test_a_job_changed_elsewhere_is_polled_as_it_is_now(keyed, elsewhere):
 def test_a_key_or_plan_changed_elsewhere_applies_to_the_next_request(keyed, elsewhere, change, answer):
     account, client = keyed
     job = GenerationJobFactory(api_key=account.api_keys.get())
-    assert poll(client, job).status_code == 200
+    assert poll_once(client, job).status_code == 200
 
     elsewhere.execute(change, [account.pk])
 
-    assert poll(client, job).json() == answer
+    assert poll_once(client, job).json() == answer
 
 
 def test_a_course_page_changed_elsewhere_is_served_as_it_is_now(transactional_db, elsewhere, client):

@@ -17,19 +17,15 @@ from accounts.models import ApiKey
 from core.logs import JsonFormatter
 from exports import queries
 from preview import views as pages
-from tests.support.factories import CourseFactory
-from tests.support.receivers import Receiver, answer
+from tests.support.receivers import answer
+
+pytestmark = pytest.mark.course(format="onepage")
 
 CREATE = "/api/v1/courses"
 
 
 def export_path(course) -> str:
     return f"/api/v1/courses/{course.public_id}/export"
-
-
-@pytest.fixture
-def course(api_key):
-    return CourseFactory(api_key=api_key)
 
 
 # Caches ------------------------------------------------------------------------------------------
@@ -157,24 +153,21 @@ def test_a_multipart_form_declared_in_utf8_is_read(course):
 
 
 def test_no_secret_ever_reaches_the_logs(
-    api_client, plain_key, account, course, settings, caplog, django_capture_on_commit_callbacks
+    api_client, plain_key, account, course, receiver, private_networks_allowed, settings, caplog,
+    django_capture_on_commit_callbacks,
 ):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
     settings.OPENAI_API_KEY = "sk-never-in-a-log-0123456789"
-    receiver = Receiver().start()
     receiver.script(answer(500, b"try later"), answer(200))
     caplog.set_level(logging.DEBUG)
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            job = api_client.post(
-                CREATE, {"subject": "SQL", "callbackUrl": receiver.url("/hooks/s3cret-token")}, format="json"
-            ).json()
-        api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
-        api_client.post(export_path(course), {"format": "scorm12"}, format="json")
-        api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain_key[:-1]}x")  # a wrong key
-        api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
-    finally:
-        receiver.stop()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        job = api_client.post(
+            CREATE, {"subject": "SQL", "callbackUrl": receiver.url("/hooks/s3cret-token")}, format="json"
+        ).json()
+    api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
+    api_client.post(export_path(course), {"format": "scorm12"}, format="json")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {plain_key[:-1]}x")  # a wrong key
+    api_client.get(f"/api/v1/courses/jobs/{job['jobId']}")
 
     formatter = JsonFormatter()
     lines = "\n".join(formatter.format(record) for record in caplog.records)

@@ -23,11 +23,6 @@ from tests.support.locks import changed_meanwhile
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
 
 
-@pytest.fixture
-def course(api_key):
-    return CourseFactory(api_key=api_key, format="classic")
-
-
 def url(course, tail: str = "") -> str:
     return f"/api/v1/courses/{course.public_id}{tail}"
 

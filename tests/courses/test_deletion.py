@@ -39,18 +39,14 @@ from webhooks.models import WebhookEvent
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
+# The `course` of these tests: in Brazilian Portuguese, its job with a callback URL.
+pytestmark = pytest.mark.course(language_id="pt-BR", job__callback_url=CALLBACK)
 
 
 @pytest.fixture(autouse=True)
 def _files_and_links(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
-
-
-@pytest.fixture
-def course(api_key):
-    job = GenerationJobFactory(api_key=api_key, callback_url=CALLBACK, status=GenerationJob.Status.COMPLETED)
-    return CourseFactory(api_key=api_key, job=job, format="classic", language_id="pt-BR")
 
 
 def export(client, course) -> dict:
@@ -458,13 +454,6 @@ def test_a_deletion_crossing_the_revocation_of_one_of_its_exports_deletes_the_co
 
 
 # Staff, from the admin --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def staff_client(client, db):
-    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
-    client.login(username="staff", password="a-long-admin-password")
-    return client
 
 
 def test_staff_delete_a_course_after_a_confirmation_page(staff_client, api_client, course, caplog, django_capture_on_commit_callbacks):

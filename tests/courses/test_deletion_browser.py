@@ -7,21 +7,12 @@ from playwright.sync_api import expect
 
 from courses.models import GenerationJob
 from tests.support.factories import CourseFactory, GenerationJobFactory
-from tests.support.receivers import Receiver
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    running = Receiver().start()
-    yield running
-    running.stop()
-
-
 def test_a_deleted_course_is_gone_for_its_learners_and_its_client_hears_of_it(
-    live_server, page, api_client, api_key, receiver, settings
+    live_server, page, api_client, api_key, receiver, private_networks_allowed, settings
 ):
     settings.PUBLIC_BASE_URL = live_server.url
     job = GenerationJobFactory(api_key=api_key, callback_url=receiver.url(), status=GenerationJob.Status.COMPLETED)

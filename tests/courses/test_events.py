@@ -16,7 +16,7 @@ def sent_event(job) -> dict:
 
 
 def test_course_created_carries_exactly_the_course_of_the_poll_answer(
-    api_client, django_capture_on_commit_callbacks, settings
+    api_client, poll, django_capture_on_commit_callbacks, settings
 ):
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
     with django_capture_on_commit_callbacks(execute=False):  # the event is recorded; not delivered here
@@ -25,21 +25,21 @@ def test_course_created_carries_exactly_the_course_of_the_poll_answer(
         ).json()["jobId"]
     jobs.run_job(job_id=GenerationJob.objects.get(public_id=job_id).pk)
 
-    poll = api_client.get(f"/api/v1/courses/jobs/{job_id}").json()
+    polled = poll(job_id)
     event = sent_event(GenerationJob.objects.get(public_id=job_id))
 
-    assert event == {"event": "course.created", "jobId": job_id, "course": poll["course"]}
+    assert event == {"event": "course.created", "jobId": job_id, "course": polled["course"]}
     assert list(event) == ["event", "jobId", "course"]
     assert len(event["course"]) == 7
 
 
-def test_course_failed_carries_exactly_the_error_of_the_poll_answer(api_client, api_key):
+def test_course_failed_carries_exactly_the_error_of_the_poll_answer(api_key, poll):
     job = GenerationJobFactory(api_key=api_key, callback_url=CALLBACK)
 
     jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
 
-    poll = api_client.get(f"/api/v1/courses/jobs/{job.public_id}").json()
-    assert sent_event(job) == {"event": "course.failed", "jobId": job.public_id, "error": poll["error"]}
+    polled = poll(job.public_id)
+    assert sent_event(job) == {"event": "course.failed", "jobId": job.public_id, "error": polled["error"]}
 
 
 def test_no_callback_url_no_event(api_client, api_key):

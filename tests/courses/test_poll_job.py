@@ -7,14 +7,14 @@ from courses.models import GenerationJob
 from tests.support.factories import GenerationJobFactory
 
 
-def poll(client, job_id):
+def poll_once(client, job_id):
     return client.get(f"/api/v1/courses/jobs/{job_id}")
 
 
 def test_pending_job_shows_0_no_course_and_retry_after(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key)
 
-    response = poll(api_client, job.public_id)
+    response = poll_once(api_client, job.public_id)
 
     assert response.status_code == 200
     assert response.json() == {"jobId": job.public_id, "status": "pending", "progress": 0, "course": None}
@@ -24,7 +24,7 @@ def test_pending_job_shows_0_no_course_and_retry_after(api_client, api_key):
 def test_running_job_shows_its_progress(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key, status=GenerationJob.Status.RUNNING, progress=40)
 
-    response = poll(api_client, job.public_id)
+    response = poll_once(api_client, job.public_id)
 
     assert response.json() == {"jobId": job.public_id, "status": "running", "progress": 40, "course": None}
     assert response["Retry-After"] == "5"
@@ -37,7 +37,7 @@ def test_completed_job_shows_the_course_object_exactly(api_client, settings, dja
             "/api/v1/courses", {"subject": "Intro to SQL", "format": "classic", "languageId": "fr-FR"}, format="json"
         ).json()["jobId"]
 
-    response = poll(api_client, job_id)
+    response = poll_once(api_client, job_id)
 
     body = response.json()
     course = body["course"]
@@ -56,7 +56,7 @@ def test_failed_job_shows_0_and_the_error(api_client, api_key):
     job = GenerationJobFactory(api_key=api_key)
     jobs.fail_job(job_id=job.pk, attempt=None, code="GENERATION_FAILED", message="The subject was unusable.")
 
-    response = poll(api_client, job.public_id)
+    response = poll_once(api_client, job.public_id)
 
     assert response.json() == {
         "jobId": job.public_id,
@@ -71,7 +71,7 @@ def test_failed_job_shows_0_and_the_error(api_client, api_key):
 def test_stranger_cannot_see_a_job(api_client, stranger_key):
     job = GenerationJobFactory(api_key=stranger_key)
 
-    response = poll(api_client, job.public_id)
+    response = poll_once(api_client, job.public_id)
 
     assert response.status_code == 404
     assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
@@ -79,7 +79,7 @@ def test_stranger_cannot_see_a_job(api_client, stranger_key):
 
 @pytest.mark.parametrize("job_id", ["job_x", "x" * 300, "%00", "..", "job_' OR 1=1 --"])
 def test_odd_job_ids_are_404(api_client, job_id):
-    response = poll(api_client, job_id)
+    response = poll_once(api_client, job_id)
 
     assert response.status_code == 404
 
@@ -89,12 +89,12 @@ def test_a_poll_is_two_queries_the_key_then_its_job_with_its_course(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         job_id = api_client.post("/api/v1/courses", {"subject": "SQL"}, format="json").json()["jobId"]
-    poll(api_client, job_id)  # the key's last use was just written: no write on the next poll
+    poll_once(api_client, job_id)  # the key's last use was just written: no write on the next poll
 
     with django_assert_num_queries(2) as captured:
-        response = poll(api_client, job_id)
+        response = poll_once(api_client, job_id)
     with django_assert_num_queries(2):  # as is a poll of no job of the key's
-        unknown = poll(api_client, "job_0000000000000000000000")
+        unknown = poll_once(api_client, "job_0000000000000000000000")
 
     assert response.json()["status"] == "completed"
     assert unknown.status_code == 404

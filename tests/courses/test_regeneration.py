@@ -19,7 +19,7 @@ CALLBACK = "https://hooks.example.com/courses/7f3a9c2e"
 
 
 @pytest.fixture
-def course(api_key, django_capture_on_commit_callbacks, api_client):
+def generated_course(api_key, django_capture_on_commit_callbacks, api_client):
     """A course made by the service (so its job holds the subject and outline), with every add-on."""
     with django_capture_on_commit_callbacks(execute=True):
         accepted = api_client.post(
@@ -46,23 +46,23 @@ def used(account) -> int:
 
 
 def test_a_chapter_is_written_again_as_a_job_and_becomes_the_next_version(
-    api_client, account, course, django_capture_on_commit_callbacks
+    api_client, account, generated_course, django_capture_on_commit_callbacks
 ):
-    before = course.content
+    before = generated_course.content
     response = regenerate(
-        api_client, course, {"target": "chapter", "chapter": 2, "instructions": "More examples, please."},
+        api_client, generated_course, {"target": "chapter", "chapter": 2, "instructions": "More examples, please."},
         django_capture_on_commit_callbacks,
     )
     job = api_client.get(response.json()["pollUrl"]).json()
 
-    course.refresh_from_db()
-    after = course.content
+    generated_course.refresh_from_db()
+    after = generated_course.content
     assert response.status_code == 202
     assert response["Location"] == response.json()["pollUrl"]
-    assert (job["status"], job["progress"], job["course"]["id"]) == ("completed", 100, course.public_id)
-    assert course.version == 2
-    assert course.versions.get(number=2).changed == "chapter 2"
-    assert course.versions.get(number=2).source == "regenerated"
+    assert (job["status"], job["progress"], job["course"]["id"]) == ("completed", 100, generated_course.public_id)
+    assert generated_course.version == 2
+    assert generated_course.versions.get(number=2).changed == "chapter 2"
+    assert generated_course.versions.get(number=2).source == "regenerated"
     assert after["chapters"][1] != before["chapters"][1]  # the offline generator wrote another variant
     assert after["chapters"][1]["title"] == "Queries"  # the outline stays
     assert {**after, "chapters": None} == {**before, "chapters": None}
@@ -86,65 +86,65 @@ def first_removed(document: dict) -> dict:
 
 @pytest.mark.parametrize(("edit", "number"), [(swapped_first_two, 1), (first_removed, 2)])
 def test_a_chapter_moved_by_an_edit_is_written_again_under_its_objectives_ids(
-    api_client, account, course, django_capture_on_commit_callbacks, edit, number
+    api_client, account, generated_course, django_capture_on_commit_callbacks, edit, number
 ):
     # The generators number a chapter's objectives by its place: once an edit had moved chapters,
     # the chapter written again held ids another chapter held, and every such job failed.
     moved = api_client.patch(
-        f"/api/v1/courses/{course.public_id}/content", json.dumps(edit(course.content)),
+        f"/api/v1/courses/{generated_course.public_id}/content", json.dumps(edit(generated_course.content)),
         content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
     )
     before = moved.json()["content"]
 
     response = regenerate(
-        api_client, course, {"target": "chapter", "chapter": number}, django_capture_on_commit_callbacks
+        api_client, generated_course, {"target": "chapter", "chapter": number}, django_capture_on_commit_callbacks
     )
     job = api_client.get(response.json()["pollUrl"]).json()
 
-    course.refresh_from_db()
-    after = course.content
+    generated_course.refresh_from_db()
+    after = generated_course.content
     ids = [[objective["id"] for objective in chapter["objectives"]] for chapter in after["chapters"]]
     assert moved.status_code == 200
     assert job["status"] == "completed", job
     assert after["chapters"][number - 1] != before["chapters"][number - 1]
     assert ids == [[objective["id"] for objective in chapter["objectives"]] for chapter in before["chapters"]]
     assert after["assessment"] == before["assessment"]  # its questions still name the objectives they test
-    assert course.versions.get(number=3).changed == f"chapter {number}"
+    assert generated_course.versions.get(number=3).changed == f"chapter {number}"
     assert used(account) == 2
 
 
 @pytest.mark.parametrize("target", ["introduction", "wrapup", "assessment", "agreement"])
-def test_each_other_part_is_written_again_and_only_it(api_client, course, django_capture_on_commit_callbacks, target):
-    before = course.content
+def test_each_other_part_is_written_again_and_only_it(api_client, generated_course, django_capture_on_commit_callbacks, target):
+    before = generated_course.content
 
-    regenerate(api_client, course, {"target": target}, django_capture_on_commit_callbacks)
+    regenerate(api_client, generated_course, {"target": target}, django_capture_on_commit_callbacks)
 
-    course.refresh_from_db()
-    assert course.version == 2
-    assert course.content[target] != before[target]
-    assert {**course.content, target: None} == {**before, target: None}
+    generated_course.refresh_from_db()
+    assert generated_course.version == 2
+    assert generated_course.content[target] != before[target]
+    assert {**generated_course.content, target: None} == {**before, target: None}
 
 
 def test_the_quiz_of_a_course_stored_with_options_the_rules_now_refuse_is_written_again(
-    api_client, course, django_capture_on_commit_callbacks
+    api_client, generated_course, django_capture_on_commit_callbacks
 ):
     # Stored before "two options say the same": the job read the course as new content and failed.
-    before = legacy.store_with_options_that_say_the_same(course).content
+    before = legacy.store_with_options_that_say_the_same(generated_course).content
 
-    response = regenerate(api_client, course, {"target": "assessment"}, django_capture_on_commit_callbacks)
+    response = regenerate(api_client, generated_course, {"target": "assessment"}, django_capture_on_commit_callbacks)
     job = api_client.get(response.json()["pollUrl"]).json()
 
-    course.refresh_from_db()
-    assert (job["status"], course.version) == ("completed", 2)
-    assert course.content["assessment"] != before["assessment"]
-    assert {**course.content, "assessment": None} == {**before, "assessment": None}
+    generated_course.refresh_from_db()
+    assert (job["status"], generated_course.version) == ("completed", 2)
+    assert generated_course.content["assessment"] != before["assessment"]
+    assert {**generated_course.content, "assessment": None} == {**before, "assessment": None}
 
 
 def test_a_regeneration_sends_course_updated_with_the_course_and_its_version(
-    api_client, course, django_capture_on_commit_callbacks
+    api_client, generated_course, django_capture_on_commit_callbacks
 ):
     response = regenerate(
-        api_client, course, {"target": "assessment", "callbackUrl": CALLBACK}, django_capture_on_commit_callbacks
+        api_client, generated_course, {"target": "assessment", "callbackUrl": CALLBACK}, django_capture_on_commit_callbacks
     )
 
     event = WebhookEvent.objects.get(event_type="course.updated")
@@ -152,7 +152,7 @@ def test_a_regeneration_sends_course_updated_with_the_course_and_its_version(
     assert event.url == CALLBACK
     assert list(payload) == ["event", "jobId", "course", "version"]
     assert (payload["jobId"], payload["course"]["id"], payload["version"]) == (
-        response.json()["jobId"], course.public_id, 2,
+        response.json()["jobId"], generated_course.public_id, 2,
     )
 
 
@@ -170,10 +170,10 @@ def test_a_regeneration_sends_course_updated_with_the_course_and_its_version(
         ({"target": "assessment", "callbackUrl": "http://127.0.0.1/hook"}, "callbackUrl"),
     ],
 )
-def test_a_bad_request_is_400_naming_the_field_and_costs_nothing(api_client, account, course, body, field):
+def test_a_bad_request_is_400_naming_the_field_and_costs_nothing(api_client, account, generated_course, body, field):
     spent = used(account)
 
-    response = regenerate(api_client, course, body)
+    response = regenerate(api_client, generated_course, body)
 
     assert response.status_code == 400
     assert response.json()["message"].startswith(f"{field}: ")
@@ -192,24 +192,24 @@ def test_a_part_the_course_does_not_have_is_400(api_client, api_key):
     }
 
 
-def test_another_keys_course_is_404(course, stranger_client):
-    response = regenerate(stranger_client, course, {"target": "assessment"})
+def test_another_keys_course_is_404(generated_course, stranger_client):
+    response = regenerate(stranger_client, generated_course, {"target": "assessment"})
 
     assert response.status_code == 404
     assert response.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
 
 
 def test_a_course_being_regenerated_cannot_be_edited_or_regenerated_again(
-    api_client, course, django_capture_on_commit_callbacks
+    api_client, generated_course, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=False):  # accepted, not yet run
-        assert regenerate(api_client, course, {"target": "assessment"}).status_code == 202
+        assert regenerate(api_client, generated_course, {"target": "assessment"}).status_code == 202
 
     edit = api_client.patch(
-        f"/api/v1/courses/{course.public_id}/content", json.dumps({"name": "Busy"}),
+        f"/api/v1/courses/{generated_course.public_id}/content", json.dumps({"name": "Busy"}),
         content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
     )
-    again = regenerate(api_client, course, {"target": "wrapup"})
+    again = regenerate(api_client, generated_course, {"target": "wrapup"})
 
     busy = {
         "message": "A part of this course is being generated again; try again once that job has finished.",
@@ -219,11 +219,11 @@ def test_a_course_being_regenerated_cannot_be_edited_or_regenerated_again(
     assert (again.status_code, again.json()) == (409, busy)
 
 
-def test_regenerations_count_against_the_create_limit(api_client, course, settings, django_capture_on_commit_callbacks):
+def test_regenerations_count_against_the_create_limit(api_client, generated_course, settings, django_capture_on_commit_callbacks):
     settings.RATE_LIMIT_CREATE = 2  # the course's own create counted once already
 
     statuses = [
-        regenerate(api_client, course, {"target": "assessment"}, django_capture_on_commit_callbacks).status_code
+        regenerate(api_client, generated_course, {"target": "assessment"}, django_capture_on_commit_callbacks).status_code
         for _ in range(2)
     ]
 
@@ -231,31 +231,31 @@ def test_regenerations_count_against_the_create_limit(api_client, course, settin
 
 
 def test_a_failed_regeneration_gives_the_credit_back_and_leaves_the_course_as_it_was(
-    api_client, account, course, settings, django_capture_on_commit_callbacks
+    api_client, account, generated_course, settings, django_capture_on_commit_callbacks
 ):
     settings.COURSE_GENERATOR = "openai"
     settings.OPENAI_BASE_URL = closed_port_url()
     settings.OPENAI_MAX_RETRIES = 0
-    before = (course.version, course.content)
+    before = (generated_course.version, generated_course.content)
     spent = used(account)
 
     response = regenerate(
-        api_client, course, {"target": "wrapup", "callbackUrl": CALLBACK}, django_capture_on_commit_callbacks
+        api_client, generated_course, {"target": "wrapup", "callbackUrl": CALLBACK}, django_capture_on_commit_callbacks
     )
     job = api_client.get(response.json()["pollUrl"]).json()
 
-    course.refresh_from_db()
+    generated_course.refresh_from_db()
     assert (job["status"], job["error"]["code"]) == ("failed", "PROVIDER_UNAVAILABLE")
-    assert (course.version, course.content) == before
+    assert (generated_course.version, generated_course.content) == before
     assert used(account) == spent
     assert json.loads(WebhookEvent.objects.get(event_type="course.failed").body)["jobId"] == job["jobId"]
 
 
 def test_a_regeneration_whose_worker_dies_keeps_the_last_good_version_and_gives_the_credit_back(
-    api_client, account, course, django_capture_on_commit_callbacks, time_machine
+    api_client, account, generated_course, django_capture_on_commit_callbacks, time_machine
 ):
     with django_capture_on_commit_callbacks(execute=False):
-        job_id = regenerate(api_client, course, {"target": "assessment"}).json()["jobId"]
+        job_id = regenerate(api_client, generated_course, {"target": "assessment"}).json()["jobId"]
     job = GenerationJob.objects.get(public_id=job_id)
     spent = used(account)
     # Workers took it in turn and died mid-way (claimed, never finished).
@@ -265,19 +265,19 @@ def test_a_regeneration_whose_worker_dies_keeps_the_last_good_version_and_gives_
     jobs.recover_jobs()
 
     job.refresh_from_db()
-    course.refresh_from_db()
+    generated_course.refresh_from_db()
     assert (job.status, job.error_code) == ("failed", "GENERATION_FAILED")
-    assert course.version == 1 and course.versions.count() == 1
+    assert generated_course.version == 1 and generated_course.versions.count() == 1
     assert used(account) == spent - 1
     edit = api_client.patch(
-        f"/api/v1/courses/{course.public_id}/content", json.dumps({"name": "Free again"}),
+        f"/api/v1/courses/{generated_course.public_id}/content", json.dumps({"name": "Free again"}),
         content_type="application/merge-patch+json", HTTP_IF_MATCH='"1"',
     )
     assert edit.status_code == 200
 
 
 def test_the_model_sees_the_rest_of_the_course_and_the_wishes(
-    api_client, course, settings, django_capture_on_commit_callbacks
+    api_client, generated_course, settings, django_capture_on_commit_callbacks
 ):
     model = FakeOpenAI().start()
     try:
@@ -285,7 +285,7 @@ def test_the_model_sees_the_rest_of_the_course_and_the_wishes(
         settings.OPENAI_BASE_URL = model.base_url
         settings.OPENAI_MAX_RETRIES = 0
         regenerate(
-            api_client, course, {"target": "chapter", "chapter": 3, "instructions": "Examples from retail."},
+            api_client, generated_course, {"target": "chapter", "chapter": 3, "instructions": "Examples from retail."},
             django_capture_on_commit_callbacks,
         )
     finally:
@@ -293,9 +293,9 @@ def test_the_model_sees_the_rest_of_the_course_and_the_wishes(
 
     [request] = model.requests
     prompt = request["messages"][1]["content"]
-    course.refresh_from_db()
+    generated_course.refresh_from_db()
     assert request["response_format"]["json_schema"]["name"] == "course_chapter"
     assert "1. Tables:" in prompt and "2. Queries:" in prompt and "This chapter: Joins:" in prompt
     assert '"Examples from retail."' in prompt
-    assert course.content["chapters"][2]["title"] == "Joins"
-    assert course.content["chapters"][2]["lessons"][0]["body"].startswith("This lesson explains")
+    assert generated_course.content["chapters"][2]["title"] == "Joins"
+    assert generated_course.content["chapters"][2]["lessons"][0]["body"].startswith("This lesson explains")

@@ -38,7 +38,7 @@ def policy(api_client) -> str:
 
 
 @pytest.fixture
-def course(api_client, handbook, policy) -> dict:
+def sourced_course(api_client, handbook, policy) -> dict:
     return make_course(api_client, subject="Security at work", sources=[handbook, policy], addOns=ALL_ADD_ONS)
 
 
@@ -72,10 +72,10 @@ def passage_text(passage_id: str) -> str:
     "target", [{"target": "chapter", "chapter": 2}, {"target": "wrapup"}, {"target": "assessment"}]
 )
 def test_a_part_generated_again_is_built_from_the_courses_sources_and_cited(
-    api_client, course, handbook, policy, target
+    api_client, sourced_course, handbook, policy, target
 ):
-    response = regenerate(api_client, course["id"], target)
-    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    response = regenerate(api_client, sourced_course["id"], target)
+    after = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
 
     assert response.status_code == 202
     job = GenerationJob.objects.get(public_id=response.json()["jobId"])
@@ -87,12 +87,12 @@ def test_a_part_generated_again_is_built_from_the_courses_sources_and_cited(
     assert after["version"] == 2
     assert_cited(after["content"], source_ids=[handbook, policy])
     part = "chapters" if target["target"] == "chapter" else target["target"]
-    assert after["content"][part] != course["content"][part]
-    assert {**after["content"], part: None} == {**course["content"], part: None}
+    assert after["content"][part] != sourced_course["content"][part]
+    assert {**after["content"], part: None} == {**sourced_course["content"], part: None}
 
 
 def test_a_chapter_generated_again_by_the_model_is_written_from_its_passages(
-    api_client, course, settings, handbook, policy
+    api_client, sourced_course, settings, handbook, policy
 ):
     server = FakeOpenAI().start()
     settings.COURSE_GENERATOR = "openai"
@@ -100,15 +100,15 @@ def test_a_chapter_generated_again_by_the_model_is_written_from_its_passages(
     settings.OPENAI_MAX_RETRIES = 0
     cited_before = {
         citation["passageId"]
-        for lesson in course["content"]["chapters"][0]["lessons"]
+        for lesson in sourced_course["content"]["chapters"][0]["lessons"]
         for citation in lesson["citations"]
     }
     try:
-        regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1, "instructions": "Shorter."})
+        regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1, "instructions": "Shorter."})
     finally:
         server.stop()
 
-    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    after = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
     (request,) = server.requests
     prompt = request["messages"][1]["content"]
     assert all(passage_id in prompt for passage_id in cited_before)
@@ -116,12 +116,12 @@ def test_a_chapter_generated_again_by_the_model_is_written_from_its_passages(
 
 
 def test_a_source_deleted_since_is_left_out_when_a_part_is_generated_again(
-    api_client, course, handbook, policy
+    api_client, sourced_course, handbook, policy
 ):
     assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204
 
-    response = regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1})
-    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    response = regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1})
+    after = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
 
     job = GenerationJob.objects.get(public_id=response.json()["jobId"])
     assert job.status == GenerationJob.Status.COMPLETED
@@ -130,18 +130,18 @@ def test_a_source_deleted_since_is_left_out_when_a_part_is_generated_again(
     assert {
         citation["sourceId"] for lesson in new_chapter["lessons"] for citation in lesson["citations"]
     } == {policy}
-    assert after["content"]["sources"][0] == {**course["content"]["sources"][0], "deleted": True}
+    assert after["content"]["sources"][0] == {**sourced_course["content"]["sources"][0], "deleted": True}
     # The chapters that were not written again keep their citations of the deleted source.
-    assert after["content"]["chapters"][1:] == course["content"]["chapters"][1:]
+    assert after["content"]["chapters"][1:] == sourced_course["content"]["chapters"][1:]
 
 
 def test_a_course_whose_sources_are_all_deleted_cannot_be_generated_again_in_part(
-    api_client, course, handbook, policy
+    api_client, sourced_course, handbook, policy
 ):
     for source_id in (handbook, policy):
         assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
 
-    response = regenerate(api_client, course["id"], {"target": "wrapup"})
+    response = regenerate(api_client, sourced_course["id"], {"target": "wrapup"})
 
     assert response.status_code == 400
     assert response.json() == {
@@ -149,15 +149,15 @@ def test_a_course_whose_sources_are_all_deleted_cannot_be_generated_again_in_par
         "generated again from them; edit the course instead.",
         "code": "VALIDATION_ERROR",
     }
-    assert not GenerationJob.objects.filter(regenerated_course__public_id=course["id"]).exists()
+    assert not GenerationJob.objects.filter(regenerated_course__public_id=sourced_course["id"]).exists()
 
 
 def test_a_part_asked_for_again_whose_sources_were_all_deleted_before_a_worker_took_it_fails(
-    api_client, course, handbook, policy
+    api_client, sourced_course, handbook, policy
 ):
     with TestCase.captureOnCommitCallbacks(execute=False) as queued:
         asked = api_client.post(
-            f"/api/v1/courses/{course['id']}/regenerate", {"target": "wrapup"}, format="json"
+            f"/api/v1/courses/{sourced_course['id']}/regenerate", {"target": "wrapup"}, format="json"
         )
     for source_id in (handbook, policy):
         assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
@@ -165,26 +165,26 @@ def test_a_part_asked_for_again_whose_sources_were_all_deleted_before_a_worker_t
         callback()
 
     job = api_client.get(asked.json()["pollUrl"]).json()
-    after = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    after = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
     # Not a wrap-up written from the subject alone into a course built from sources.
     assert (job["status"], job["error"]["code"]) == ("failed", "GENERATION_FAILED")
-    assert (after["version"], after["content"]["wrapup"]) == (1, course["content"]["wrapup"])
+    assert (after["version"], after["content"]["wrapup"]) == (1, sourced_course["content"]["wrapup"])
 
 
 # Edits ------------------------------------------------------------------------------------------
 
 
-def test_the_document_as_read_can_be_put_back_even_with_a_deleted_source(api_client, course, handbook):
+def test_the_document_as_read_can_be_put_back_even_with_a_deleted_source(api_client, sourced_course, handbook):
     api_client.delete(f"/api/v1/sources/{handbook}")
-    read = api_client.get(f"/api/v1/courses/{course['id']}").json()
+    read = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
     changed = copy.deepcopy(read["content"])
     changed["name"] = "Security at work, 2nd edition"
 
-    response = edit(api_client, course["id"], changed)
+    response = edit(api_client, sourced_course["id"], changed)
 
     assert response.status_code == 200, response.json()
     assert response.json()["content"] == {**read["content"], "name": "Security at work, 2nd edition"}
-    stored = Course.objects.get(public_id=course["id"]).content
+    stored = Course.objects.get(public_id=sourced_course["id"]).content
     assert [source["deleted"] for source in stored["sources"]] == [
         False,
         False,
@@ -192,9 +192,9 @@ def test_the_document_as_read_can_be_put_back_even_with_a_deleted_source(api_cli
 
 
 def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_verbatim_with_its_page(
-    api_client, course
+    api_client, sourced_course
 ):
-    changed = copy.deepcopy(course["content"])
+    changed = copy.deepcopy(sourced_course["content"])
     citation = changed["chapters"][0]["lessons"][0]["citations"][0]
     text = passage_text(citation["passageId"])
     last_sentence = text.split(". ")[-1].rstrip(".")
@@ -202,7 +202,7 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
     citation["quote"] = "  " + last_sentence.replace(" ", "   ").replace("'", "’") + "  "
     citation["page"] = 999
 
-    response = edit(api_client, course["id"], changed)
+    response = edit(api_client, sourced_course["id"], changed)
 
     assert response.status_code == 200, response.json()
     kept = response.json()["content"]["chapters"][0]["lessons"][0]["citations"][0]
@@ -234,30 +234,30 @@ def test_an_edit_may_cite_another_quote_of_the_courses_passages_which_is_kept_ve
     ],
     ids=["quote not in the passage", "quote of another passage", "unknown passage", "quote too short"],
 )
-def test_an_edit_cannot_cite_what_the_passage_does_not_say(api_client, course, change, message):
-    changed = copy.deepcopy(course["content"])
+def test_an_edit_cannot_cite_what_the_passage_does_not_say(api_client, sourced_course, change, message):
+    changed = copy.deepcopy(sourced_course["content"])
     lesson = changed["chapters"][1]["lessons"][1]
     other = changed["chapters"][0]["lessons"][0]["citations"][0]["passageId"]
     change(lesson["citations"][0], other)
 
-    response = edit(api_client, course["id"], changed)
+    response = edit(api_client, sourced_course["id"], changed)
 
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "VALIDATION_ERROR"
     assert body["message"].startswith("content/chapters/1/lessons/1/citations/0: ")
     assert message in body["message"]
-    assert Course.objects.get(public_id=course["id"]).version == 1
+    assert Course.objects.get(public_id=sourced_course["id"]).version == 1
 
 
-def test_an_edit_may_remove_citations(api_client, course):
+def test_an_edit_may_remove_citations(api_client, sourced_course):
     response = edit(
         api_client,
-        course["id"],
+        sourced_course["id"],
         {
             "chapters": [
                 {**chapter, "lessons": [{**lesson, "citations": []} for lesson in chapter["lessons"]]}
-                for chapter in course["content"]["chapters"]
+                for chapter in sourced_course["content"]["chapters"]
             ]
         },
         patch=True,
@@ -271,9 +271,9 @@ def test_an_edit_may_remove_citations(api_client, course):
     )
 
 
-def test_an_edit_cannot_add_remove_or_change_the_courses_sources(api_client, course, stranger_client):
+def test_an_edit_cannot_add_remove_or_change_the_courses_sources(api_client, sourced_course, stranger_client):
     other = add_source(stranger_client, documents.policy_docx(), "theirs.docx")
-    sources = course["content"]["sources"]
+    sources = sourced_course["content"]["sources"]
     attempts = [
         [*sources, {**sources[0], "id": other}],
         sources[:1],
@@ -281,7 +281,7 @@ def test_an_edit_cannot_add_remove_or_change_the_courses_sources(api_client, cou
     ]
 
     answers = [
-        edit(api_client, course["id"], {**course["content"], "sources": changed}).json()
+        edit(api_client, sourced_course["id"], {**sourced_course["content"], "sources": changed}).json()
         for changed in attempts
     ]
 
@@ -292,27 +292,27 @@ def test_an_edit_cannot_add_remove_or_change_the_courses_sources(api_client, cou
         f"content: Value error, a citation names source {sources[1]['id']}, which is not among the sources"
     )
     assert reordered == added
-    assert Course.objects.get(public_id=course["id"]).version == 1
+    assert Course.objects.get(public_id=sourced_course["id"]).version == 1
 
 
-def test_what_an_edit_says_of_a_source_is_replaced_by_the_services_record(api_client, course):
-    changed = copy.deepcopy(course["content"])
+def test_what_an_edit_says_of_a_source_is_replaced_by_the_services_record(api_client, sourced_course):
+    changed = copy.deepcopy(sourced_course["content"])
     changed["sources"][0].update(name="Something else entirely", deleted=True, title="Made up")
 
-    response = edit(api_client, course["id"], changed)
+    response = edit(api_client, sourced_course["id"], changed)
 
     assert response.status_code == 200
-    assert response.json()["content"]["sources"] == course["content"]["sources"]
+    assert response.json()["content"]["sources"] == sourced_course["content"]["sources"]
 
 
 def test_a_citation_of_a_source_not_among_the_courses_is_refused_by_the_schema(
-    api_client, course, stranger_client
+    api_client, sourced_course, stranger_client
 ):
     other = add_source(stranger_client, documents.policy_docx(), "theirs.docx")
-    changed = copy.deepcopy(course["content"])
+    changed = copy.deepcopy(sourced_course["content"])
     changed["wrapup"]["citations"][0]["sourceId"] = other
 
-    response = edit(api_client, course["id"], changed)
+    response = edit(api_client, sourced_course["id"], changed)
 
     assert response.status_code == 400
     assert response.json()["message"] == (
@@ -321,10 +321,10 @@ def test_a_citation_of_a_source_not_among_the_courses_is_refused_by_the_schema(
 
 
 def test_a_citation_already_there_is_kept_but_a_new_one_of_a_deleted_source_is_refused(
-    api_client, course, handbook
+    api_client, sourced_course, handbook
 ):
     api_client.delete(f"/api/v1/sources/{handbook}")
-    read = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]
+    read = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()["content"]
     handbook_citations = [
         (c, n, citation)
         for c, chapter in enumerate(read["chapters"])
@@ -341,16 +341,16 @@ def test_a_citation_already_there_is_kept_but_a_new_one_of_a_deleted_source_is_r
         "quote": first["quote"][:40].rsplit(" ", 1)[0],
     }
 
-    kept = edit(api_client, course["id"], moved)
-    refused = edit(api_client, course["id"], fresh, version=2)
+    kept = edit(api_client, sourced_course["id"], moved)
+    refused = edit(api_client, sourced_course["id"], fresh, version=2)
 
     assert kept.status_code == 200, kept.json()
     assert refused.status_code == 400
     assert f"is not a passage of {handbook}, or that source has been deleted" in refused.json()["message"]
 
 
-def test_a_course_built_from_sources_keeps_its_schema_version(api_client, course):
-    response = edit(api_client, course["id"], {**course["content"], "schemaVersion": 2})
+def test_a_course_built_from_sources_keeps_its_schema_version(api_client, sourced_course):
+    response = edit(api_client, sourced_course["id"], {**sourced_course["content"], "schemaVersion": 2})
 
     assert response.status_code == 400
     assert response.json()["message"].startswith("content/schemaVersion: Input should be 3")
@@ -492,7 +492,7 @@ def test_a_source_deleted_while_its_course_is_stored_marks_the_course(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_job(
-    api_client, plain_key, course, handbook, policy
+    api_client, plain_key, sourced_course, handbook, policy
 ):
     # The regeneration holds the course, then its sources; a deletion takes them in the same order,
     # so it waits rather than deadlocking with it.
@@ -500,17 +500,17 @@ def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_
         plain_key,
         handbook,
         after_query_with='"sources_source"',
-        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
+        request=lambda: regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1}),
     )
 
     assert (regenerated.status_code, deleted.status_code) == (202, 204)
     assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    assert sources_shown(api_client, course["id"])[0] == (handbook, True)
+    assert sources_shown(api_client, sourced_course["id"])[0] == (handbook, True)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_written_again(
-    api_client, plain_key, course, handbook, policy
+    api_client, plain_key, sourced_course, handbook, policy
 ):
     # The job has found where the sources' passages are, and reads their texts only then: the
     # handbook's are gone by that time, so the chapter is written from the policy alone.
@@ -518,11 +518,11 @@ def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_wr
         plain_key,
         handbook,
         after_query_with='"sources_passage"."heading_path"',
-        request=lambda: regenerate(api_client, course["id"], {"target": "chapter", "chapter": 1}),
+        request=lambda: regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1}),
     )
 
     assert (regenerated.status_code, deleted.status_code) == (202, 204)
     assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    chapter = api_client.get(f"/api/v1/courses/{course['id']}").json()["content"]["chapters"][0]
+    chapter = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()["content"]["chapters"][0]
     cited = {citation["sourceId"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
     assert cited == {policy}

@@ -27,7 +27,7 @@ def _offline(settings):
 
 
 @pytest.fixture
-def course(api_client) -> dict:
+def sourced_course(api_client) -> dict:
     handbook = add_source(api_client, documents.handbook_pdf(), "handbook.pdf")
     return make_course(api_client, subject="Security basics", sources=[handbook], addOns=ALL_ADD_ONS)
 
@@ -40,10 +40,10 @@ def entries_in(html: str) -> list[int]:
     return [int(number) for number in re.findall(r'<li id="source-(\d+)"', html)]
 
 
-def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(client, course):
-    html = client.get(f"/go/{course['id']}").content.decode()
+def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(client, sourced_course):
+    html = client.get(f"/go/{sourced_course['id']}").content.decode()
 
-    document = CourseContent.model_validate(course["content"])
+    document = CourseContent.model_validate(sourced_course["content"])
     distinct = {(c.passage_id, c.quote) for _, cited in document.cited_parts() for c in cited}
     assert entries_in(html) == list(range(1, len(distinct) + 1))
     assert set(marks_in(html)) == set(entries_in(html))
@@ -60,8 +60,8 @@ def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(c
     )
 
 
-def test_a_questions_marks_are_in_its_answer_key_only(client, course):
-    html = client.get(f"/go/{course['id']}").content.decode()
+def test_a_questions_marks_are_in_its_answer_key_only(client, sourced_course):
+    html = client.get(f"/go/{sourced_course['id']}").content.decode()
 
     for question in re.findall(
         r'<li class="question".*?</li>\s*(?=<li class="question"|</ol>)', html, flags=re.S
@@ -72,12 +72,12 @@ def test_a_questions_marks_are_in_its_answer_key_only(client, course):
         assert "data-cite-mark" in key
 
 
-def test_each_classic_page_lists_the_sources_it_cites(client, api_client, course):
+def test_each_classic_page_lists_the_sources_it_cites(client, api_client, sourced_course):
     classic = make_course(
         api_client,
         subject="Security basics",
         format="classic",
-        sources=[course["content"]["sources"][0]["id"]],
+        sources=[sourced_course["content"]["sources"][0]["id"]],
         addOns=["assessment", "wrapup"],
     )
     base = f"/go/{classic['id']}"
@@ -92,14 +92,14 @@ def test_each_classic_page_lists_the_sources_it_cites(client, api_client, course
 
 
 def test_a_source_of_a_course_built_from_sources_costs_no_query_more(
-    client, course, django_assert_max_num_queries, api_client
+    client, sourced_course, django_assert_max_num_queries, api_client
 ):
-    client.get(f"/go/{course['id']}")  # rendered and stored
+    client.get(f"/go/{sourced_course['id']}")  # rendered and stored
 
     with django_assert_max_num_queries(1):
-        assert client.get(f"/go/{course['id']}").status_code == 200
+        assert client.get(f"/go/{sourced_course['id']}").status_code == 200
     with django_assert_max_num_queries(2):  # the key, the course: its JSON is stored
-        assert api_client.get(f"/api/v1/courses/{course['id']}").status_code == 200
+        assert api_client.get(f"/api/v1/courses/{sourced_course['id']}").status_code == 200
 
 
 def test_hostile_source_names_and_quotes_stay_inert(client, api_client, settings, httpserver: HTTPServer):
@@ -144,9 +144,9 @@ def player_page(api_client, course_id: str, format: str = "scorm12") -> str:
 
 
 def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_unique_in_the_page(
-    api_client, course
+    api_client, sourced_course
 ):
-    html = player_page(api_client, course["id"])
+    html = player_page(api_client, sourced_course["id"])
 
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids))
@@ -160,30 +160,30 @@ def test_the_package_marks_citations_and_lists_each_pages_sources_with_ids_uniqu
     assert "http://" not in html.split("<main", 1)[1].replace("https://www.youtube.com", "")
 
 
-def test_a_course_whose_source_was_deleted_is_sent_whole_never_as_a_304(api_client, course):
+def test_a_course_whose_source_was_deleted_is_sent_whole_never_as_a_304(api_client, sourced_course):
     # The mark changes the document, not its version, which is the ETag: a 304 would leave the
     # client's copy without it.
-    read = f"/api/v1/courses/{course['id']}"
+    read = f"/api/v1/courses/{sourced_course['id']}"
     etag = api_client.get(read)["ETag"]
     assert api_client.get(read, HTTP_IF_NONE_MATCH=etag).status_code == 304
 
-    api_client.delete(f"/api/v1/sources/{course['content']['sources'][0]['id']}")
+    api_client.delete(f"/api/v1/sources/{sourced_course['content']['sources'][0]['id']}")
     again = api_client.get(read, HTTP_IF_NONE_MATCH=etag)
 
     assert (again.status_code, again["ETag"]) == (200, etag)
     assert again.json()["content"]["sources"][0]["deleted"] is True
 
 
-def test_the_package_shows_a_deleted_source_as_deleted(api_client, course):
-    api_client.delete(f"/api/v1/sources/{course['content']['sources'][0]['id']}")
+def test_the_package_shows_a_deleted_source_as_deleted(api_client, sourced_course):
+    api_client.delete(f"/api/v1/sources/{sourced_course['content']['sources'][0]['id']}")
 
     export = api_client.post(
-        f"/api/v1/courses/{course['id']}/export", {"format": "cmi5"}, format="json"
+        f"/api/v1/courses/{sourced_course['id']}/export", {"format": "cmi5"}, format="json"
     ).json()
     from exports.models import Export
 
     with (
-        Export.objects.get(course__public_id=course["id"]).file.open("rb") as stored,
+        Export.objects.get(course__public_id=sourced_course["id"]).file.open("rb") as stored,
         zipfile.ZipFile(stored) as archive,
     ):
         html = archive.read("index.html").decode()

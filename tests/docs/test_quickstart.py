@@ -252,8 +252,8 @@ class RunningReceiver:
 
 
 @pytest.fixture
-def receiver(account, settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+def example_receiver(account, private_networks_allowed):
+    """The quickstart's own receiver program, running: unlike `receiver`, it checks signatures itself."""
     running = RunningReceiver(secret=account.webhook_secret, token="k3Yq8vX2mP0aLr5T")
     yield running
     if running.process.poll() is None:
@@ -277,17 +277,17 @@ def answers(event: WebhookEvent) -> list[int]:
     return list(event.attempts.order_by("number").values_list("status_code", flat=True))
 
 
-def test_receiver_handles_real_course_events_once(receiver, api_client, django_capture_on_commit_callbacks):
+def test_receiver_handles_real_course_events_once(example_receiver, api_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         created = api_client.post(
-            "/api/v1/courses", {"subject": "Intro to SQL", "callbackUrl": receiver.url}, format="json"
+            "/api/v1/courses", {"subject": "Intro to SQL", "callbackUrl": example_receiver.url}, format="json"
         )
     course = Course.objects.get(job__public_id=created.json()["jobId"])
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(2):
             api_client.post(
                 f"/api/v1/courses/{course.public_id}/export",
-                {"format": "scorm12", "callbackUrl": receiver.url},
+                {"format": "scorm12", "callbackUrl": example_receiver.url},
                 format="json",
             )
     events = list(WebhookEvent.objects.order_by("id"))
@@ -297,7 +297,7 @@ def test_receiver_handles_real_course_events_once(receiver, api_client, django_c
         with django_capture_on_commit_callbacks(execute=True):
             webhook_services.redeliver(event=event)
 
-    handled = receiver.stop()
+    handled = example_receiver.stop()
     first_export, second_export = course.exports.order_by("exported_at")
     assert [event.event_type for event in events] == ["course.created", "course.exported", "course.exported"]
     assert [answers(event) for event in events] == [[204, 204]] * 3
@@ -308,42 +308,42 @@ def test_receiver_handles_real_course_events_once(receiver, api_client, django_c
     ]
 
 
-def test_receiver_handles_a_job_once_even_from_two_events(receiver, deliver):
+def test_receiver_handles_a_job_once_even_from_two_events(example_receiver, deliver):
     failed = {
         "event": "course.failed",
         "jobId": "job_4bPq9ZxT2mW7yKcR1sLd0A",
         "error": {"message": "The course could not be generated.", "code": "GENERATION_FAILED"},
     }
 
-    first = deliver(url=receiver.url, payload=failed)
-    duplicate = deliver(url=receiver.url, payload=failed)
+    first = deliver(url=example_receiver.url, payload=failed)
+    duplicate = deliver(url=example_receiver.url, payload=failed)
 
     assert first.message_id != duplicate.message_id
     assert (answers(first), answers(duplicate)) == ([204], [204])
-    assert receiver.stop() == ["job job_4bPq9ZxT2mW7yKcR1sLd0A: failed, GENERATION_FAILED"]
+    assert example_receiver.stop() == ["job job_4bPq9ZxT2mW7yKcR1sLd0A: failed, GENERATION_FAILED"]
 
 
-def test_receiver_acknowledges_an_unknown_event_type_without_handling_it(receiver, deliver):
+def test_receiver_acknowledges_an_unknown_event_type_without_handling_it(example_receiver, deliver):
     archived = {"event": "course.archived", "courseId": "cou_8fJ2kLm9QwErTy3UiOp4Zx"}
 
-    event = deliver(url=receiver.url, payload=archived)
+    event = deliver(url=example_receiver.url, payload=archived)
 
     assert event.status == WebhookEvent.Status.DELIVERED
     assert answers(event) == [204]
-    assert receiver.stop() == []
+    assert example_receiver.stop() == []
 
 
-def test_receiver_refuses_a_signature_made_with_another_secret(receiver, account, deliver):
+def test_receiver_refuses_a_signature_made_with_another_secret(example_receiver, account, deliver):
     account_services.rotate_webhook_secret(account=account)  # the receiver still has the old secret
 
-    event = deliver(url=receiver.url, payload={"event": "course.failed", "jobId": "job_x", "error": {}})
+    event = deliver(url=example_receiver.url, payload={"event": "course.failed", "jobId": "job_x", "error": {}})
 
     assert answers(event) == [400]
     assert event.status == WebhookEvent.Status.PENDING  # tried again later: the receiver may be fixed
-    assert receiver.stop() == []
+    assert example_receiver.stop() == []
 
 
-def test_receiver_refuses_tampered_unsigned_and_stale_requests(receiver, account):
+def test_receiver_refuses_tampered_unsigned_and_stale_requests(example_receiver, account):
     body = json.dumps({"event": "course.failed", "jobId": "job_4bPq9ZxT2mW7yKcR1sLd0A", "error": {}})
     signer = standardwebhooks.Webhook(account.webhook_secret)
     now = int(time.time())
@@ -358,19 +358,19 @@ def test_receiver_refuses_tampered_unsigned_and_stale_requests(receiver, account
 
     other_body = body.replace("job_4", "job_5")
 
-    tampered = requests.post(receiver.url, data=body, headers=signed("msg_1", now, other_body))
-    unsigned = requests.post(receiver.url, data=body, headers={"content-type": "application/json"})
-    stale = requests.post(receiver.url, data=body, headers=signed("msg_2", now - 600, body))
+    tampered = requests.post(example_receiver.url, data=body, headers=signed("msg_1", now, other_body))
+    unsigned = requests.post(example_receiver.url, data=body, headers={"content-type": "application/json"})
+    stale = requests.post(example_receiver.url, data=body, headers=signed("msg_2", now - 600, body))
     garbled = requests.post(
-        receiver.url, data=body, headers={**signed("msg_3", now, body), "webhook-signature": "v1"}
+        example_receiver.url, data=body, headers={**signed("msg_3", now, body), "webhook-signature": "v1"}
     )
-    guessed_url = f"{receiver.origin}/hooks/guess"
+    guessed_url = f"{example_receiver.origin}/hooks/guess"
     wrong_path = requests.post(guessed_url, data=body, headers=signed("msg_4", now, body))
-    genuine = requests.post(receiver.url, data=body, headers=signed("msg_5", now, body))
+    genuine = requests.post(example_receiver.url, data=body, headers=signed("msg_5", now, body))
 
     statuses = [r.status_code for r in (tampered, unsigned, stale, garbled, wrong_path, genuine)]
     assert statuses == [400, 400, 400, 400, 404, 204]
-    assert receiver.stop() == ["job job_4bPq9ZxT2mW7yKcR1sLd0A: failed, no code"]
+    assert example_receiver.stop() == ["job job_4bPq9ZxT2mW7yKcR1sLd0A: failed, no code"]
 
 
 # Python: examples/edit_course.py ---------------------------------------------------------------

@@ -15,6 +15,8 @@ from tests.support import legacy, samples
 from tests.support.factories import CourseFactory
 from webhooks.models import WebhookEvent
 
+pytestmark = pytest.mark.course(format="onepage")
+
 PUBLIC_BASE_URL = "https://courses.example.com"
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
 
@@ -23,11 +25,6 @@ CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
 def _exports_stored_in_a_temporary_directory(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PUBLIC_BASE_URL = PUBLIC_BASE_URL
-
-
-@pytest.fixture
-def course(api_key):
-    return CourseFactory(api_key=api_key)
 
 
 def export(client, course_id: str, body=None, **extra):

@@ -5,27 +5,22 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
-from courses.models import Course, GenerationJob
+from courses.models import Course
 from exports.models import Export
-from tests.support.factories import CourseFactory, GenerationJobFactory
+from tests.support.factories import CourseFactory
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
 NOT_FOUND = {"message": "Course not found.", "code": "NOT_FOUND"}
+# The `course` of these tests: in Brazilian Portuguese, its job with a callback URL.
+pytestmark = pytest.mark.course(language_id="pt-BR", job__callback_url=CALLBACK)
 
 
 @pytest.fixture(autouse=True)
 def _files_and_links(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
-
-
-@pytest.fixture
-def course(api_key):
-    job = GenerationJobFactory(api_key=api_key, callback_url=CALLBACK, status=GenerationJob.Status.COMPLETED)
-    return CourseFactory(api_key=api_key, job=job, format="classic", language_id="pt-BR")
 
 
 def export(client, course) -> dict:
@@ -100,13 +95,6 @@ def test_another_key_cannot_revoke_an_export(stranger_client, api_client, course
 
 
 # Staff, from the admin --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def staff_client(client, db):
-    User.objects.create_superuser("staff", "staff@example.com", "a-long-admin-password")
-    client.login(username="staff", password="a-long-admin-password")
-    return client
 
 
 def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course, caplog, django_capture_on_commit_callbacks):

@@ -20,7 +20,6 @@ from learners.models import Learner
 from tests.support.locks import changed_meanwhile
 from tests.support.queues import no_worker
 from tests.support.readers import FAILING, PASSING, PERFECT, Reader
-from tests.support.receivers import Receiver
 from webhooks.models import WebhookEvent
 
 pytestmark = pytest.mark.django_db
@@ -260,13 +259,6 @@ def test_beat_sweeps_learner_events_every_minute_and_purges_old_records_daily():
     assert schedule["learners-sweep-events"] == {"task": "learners.tasks.sweep_events", "schedule": 60.0}
     assert schedule["learners-purge-expired"] == {"task": "learners.tasks.purge_expired", "schedule": 86400.0}
     assert django_settings.CELERY_TASK_ROUTES["learners.tasks.send_events"] == {"queue": "webhooks"}
-
-
-@pytest.fixture
-def receiver():
-    running = Receiver().start()
-    yield running
-    running.stop()
 
 
 def test_learner_events_reach_the_receiver_signed_like_every_webhook(

@@ -20,7 +20,6 @@ from courses.models import Course
 from learners.models import Learner, QuizAttempt, Signoff
 from tests.support.factories import CourseFactory
 from tests.support.processes import wait_for
-from tests.support.receivers import Receiver
 from webhooks.models import WebhookEvent
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,13 +37,6 @@ def service(live_server, settings):
     settings.PUBLIC_BASE_URL = live_server.url  # personal links point at the live server
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True  # the receiver is on loopback
     return live_server.url
-
-
-@pytest.fixture
-def receiver():
-    running = Receiver().start()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
 """The public preview page over HTTP: layouts, add-ons, languages, safety, caching and sign-offs."""
 
-import ipaddress
 import json
-import random
 import re
 import time
 from html.parser import HTMLParser
@@ -19,15 +17,11 @@ from learners import signoffs
 from learners.models import Signoff
 from tests.support import legacy, samples
 from tests.support.factories import CourseFactory
+from tests.support.readers import some_ip
 
 pytestmark = pytest.mark.django_db
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> [click me](javascript:alert(3))'
-
-
-def some_ip() -> str:
-    """A client address of its own, so rate-limit counters in Redis never carry over between tests."""
-    return str(ipaddress.IPv4Address(random.randint(0x0A000001, 0x0AFFFFFE)))
 
 
 def sign(client, course, *, name="Ada Lovelace", confirm=True, ip=None):

@@ -15,7 +15,6 @@ from sources.models import Passage, Source
 from tests.support import documents
 from tests.support.factories import AccountFactory, PlanFactory
 from tests.support.keys import client_for
-from tests.support.receivers import Receiver
 from tests.support.uploads import error_of, read, upload
 from webhooks.models import WebhookEvent
 
@@ -474,15 +473,10 @@ def test_a_plan_can_override_the_sources_limit(db, settings):
 
 # Events ---------------------------------------------------------------------------------------
 
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    running = Receiver().start()
-    yield running
-    running.stop()
 
-
-def test_a_read_source_sends_source_ready_with_the_source_of_the_poll_answer(api_client, receiver):
+def test_a_read_source_sends_source_ready_with_the_source_of_the_poll_answer(
+    api_client, receiver, private_networks_allowed
+):
     source = read(api_client, PDF, "handbook.pdf", callbackUrl=receiver.url("/sources/s3cret"))
 
     [request] = receiver.requests
@@ -491,7 +485,9 @@ def test_a_read_source_sends_source_ready_with_the_source_of_the_poll_answer(api
     assert request.headers["webhook-id"] == WebhookEvent.objects.get().message_id
 
 
-def test_deleting_a_source_deletes_its_events_which_name_its_title_and_headings(api_client, receiver):
+def test_deleting_a_source_deletes_its_events_which_name_its_title_and_headings(
+    api_client, receiver, private_networks_allowed
+):
     source = read(api_client, PDF, "handbook.pdf", callbackUrl=receiver.url())
     other = read(api_client, PDF, "other.pdf", callbackUrl=receiver.url())
 
@@ -500,7 +496,7 @@ def test_deleting_a_source_deletes_its_events_which_name_its_title_and_headings(
     assert list(WebhookEvent.objects.values_list("event_type", "subject")) == [("source.ready", other["id"])]
 
 
-def test_a_failed_source_sends_source_failed_with_its_error(api_client, receiver):
+def test_a_failed_source_sends_source_failed_with_its_error(api_client, receiver, private_networks_allowed):
     source = read(api_client, documents.encrypted_pdf(), "secret.pdf", callbackUrl=receiver.url())
 
     [request] = receiver.requests

@@ -5,25 +5,6 @@ import threading
 
 import pytest
 
-from tests.support.receivers import Receiver
-
-
-@pytest.fixture
-def receiver():
-    running = Receiver().start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def private_networks_allowed(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-
-
-@pytest.fixture
-def private_networks_refused(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
-
 
 class FakeResolver:
     """Stands in for the system resolver (socket.getaddrinfo): names answer from a table."""
