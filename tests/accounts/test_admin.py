@@ -12,7 +12,13 @@ from exports.models import Export
 from learners import services as learner_services
 from learners import signoffs
 from sources import services as source_services
-from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory
+from tests.support.factories import (
+    AccountFactory,
+    CourseFactory,
+    ExportFactory,
+    GenerationJobFactory,
+    SignoffFactory,
+)
 
 
 def test_account_page_shows_plan_and_credits_never_the_hash(staff_client, account, plain_key):
@@ -89,8 +95,8 @@ def test_the_list_of_accounts_costs_the_same_queries_for_3_accounts_as_for_30(st
 def test_lists_never_read_course_documents_and_pages_still_show(staff_client, api_key, model):
     course = CourseFactory(api_key=api_key)
     version = course.versions.get()
-    export = Export.objects.create(course=course, api_key=api_key, format="scorm12", file="exports/x.zip")
-    signoff = course.signoffs.create(name="Ada Lovelace", ip_hash="0" * 64)
+    export = ExportFactory(course=course)
+    signoff = SignoffFactory(course=course)
     learner, _ = learner_services.add_learner(
         api_key=api_key, course_public_id=course.public_id, external_id="E-1"
     )

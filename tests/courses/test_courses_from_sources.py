@@ -14,6 +14,7 @@ from accounts import services as account_services
 from courses.models import Course, GenerationJob
 from sources.models import Passage, Source
 from tests.support import grounded_documents as documents
+from tests.support.factories import SourceFactory
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
 from tests.support.keys import client_for
@@ -235,7 +236,7 @@ def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_s
 ):
     failed = upload(api_client, b"%PDF-1.4 truncated", "broken.pdf").json()["id"]
     assert Source.objects.get(public_id=failed).status == Source.Status.FAILED
-    pending = Source.objects.create(api_key=api_key, name="Pending", media_type="application/pdf", bytes=10)
+    pending = SourceFactory(api_key=api_key, name="Pending", read=False)
     unknown = "src_" + "A" * 22
     before = credits_used(api_key)
 

@@ -30,7 +30,7 @@ from courses.models import (
 )
 from exports.models import Export
 from learners.models import Learner, Signoff
-from tests.support.factories import CourseFactory, GenerationJobFactory
+from tests.support.factories import CourseFactory, GenerationJobFactory, SignoffFactory
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
 from tests.support.readers import BROWSER
@@ -71,7 +71,7 @@ def test_deleting_a_course_removes_everything_stored_about_it(api_client, course
     )
     exports = [export(api_client, course), export(api_client, course)]
     files = [Path(stored.file.path) for stored in Export.objects.all()]
-    Signoff.objects.create(course=course, name="Ada Lovelace", ip_hash="x" * 64)
+    SignoffFactory(course=course)
     other = CourseFactory(api_key=course.api_key)
 
     response = delete(api_client, course, django_capture_on_commit_callbacks)
@@ -190,7 +190,7 @@ def test_a_page_or_json_rendered_as_the_course_is_deleted_is_not_stored_after_it
 def test_its_page_answers_410_in_the_course_language_with_nothing_of_the_course(
     api_client, course, django_capture_on_commit_callbacks
 ):
-    Signoff.objects.create(course=course, name="Ada Lovelace", ip_hash="x" * 64)
+    SignoffFactory(course=course)
     signed = Signoff.objects.get()
     delete(api_client, course, django_capture_on_commit_callbacks)
     browser = Client()

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from learners import services, signoffs, tasks
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.support.factories import CourseFactory
+from tests.support.factories import CourseFactory, WebhookEventFactory
 from tests.support.readers import FAILING, PASSING, Reader
 from webhooks.models import WebhookEvent
 
@@ -89,9 +89,10 @@ def test_records_untouched_for_the_retention_period_are_purged(course, settings)
     old_learner = Learner.objects.get(signed_name="Old Timer")
     Learner.objects.filter(pk=old_learner.pk).update(updated_at=long_ago)
     Learner.objects.exclude(pk=old_learner.pk).update(updated_at=lately)
-    WebhookEvent.objects.create(account=course.api_key.account, event_type="learner.started",
-                                subject=old_learner.public_id, url="https://hooks.example.com/x", body="{}",
-                                attempt_limit=6)
+    WebhookEventFactory(
+        account=course.api_key.account, url="https://hooks.example.com/x", payload={"event": "learner.started"},
+        subject=old_learner.public_id,
+    )
     without_learner = signoffs.record_signoff(course=course, name="Anonymous", client_ip="203.0.113.9")
     Signoff.objects.filter(pk=without_learner.pk).update(signed_at=long_ago)
     signoffs.record_signoff(course=course, name="Anonymous today", client_ip="203.0.113.9")

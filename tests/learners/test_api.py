@@ -18,7 +18,7 @@ from courses import deletion
 from courses.models import Course, GenerationJob
 from learners import queries, services
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.support.factories import CourseFactory
+from tests.support.factories import CourseFactory, WebhookEventFactory
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile, second_session
 from tests.support.readers import FAILING, PASSING, Reader
@@ -415,9 +415,8 @@ def test_a_plan_sets_the_learner_limits_of_its_keys(account):
 def test_erasing_a_learner_removes_every_record_of_theirs(api_client, course, two_learners, settings):
     ada, grace = two_learners
     for learner in (ada, grace):
-        WebhookEvent.objects.create(
-            account=course.api_key.account, event_type="learner.started", subject=learner.public_id,
-            url=HOOK, body="{}", attempt_limit=6,
+        WebhookEventFactory(
+            account=course.api_key.account, url=HOOK, payload={"event": "learner.started"}, subject=learner.public_id
         )
     [ada_event] = WebhookEvent.objects.filter(subject=ada.public_id)
     WebhookAttempt.objects.create(event=ada_event, number=1, started_at=ada.started_at)
@@ -444,9 +443,8 @@ def test_deleting_a_course_erases_its_learners_and_the_events_about_them(api_cli
     other_course = CourseFactory(api_key=api_key)
     kept, _ = services.add_learner(api_key=api_key, course_public_id=other_course.public_id, external_id="E-9")
     for learner in (*two_learners, kept):
-        WebhookEvent.objects.create(
-            account=course.api_key.account, event_type="learner.started", subject=learner.public_id,
-            url=HOOK, body="{}", attempt_limit=6,
+        WebhookEventFactory(
+            account=course.api_key.account, url=HOOK, payload={"event": "learner.started"}, subject=learner.public_id
         )
 
     response = api_client.delete(f"/api/v1/courses/{course.public_id}")
