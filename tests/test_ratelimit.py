@@ -1,5 +1,5 @@
 """
-Rate limits of the API (core/ratelimit.py and config/api.ApiView), against real Redis, through
+Rate limits of the API (core/ratelimit.py and api.views.ApiView), against real Redis, through
 test-only endpoints of each scope (tests/urls_rate_limited.py). The clock is frozen and moved with
 time-machine; the limiter reads it through `ratelimit.clock`.
 """
