@@ -180,6 +180,10 @@ delete_course = extend_schema(
 list_course_versions = extend_schema(
     operation_id="listCourseVersions",
     summary="List a course's versions, newest first",
+    description=(
+        "Every version the course keeps, without their documents: its number, when it was made, whether it "
+        "was generated, edited or regenerated, and what changed from the version before."
+    ),
     parameters=[openapi.id_in_path("course_id", prefix="cou_", description="The course `id`.")],
     responses=openapi.responses(
         {200: OpenApiResponse(serializers.VersionListOutput, description="Every version the course keeps.")},
@@ -191,6 +195,7 @@ list_course_versions = extend_schema(
 read_course_version = extend_schema(
     operation_id="readCourseVersion",
     summary="Read one version of a course, with its whole document",
+    description="The version's document as it was made; a source deleted since is marked `deleted: true`.",
     parameters=[
         openapi.id_in_path("course_id", prefix="cou_", description="The course `id`."),
         OpenApiParameter("number", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="The version."),

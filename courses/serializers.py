@@ -156,8 +156,8 @@ class VersionOutput(serializers.Serializer):
     changed = serializers.CharField(help_text='What changed from the version before: "chapter 3", "assessment", … or "content".')
 
 
+# Made from `{"course": ..., "versions": [...]}` (a comment: the API document shows a docstring).
 class VersionListOutput(serializers.Serializer):
-    """A course's versions, given as `{"course": ..., "versions": [...]}`."""
 
     courseId = serializers.CharField(source="course.public_id")
     versions = VersionOutput(many=True, help_text="Newest first.")

@@ -574,7 +574,7 @@ def page_version() -> str:
         *sorted((_ROOT / "templates").rglob("*.html")),
         *sorted((_ROOT / "static").rglob("*")),
         *sorted((_ROOT / "locale").rglob("*.mo")),
-        *sorted(path for app in ("courses", "learners") for path in (_ROOT / app).rglob("*.py")
+        *sorted(path for app in ("core", "courses", "learners", "preview") for path in (_ROOT / app).rglob("*.py")
                 if "migrations" not in path.parts),
     ]
     for path in files:
