@@ -57,7 +57,7 @@ def test_revoking_is_a_line_in_the_log_naming_the_export_by_the_start_of_its_id(
 ):
     revoked = export(api_client, course)["exportId"]
 
-    with caplog.at_level(logging.INFO, logger="courses.deletion"):
+    with caplog.at_level(logging.INFO, logger="exports.services"):
         revoke(api_client, course, revoked, django_capture_on_commit_callbacks)
 
     [line] = [record for record in caplog.records if record.getMessage() == "export revoked"]
@@ -101,7 +101,7 @@ def test_staff_revoke_an_export_from_the_admin(staff_client, api_client, course,
     link = export(api_client, course)
     stored = Export.objects.get()
 
-    with caplog.at_level(logging.INFO, logger="courses.deletion"), django_capture_on_commit_callbacks(execute=True):
+    with caplog.at_level(logging.INFO, logger="exports.services"), django_capture_on_commit_callbacks(execute=True):
         staff_client.post(f"/admin/exports/export/{stored.pk}/delete/", {"post": "yes"})
 
     assert Client().get(path_of(link["downloadUrl"])).status_code == 410
