@@ -1,4 +1,5 @@
 from accounts.models import ApiKey
+from core.lookups import one_or_none
 
 
 def live_key(*, key_hash: str) -> ApiKey | None:
@@ -7,4 +8,4 @@ def live_key(*, key_hash: str) -> ApiKey | None:
     and the rate limiter need straight after): one query.
     """
     keys = ApiKey.objects.select_related("account__plan").filter(key_hash=key_hash, revoked_at__isnull=True)
-    return keys.first()
+    return one_or_none(keys)

@@ -87,6 +87,11 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 # Off by default: a check costs every request a round trip. After a database restart, each process's
 # first request on its lost connection is answered 503 (retry), and the next one connects afresh.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=False)
+# Parameters bound by the server, and a statement run a second time on a connection prepared: from
+# then on PostgreSQL neither parses nor plans it again. Turn off behind a transaction-mode pooler that cannot
+# keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
+if env.bool("DB_PREPARED_STATEMENTS", default=True):
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 1})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")

@@ -1,5 +1,6 @@
 from accounts.models import ApiKey
 from core.ids import looks_like_public_id
+from core.lookups import one_or_none
 from courses.models import Course, GenerationJob
 
 # What a poll shows of a job's course (not its document, which can weigh a megabyte).
@@ -15,18 +16,18 @@ def job_visible_to(*, api_key: ApiKey, public_id: str) -> GenerationJob | None:
         "public_id", "api_key", "status", "progress", "error_code", "error_message", "part", "regenerated_course",
         *shown,
     )
-    return jobs.filter(api_key=api_key, public_id=public_id).first()
+    return one_or_none(jobs.filter(api_key=api_key, public_id=public_id))
 
 
 def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
     """The course with this id if this key created it."""
     if not looks_like_public_id(public_id, "cou_"):
         return None
-    return Course.objects.filter(api_key=api_key, public_id=public_id).first()
+    return one_or_none(Course.objects.filter(api_key=api_key, public_id=public_id))
 
 
 def course_summary_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:
     """The course with this id if this key created it, its document left to load on first use: one query."""
     if not looks_like_public_id(public_id, "cou_"):
         return None
-    return Course.objects.defer("content").filter(api_key=api_key, public_id=public_id).first()
+    return one_or_none(Course.objects.defer("content").filter(api_key=api_key, public_id=public_id))

@@ -252,11 +252,11 @@ def record_signoff(
     }
     row = None
     if learner.personal:
-        row = _execute(_SIGN_KNOWN, {**values, "learner": learner.public_id}, durable=True)
+        row = _execute(_SIGN_KNOWN, {**values, "learner": learner.public_id})
         if row is None:
             learner = identity.Known(public_id=new_learner_id())
     if row is None:
-        row = _execute(_SIGN_NEW, {**values, "learner": learner.public_id}, durable=True)
+        row = _execute(_SIGN_NEW, {**values, "learner": learner.public_id})
     signoff_id, learner_id = row
     if learner_id is not None:
         _tell(learner_id)
@@ -385,6 +385,7 @@ def _statement(template: str, attempt: _Attempt | None) -> str:
         completes=_COMPLETES, credit=_CREDIT, counted_from=_COUNTED_FROM,
         attempt=_ATTEMPT if attempt is not None else "",
         new_attempt=_NEW_ATTEMPT if attempt is not None else "%(attempts)s",
+        relaxed=_RELAXED if attempt is None else "",
     )
 
 
@@ -392,15 +393,15 @@ def _write(sql: str, values: dict, *, attempt: _Attempt | None):
     """A batch's statement: waiting for the disk with a quiz attempt, and written again, once, when a
     copy of its attempt sent at the same instant was recorded first (see _HAS_THE_ATTEMPT)."""
     try:
-        return _execute(sql, values, durable=attempt is not None)
+        return _execute(sql, values)
     except IntegrityError as exc:
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
         if attempt is None or constraint != _ATTEMPT_KEY_CONSTRAINT:
             raise
-    return _execute(sql, values, durable=True)
+    return _execute(sql, values)
 
 
-def _execute(sql: str, values: dict, *, durable: bool):
+def _execute(sql: str, values: dict):
     # The statement's time is taken as it is sent, not when its values were worked out: a statement
     # sent after another waited for a lock (an erasure, a copy of its quiz attempt) would write a
     # time from before that wait, and a results read meanwhile would give a nextSince after it
@@ -408,16 +409,7 @@ def _execute(sql: str, values: dict, *, durable: bool):
     values = {**values, "now": timezone.now()}
     with connection.cursor() as cursor:
         try:
-            if durable:
-                cursor.execute(sql, values)
-            else:
-                # Time and pages seen are the most of what the page sends, and they are worth less than
-                # a commit's wait for the disk: after a crash of the database, at most its last
-                # fraction of a second of them is lost (never a quiz attempt, which waits for the
-                # disk). The setting holds for this statement's own transaction, sent in the same
-                # round trip.
-                cursor.execute("SET LOCAL synchronous_commit TO OFF; " + sql, values)
-                cursor.nextset()
+            cursor.execute(sql, values)
         except IntegrityError as exc:
             # The course was deleted between reading it and this write: nothing is left to record.
             if isinstance(exc.__cause__, psycopg.errors.ForeignKeyViolation):
@@ -464,6 +456,10 @@ _CHANGES = """
     "events_pending" = l."events_pending" OR l."started_at" IS NULL OR {new_attempt} = 1
                        OR (l."completed_at" IS NULL AND {completes})
 """
+# Time and pages seen are the most of what the page sends, and they are worth less than a commit's
+# wait for the disk: a batch without a quiz attempt commits without it (SET LOCAL, inside the one
+# statement), so a crash of the database loses at most its last fraction of a second of them.
+_RELAXED = ", (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
 _RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", l."signed_at"'
 
 # A learner already recorded: a personal link's learner was when the client added them, an
@@ -479,7 +475,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "signed_at" FROM learner
+SELECT "id", "current_page", "events_pending", "signed_at" FROM learner{relaxed}
 """
 )
 
@@ -508,7 +504,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "signed_at" FROM learner
+SELECT "id", "current_page", "events_pending", "signed_at" FROM learner{relaxed}
 """
 )
 

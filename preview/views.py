@@ -29,6 +29,7 @@ from django.views.decorators.http import etag, require_http_methods, require_POS
 
 from core import error_pages, ratelimit, redis_client
 from core.ids import looks_like_public_id
+from core.lookups import one_or_none
 from courses import citation_marks, citations, deletion, markdown, phrases
 from courses import content as course_content
 from courses.content import CourseContent
@@ -514,7 +515,7 @@ def _course(request, course_id: str) -> Course:
         return cached
     course = None
     if looks_like_public_id(course_id, "cou_"):
-        course = Course.objects.defer("content").filter(public_id=course_id).first()
+        course = one_or_none(Course.objects.defer("content").filter(public_id=course_id))
     if course is None:
         _gone(course_id)
     request._preview_course = course
@@ -528,7 +529,7 @@ def _course_with_document(request, course: Course) -> tuple[Course, CourseConten
     ETag and key, never a newer document under the older ETag.
     :raises CourseGone, Http404: for a course deleted meanwhile
     """
-    fresh = Course.objects.filter(pk=course.pk).first()
+    fresh = one_or_none(Course.objects.filter(pk=course.pk))
     if fresh is None:
         _gone(course.public_id)
     request._preview_course = fresh  # the ETag and the stored page's key follow it

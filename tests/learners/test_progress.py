@@ -500,6 +500,22 @@ def test_each_batch_is_one_write_and_a_first_view_two(reader):
     assert QuizAttempt.objects.count() == 1 and Learner.objects.count() == 2
 
 
+def test_only_a_batch_without_a_quiz_attempt_commits_without_waiting_for_the_disk(reader):
+    def commit_waits_for_the_disk():
+        # The test's transaction is the batches' own, so it shows what their commit would do.
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return cursor.fetchone()[0] == "on"
+
+    reader.send(hello=True, page=4, seen=[4], answers=PASSING)
+    after_a_quiz_attempt = commit_waits_for_the_disk()
+    reader.send(page=3, seen=[3], seconds=15)
+
+    assert after_a_quiz_attempt is True
+    assert commit_waits_for_the_disk() is False
+    assert QuizAttempt.objects.count() == 1 and Learner.objects.get().pages_seen == 0b11000
+
+
 def test_a_view_of_the_course_link_keeps_the_place_to_resume(reader):
     reader.send(hello=True, page=0, seen=[0])
     reader.send(hello=True, page=3, seen=[3])
