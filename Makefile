@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test docs bench clients bootstrap venv requirements services stop-services browser load-tools superuser messages
+.PHONY: run test docs bench clients bootstrap venv requirements services stop-services browser load-tools corpus superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -18,7 +18,7 @@ run: bootstrap
 	base_url=$$(PORT=$(PORT) $(PY) -c 'from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)') && \
 		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
-test: bootstrap browser load-tools docs
+test: bootstrap browser load-tools corpus docs
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
@@ -49,6 +49,10 @@ clients: venv .env node_modules/.installed
 # wrk drives the endpoints in `make bench` (and in its smoke run in `make test`).
 load-tools:
 	@command -v wrk >/dev/null || scripts/system-packages.sh wrk
+
+# Real manuals from Debian's packages, which the tests read as a client's documents (build/corpus).
+corpus:
+	@scripts/corpus.sh
 
 # Everything both commands stand on: Python packages, local PostgreSQL and Redis, schema, seed data.
 bootstrap: venv .env services

@@ -88,7 +88,7 @@ class SourceOutput(serializers.Serializer):
     )
     bytes = serializers.IntegerField(allow_null=True, min_value=0, help_text="Size of the file; null until fetched.")
     pages = serializers.IntegerField(allow_null=True, min_value=1, help_text="Pages or slides; null without pages.")
-    title = serializers.CharField(allow_null=True, help_text="The document's title, once read.")
+    title = serializers.CharField(allow_null=True, help_text="The document's own title, once read (never its first heading); null when it has none.")
     language = serializers.CharField(
         allow_null=True, help_text="ISO 639-1 code of the text's language, once read, when it is recognised."
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from sources import failures
 
@@ -70,6 +71,19 @@ class ExtractionError(Exception):
 
 TOO_LARGE, ENCRYPTED, UNREADABLE = failures.TOO_LARGE, failures.ENCRYPTED, failures.UNREADABLE
 NO_TEXT, UNSUPPORTED = failures.NO_TEXT, failures.UNSUPPORTED
+
+
+# What writing tools put in a document's title field when its author put nothing there.
+_PLACEHOLDER_TITLE = re.compile(
+    r"(?:untitled|title|document|presentation|slide \d+|microsoft (?:word|powerpoint) - .*|.+\.(?:pdf|docx?|pptx?|odt|odp|rtf|txt|md|html?|xml|tex|dvi|ps))",
+    re.IGNORECASE,
+)
+
+
+def own_title(text: str) -> str:
+    """A title field's text, cleaned, or "" when it is a writing tool's placeholder or a file's name."""
+    text = clean_text(text or "")
+    return "" if _PLACEHOLDER_TITLE.fullmatch(text) else text[:300]
 
 
 def clean_text(text: str) -> str:

@@ -30,6 +30,7 @@ from sources.extraction.document import (
     Document,
     ExtractionError,
     clean_text,
+    own_title,
 )
 
 MAX_PARTS = 10_000
@@ -163,7 +164,7 @@ def read_docx(path: str, *, max_pages: int) -> Document:
     page = 1
     has_title = any(_style_name(Paragraph(p, document)) == "title" for p in body.iter(f"{_W}p"))
     blocks: list[Block] = []
-    title = clean_text(document.core_properties.title or "")
+    title = own_title(document.core_properties.title)
 
     for element in _body_elements(body):
         if element.tag == f"{_W}tbl":
@@ -190,8 +191,6 @@ def read_docx(path: str, *, max_pages: int) -> Document:
             if kind == HEADING and level == 1 and has_title and not title:
                 title = text
         page += _page_breaks_after(element, rendered=rendered_breaks)
-    if not title:
-        title = next((block.text for block in blocks if block.kind == HEADING), "")
     return Document(blocks=blocks, title=title[:300], pages=page if paginated else None)
 
 
@@ -377,9 +376,10 @@ def read_pptx(path: str, *, max_pages: int) -> Document:
     blocks: list[Block] = []
     for number, slide in enumerate(slides, start=1):
         blocks.extend(_slide_blocks(slide, number))
-    title = clean_text(presentation.core_properties.title or "")
-    if not title:
-        title = next((block.text for block in blocks if block.kind == HEADING), "")
+    # Else the first slide's title: a deck's title slide, never a later slide's heading.
+    title = own_title(presentation.core_properties.title) or next(
+        (block.text for block in blocks if block.kind == HEADING and block.page == 1), ""
+    )
     return Document(blocks=blocks, title=title[:300], pages=len(slides), pages_stand_alone=True)
 
 

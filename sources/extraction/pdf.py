@@ -29,6 +29,7 @@ from sources.extraction.document import (
     Document,
     ExtractionError,
     clean_text,
+    own_title,
 )
 
 MAX_BOOKMARKS = 5000
@@ -38,6 +39,8 @@ HEADING_MAX_WORDS = 16
 # Most pages without text: a scan, which would need OCR.
 NO_TEXT_SHARE = 0.5
 _BULLET = re.compile(r"^(?:[\u2022\u2023\u25e6\u2043\u2219\u25aa\u25cf\u25a0\u2013\u2014*·-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# "1 Introduction", "2.3. Globs", "B. Tables", "IV. Index", "Chapter 2 Setup": a section's heading.
+_NUMBERED_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|(?i:chapter|part|section|appendix)\s+\w+)\s")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,5}(?:\s*(?:/|of)\s*\d{1,5})?$", re.IGNORECASE)
 
 
@@ -71,7 +74,7 @@ def read(path: str, *, max_pages: int) -> Document:
             raise ExtractionError(UNREADABLE, "The PDF has no pages.")
         bookmarks = _bookmarks(pdf, page_count)
         lines_by_page = [_page_lines(pdf, index) for index in range(page_count)]
-        title = clean_text(pdf.get_metadata_value("Title") or "")
+        title = own_title(pdf.get_metadata_value("Title"))
     finally:
         pdf.close()
 
@@ -83,16 +86,17 @@ def read(path: str, *, max_pages: int) -> Document:
             "not read (no OCR); upload a PDF with a text layer.",
         )
     lines = [line for page_lines in lines_by_page for line in page_lines]
+    body_size = _body_size(lines)
     if bookmarks:
         extra_headings = _mark_bookmarked_headings(lines_by_page, bookmarks)
     else:
-        _mark_headings_by_size(lines, _body_size(lines))
+        _mark_headings_by_size(lines, body_size)
         extra_headings = {}
+    # Before running headers go: a document's title is often one of them.
+    title = title or _title_page_line(lines_by_page[0], body_size=body_size, bookmarked=bool(bookmarks))
     _drop_running_lines(lines_by_page)
     blocks = _blocks(lines_by_page, extra_headings)
-    if not title or title.lower() in ("untitled", "title"):
-        title = next((block.text for block in blocks if block.kind == HEADING), "")
-    return Document(blocks=blocks, title=title[:300], pages=page_count)
+    return Document(blocks=blocks, title=title, pages=page_count)
 
 
 def _bookmarks(pdf, page_count: int) -> list[tuple[int, str, int]]:
@@ -135,6 +139,32 @@ def _page_lines(pdf, index: int) -> list[_Line]:
             textpage.close()
     finally:
         page.close()
+
+
+def _title_page_line(lines: list[_Line], *, body_size: float, bookmarked: bool) -> str:
+    """
+    The title as the first page shows it: its largest line, with the lines of that size right after
+    it (a title set on two or three lines), when that size stands out from the document's text. A
+    document's first heading is not its title: a bookmarked or numbered line is never taken, and ""
+    when nothing else stands out.
+    """
+    candidates = [
+        line for line in lines
+        if not (bookmarked and line.heading_level) and not _NUMBERED_HEADING.match(line.text)
+    ]
+    if not candidates:
+        return ""
+    largest = max(line.size for line in candidates)
+    if largest < body_size * HEADING_SIZE_RATIO:
+        return ""
+    start = next(index for index, line in enumerate(lines) if line in candidates and line.size == largest)
+    title_lines = [lines[start]]
+    for line in lines[start + 1 : start + 3]:
+        if line.size != largest:
+            break
+        title_lines.append(line)
+    title = " ".join(line.text for line in title_lines)
+    return title[:300] if len(title.split()) <= 2 * HEADING_MAX_WORDS else ""
 
 
 def _normalized(text: str) -> str:

@@ -49,10 +49,11 @@ def read_html(path: str) -> Document:
     main = root.find("main")
     if main is not None:
         _walk(main, blocks)
-    title = clean_text(root.get("title") or "") or _page_title(data)
-    if not title:
-        title = next((block.text for block in blocks if block.kind == HEADING), "")
-    return Document(blocks=blocks, title=title[:300])
+    title = _page_title(data)
+    # trafilatura's title is the <title> without the site's name ("Expense policy | Acme intranet"),
+    # or, on a page without one, its guess from a heading: taken only in the first case.
+    cleaned = clean_text(root.get("title") or "")
+    return Document(blocks=blocks, title=cleaned if cleaned and cleaned in title else title)
 
 
 def _walk(element, blocks: list[Block]) -> None:
@@ -94,11 +95,13 @@ def _add(blocks: list[Block], kind: str, text: str, level: int = 0) -> None:
 
 
 def _page_title(data: bytes) -> str:
+    """The page's <title>, else its first <h1>: never a lower heading."""
     from lxml import html
 
     try:
         tree = html.fromstring(data[:512 * 1024])
-        found = tree.find(".//title")
+        found = [tree.find(".//title"), tree.find(".//h1")]
     except (etree.ParserError, ValueError):
         return ""
-    return clean_text(found.text_content()) if found is not None else ""
+    texts = [clean_text(element.text_content()) for element in found if element is not None]
+    return next((text for text in texts if text), "")[:300]

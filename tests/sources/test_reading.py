@@ -4,12 +4,14 @@ import io
 import re
 
 import docx
+import pptx
 import pytest
 from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
+from pptx.util import Inches
 
-from sources.extraction import office, sniff
+from sources.extraction import document, office, sniff
 from sources.extraction import passages as splitting
 from sources.models import Source
 from tests.support import documents
@@ -59,6 +61,61 @@ def test_pdf_with_bookmarks_keeps_its_chapters_sections_and_pages(api_client):
     assert found[0].words == 210
     assert found[0].text.count("\n\n") == 2
     assert found[0].text.startswith(documents.paragraph(70, seed=11)[:40])
+
+
+@pytest.mark.parametrize("bookmarks", [True, False], ids=["bookmarks", "no-bookmarks"])
+@pytest.mark.parametrize("metadata_title", ["", "Microsoft Word - ladders.docx", "untitled"])
+def test_a_pdf_without_a_title_of_its_own_is_titled_by_its_first_page(api_client, bookmarks, metadata_title):
+    made = documents.pdf_with_a_title_page(title="Ladder safety field guide", bookmarks=bookmarks, metadata_title=metadata_title)
+
+    source = read(api_client, made, "ladders.pdf")
+
+    # The title page's largest line, though it also runs at the top of every later page.
+    assert (source["status"], source["title"]) == ("ready", "Ladder safety field guide")
+    assert ("1 Introduction", 2) in [(title, page) for title, _, page in outline(source)]
+
+
+@pytest.mark.parametrize("bookmarks", [True, False], ids=["bookmarks", "no-bookmarks"])
+def test_a_pdf_that_opens_on_its_first_section_is_not_titled_by_it(api_client, bookmarks):
+    source = read(api_client, documents.pdf_with_a_title_page(title=None, bookmarks=bookmarks), "ladders.pdf")
+
+    assert (source["status"], source["name"], source["title"]) == ("ready", "ladders.pdf", None)
+    assert outline(source)[0] == ("1 Introduction", 1, 1)
+
+
+def test_office_files_and_web_pages_without_a_title_of_their_own_are_not_titled_by_a_later_heading(api_client):
+    memo = docx.Document()  # no title in its properties, no paragraph in the Title style
+    memo.add_paragraph("Read this before your first shift.")
+    memo.add_heading("1 Opening the store", level=1)
+    memo.add_paragraph(documents.paragraph(40))
+    deck = pptx.Presentation()
+    opening = deck.slides.add_slide(deck.slide_layouts[6])  # blank: the first slide has no title
+    opening.shapes.add_textbox(Inches(1), Inches(1), Inches(5), Inches(1)).text_frame.text = "Welcome aboard."
+    deck.slides.add_slide(deck.slide_layouts[5]).shapes.title.text = "Agenda"
+    page = b"<html><body><main><h2>Opening hours</h2><p>" + documents.paragraph(60).encode() + b"</p></main></body></html>"
+
+    read_back = [
+        read(api_client, documents._saved(memo), "memo.docx"),
+        read(api_client, documents._saved(deck), "deck.pptx"),
+        read(api_client, page, "hours.html"),
+    ]
+
+    assert [(source["status"], source["title"]) for source in read_back] == [("ready", None)] * 3
+    assert [outline(source)[0][0] for source in read_back] == ["1 Opening the store", "Agenda", "Opening hours"]
+
+
+@pytest.mark.parametrize(
+    ("field", "title"),
+    [
+        ("Shared MIME-info Database", "Shared MIME-info Database"),
+        ("  Remote   work policy ", "Remote work policy"),
+        ("Node.js in practice", "Node.js in practice"),
+        ("Untitled", ""), ("title", ""), ("Document", ""), ("Slide 1", ""), ("", ""), (None, ""),
+        ("Microsoft Word - policy.docx", ""), ("manual.tex", ""), ("libtasn1.dvi", ""), ("Q3 report.PDF", ""),
+    ],
+)
+def test_a_title_field_holding_a_placeholder_or_a_file_name_is_no_title(field, title):
+    assert document.own_title(field) == title
 
 
 def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes_and_loses_its_running_lines(api_client):

@@ -88,6 +88,45 @@ def pdf_without_bookmarks() -> bytes:
     return bytes(pdf.output())
 
 
+class _PdfWithTitleOnTop(FPDF):
+    """From its second page on, the document's title runs at the top of every page, in small type."""
+
+    running_title = ""
+
+    def header(self):
+        if self.page_no() > 1:
+            self.set_font("helvetica", size=8)
+            self.cell(0, 6, self.running_title, new_x="LMARGIN", new_y="NEXT")
+
+
+def pdf_with_a_title_page(*, title: str | None, bookmarks: bool, metadata_title: str = "") -> bytes:
+    """
+    A manual as typesetting tools make them: no title in its metadata (or a placeholder), a first
+    page with the title at 24 pt over its author at 14 pt (`title=None`: the first page opens on
+    its first numbered section instead), the title running at the top of the later pages, and
+    numbered sections at 16 pt, bookmarked or not.
+    """
+    pdf = _PdfWithTitleOnTop()
+    pdf.running_title = title or "Ladder safety"
+    if metadata_title:
+        pdf.set_title(metadata_title)
+    if title is not None:
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 24)
+        pdf.cell(0, 14, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", size=14)
+        pdf.cell(0, 10, "Site safety office", new_x="LMARGIN", new_y="NEXT")
+    for number, section in enumerate(("Introduction", "Choosing a ladder", "Climbing"), start=1):
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 16)
+        if bookmarks:
+            pdf.start_section(f"{number} {section}", level=0)
+        pdf.cell(0, 10, f"{number} {section}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", size=11)
+        pdf.multi_cell(0, 5, paragraph(80, seed=number), new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
 def pdf_of_pages(pages: int, words_per_page: int = 300) -> bytes:
     pdf = FPDF()
     pdf.set_font("helvetica", size=11)

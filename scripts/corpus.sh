@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The real documents the tests read (tests/sources/test_real_documents.py): manuals Debian ships in
+# its packages' documentation folders, copied into build/corpus/. Taken from the installed package
+# when it is there, else from the package file itself (apt-get download: no root needed, and the
+# file is there even on systems that leave /usr/share/doc out).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=build/corpus
+mkdir -p "$corpus"
+
+documents=(  # package:path inside it
+  shared-mime-info:usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf
+  libtasn1-doc:usr/share/doc/libtasn1-doc/libtasn1.pdf
+)
+
+download() {  # the package's .deb into the current folder, refreshing the package lists once if need be
+  apt-get download -qq "$1" 2>/dev/null && return
+  if [ "$(id -u)" -eq 0 ]; then apt-get update -qq; elif sudo -n true 2>/dev/null; then sudo apt-get update -qq; fi
+  apt-get download -qq "$1"
+}
+
+for entry in "${documents[@]}"; do
+  package=${entry%%:*}
+  path=${entry#*:}
+  target="$corpus/$(basename "$path")"
+  [ -s "$target" ] && continue
+  if [ -s "/$path" ]; then
+    cp "/$path" "$target"
+    continue
+  fi
+  work=$(mktemp -d)
+  (cd "$work" && download "$package")
+  dpkg-deb -x "$work"/*.deb "$work/root"
+  cp "$work/root/$path" "$target"
+  rm -rf "$work"
+done
