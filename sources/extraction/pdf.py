@@ -216,34 +216,67 @@ def _mark_headings_by_size(lines: list[_Line], body_size: float) -> None:
         line.heading_level = level_of.get(line.size, 0)
 
 
-def _mark_bookmarked_headings(
-    lines_by_page: list[list[_Line]], bookmarks: list[tuple[int, str, int]]
-) -> dict[int, list[tuple[int, str]]]:
+def _matchable(text: str) -> str:
+    """A heading's words as bookmark and page may both spell them: without the section's number, case,
+    spacing, punctuation or a hyphen that broke a word over two lines."""
+    return re.sub(r"[^0-9a-z]+", "", _NUMBERED_HEADING.sub("", text.strip(), count=1).lower())
+
+
+# Where a bookmark whose title is nowhere on its page goes: after the heading line of the bookmark
+# before it (None: at the top of its page), so the tree keeps its order. {page: [(after, level, title)]}
+_Unplaced = dict[int, list[tuple["_Line | None", int, str]]]
+
+
+def _mark_bookmarked_headings(lines_by_page: list[list[_Line]], bookmarks: list[tuple[int, str, int]]) -> _Unplaced:
     """
-    Mark the line each bookmark points at as a heading of its level; return the bookmarks whose
-    title is nowhere on their page, by page, to be set at the top of it.
+    Mark the line each bookmark points at as a heading of the bookmark's level, looking on its page
+    after the previous bookmark's line: "ASN.1 syntax" is the line "2.1 ASN.1 syntax", and a title
+    wrapped over two lines is both. Return the bookmarks found on no line, placed in tree order.
     """
-    unplaced: dict[int, list[tuple[int, str]]] = collections.defaultdict(list)
+    unplaced: _Unplaced = collections.defaultdict(list)
+    previous: _Line | None = None
     for level, title, page in bookmarks:
-        wanted = _normalized(title)
-        for line in lines_by_page[page - 1]:
-            if not line.heading_level and _normalized(line.text) == wanted:
-                line.heading_level = level
-                break
-        else:
-            unplaced[page].append((level, title))
+        lines = lines_by_page[page - 1]
+        start = lines.index(previous) + 1 if previous is not None and previous.page == page else 0
+        found = _heading_lines(lines[start:], _matchable(title))
+        if found is None:
+            unplaced[page].append((previous if previous is not None and previous.page == page else None, level, title))
+            continue
+        for line in found:
+            line.heading_level = level
+        previous = found[-1]
     return unplaced
 
 
-def _blocks(lines_by_page: list[list[_Line]], extra_headings: dict[int, list[tuple[int, str]]]) -> list[Block]:
+def _heading_lines(lines: list[_Line], wanted: str) -> list[_Line] | None:
+    """The first line that reads `wanted`, else the first two of one size that do together."""
+    free = [line for line in lines if not line.heading_level]
+    if not wanted:
+        return None
+    for line in free:
+        if _matchable(line.text) == wanted:
+            return [line]
+    for first, second in zip(free, free[1:], strict=False):
+        if first.size == second.size and _matchable(f"{first.text} {second.text}") == wanted:
+            return [first, second]
+    return None
+
+
+def _blocks(lines_by_page: list[list[_Line]], extra_headings: _Unplaced) -> list[Block]:
     blocks: list[Block] = []
     for page_number, lines in enumerate(lines_by_page, start=1):
-        for level, title in extra_headings.get(page_number, []):
-            blocks.append(Block(kind=HEADING, text=title, page=page_number, level=level))
+        extras = extra_headings.get(page_number, [])
         spacing = _line_spacing(lines)
         current: Block | None = None
         previous: _Line | None = None
+        # A bookmark printed nowhere is a heading right after the line it follows (None: the top).
+        pending = [(level, title) for after, level, title in extras if after is None]
         for line in lines:
+            for level, title in pending:
+                current = Block(kind=HEADING, text=title, page=page_number, level=level)
+                blocks.append(current)
+                previous = None
+            pending = [(level, title) for after, level, title in extras if after is line]
             if line.heading_level:
                 if (
                     current is not None
@@ -275,6 +308,7 @@ def _blocks(lines_by_page: list[list[_Line]], extra_headings: dict[int, list[tup
             else:
                 current.text = _join(current.text, line.text)
             previous = line
+        blocks.extend(Block(kind=HEADING, text=title, page=page_number, level=level) for level, title in pending)
     return [block for block in blocks if block.text]
 
 

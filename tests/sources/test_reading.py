@@ -118,6 +118,22 @@ def test_a_title_field_holding_a_placeholder_or_a_file_name_is_no_title(field, t
     assert document.own_title(field) == title
 
 
+def test_pdf_headings_take_their_place_and_level_from_bookmarks_titled_otherwise(api_client):
+    source = read(api_client, documents.pdf_with_bookmarks_printed_otherwise(), "ladders.pdf")
+
+    # Each heading as its page prints it, at its bookmark's level and in the bookmarks' order; the
+    # bookmark printed nowhere follows the one before it, not the top of its page.
+    assert outline(source) == [
+        ("1 Ladders", 1, 1),
+        ("1.1 Choosing a Ladder", 2, 1),
+        ("1.2 Inspecting before climbing", 2, 2),
+        ("2. Scaffolds", 1, 3),
+        ("Unprinted notes", 2, 3),
+    ]
+    paths = [passage.heading_path for passage in passages_of(source["id"])]
+    assert paths[-2:] == [["1 Ladders", "1.2 Inspecting before climbing"], ["2. Scaffolds", "Unprinted notes"]]
+
+
 def test_pdf_without_bookmarks_gets_its_headings_from_font_sizes_and_loses_its_running_lines(api_client):
     source = read(api_client, documents.pdf_without_bookmarks(), "guide.pdf")
 

@@ -3,8 +3,10 @@ Real documents nobody here wrote, read as a client's uploads: manuals Debian shi
 (`make test` copies them into build/corpus/, scripts/corpus.sh).
 """
 
+import re
 from pathlib import Path
 
+import pypdfium2
 import pytest
 
 from tests.support.uploads import read
@@ -25,3 +27,26 @@ def test_a_manual_is_titled_as_its_title_page_says_not_by_its_first_chapter(api_
     source = read(api_client, (CORPUS / file_name).read_bytes(), file_name)
 
     assert (source["status"], source["title"]) == ("ready", title)
+
+
+@pytest.mark.parametrize("file_name", ["shared-mime-info-spec.pdf", "libtasn1.pdf"])
+def test_a_manuals_headings_are_nested_as_its_bookmarks_say(api_client, file_name):
+    path = CORPUS / file_name
+    pdf = pypdfium2.PdfDocument(path)
+    try:
+        bookmarks = [(bookmark.level + 1, bookmark.get_title(), bookmark.get_dest().get_index() + 1) for bookmark in pdf.get_toc()]
+    finally:
+        pdf.close()
+
+    source = read(api_client, path.read_bytes(), file_name)
+
+    # Every bookmark is a heading of its level on its page, in the bookmarks' order, as its page
+    # prints it: "ASN.1 syntax" is printed "2.1 ASN.1 syntax", "Nonregular files" "Non-regular files".
+    headings = [(entry["level"], entry["title"], entry["page"]) for entry in source["outline"]]
+    assert [(level, page) for level, _, page in headings] == [(level, page) for level, _, page in bookmarks]
+    for (_, printed, _), (_, bookmarked, _) in zip(headings, bookmarks, strict=True):
+        assert words(printed).endswith(words(bookmarked)), (printed, bookmarked)
+
+
+def words(title: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", title.lower())

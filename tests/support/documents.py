@@ -127,6 +127,42 @@ def pdf_with_a_title_page(*, title: str | None, bookmarks: bool, metadata_title:
     return bytes(pdf.output())
 
 
+def pdf_with_bookmarks_printed_otherwise() -> bytes:
+    """
+    Bookmarks titled otherwise than their headings are printed, as typesetting tools make them:
+    without the section's number, in another case, over two lines with a hyphen; and one bookmark
+    whose title is printed nowhere.
+    """
+    pdf = FPDF()
+
+    def heading(bookmark: str | None, printed: list[str], size: int, level: int):
+        pdf.set_font("helvetica", "B", size)
+        if bookmark:
+            pdf.start_section(bookmark, level=level)
+        for line in printed:
+            pdf.cell(0, size * 0.6, line, new_x="LMARGIN", new_y="NEXT")
+
+    def body(seed: int):
+        pdf.set_font("helvetica", size=11)
+        pdf.multi_cell(0, 5, paragraph(60, seed=seed), new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(3)
+
+    pdf.add_page()
+    heading("Ladders", ["1 Ladders"], 18, 0)
+    body(1)
+    heading("choosing a ladder", ["1.1 Choosing a Ladder"], 14, 1)
+    body(2)
+    pdf.add_page()
+    heading("Inspecting before climbing", ["1.2 Inspect-", "ing before climbing"], 14, 1)
+    body(3)
+    pdf.add_page()
+    body(4)
+    heading("Scaffolds", ["2. Scaffolds"], 18, 0)
+    heading("Unprinted notes", [], 14, 1)
+    body(5)
+    return bytes(pdf.output())
+
+
 def pdf_of_pages(pages: int, words_per_page: int = 300) -> bytes:
     pdf = FPDF()
     pdf.set_font("helvetica", size=11)
