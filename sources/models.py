@@ -46,6 +46,9 @@ class Source(models.Model):
     pages = models.PositiveIntegerField(null=True, blank=True)
     # [{"title", "level", "page"}] in document order.
     outline = models.JSONField(default=list, blank=True)
+    # The parts read as matter, not body (sources/extraction/matter.py): [{"kind", "title", "page",
+    # "pageEnd"}] in document order.
+    matter = models.JSONField(default=list, blank=True)
     # ISO 639-1 code of the language the text is in, when told apart; and the PostgreSQL text search
     # configuration its passages are indexed with ("simple" when the language is not known).
     language = models.CharField(max_length=8, blank=True)
@@ -83,6 +86,9 @@ class Passage(models.Model):
     char_end = models.PositiveIntegerField()
     text = models.TextField()
     words = models.PositiveIntegerField()
+    # The kind of matter it is ("licence", "index", …: sources/extraction/matter.py), "" for the body:
+    # a course is made of the body alone.
+    matter = models.CharField(max_length=20, blank=True, default="")
     # Headings (weight A) and text (weight B), in the source's text search configuration.
     search_vector = SearchVectorField(null=True)
     # By meaning (sources/embeddings.py): a unit float32 vector, and the model that made it.

@@ -13,7 +13,7 @@ from sources.models import Passage, Source
 
 # The columns a source's JSON needs; the whole text stays in the database.
 _LISTED = ("id", "public_id", "api_key_id", "name", "url", "media_type", "bytes", "status", "error_code",
-           "error_message", "title", "pages", "outline", "language", "created_at")
+           "error_message", "title", "pages", "outline", "matter", "language", "created_at")
 
 
 def source_visible_to(*, api_key: ApiKey, public_id: str, for_update: bool = False) -> Source | None:
@@ -111,8 +111,8 @@ _RETRIEVAL_WORDS = 40
 
 def rank_passages(*, sources: list[Source], text: str, limit: int, exclude: tuple[int, ...] = ()) -> list[int]:
     """
-    Ids of the passages of `sources` that best match `text` (a chapter's title and summary, say), best
-    first: any of its words counts, rarer and heading words more (full-text rank, each source in its
+    Ids of the body passages of `sources` (never matter) that best match `text` (a chapter's title and
+    summary, say), best first: any of its words counts, rarer and heading words more (full-text rank, each source in its
     own language). Nothing of `text` is query syntax. Passages in `exclude` are left out.
     """
     # "or" is the one word websearch syntax reads as an operator.
@@ -128,7 +128,7 @@ def rank_passages(*, sources: list[Source], text: str, limit: int, exclude: tupl
     for config, source_ids in by_config.items():
         search = SearchQuery(query, search_type="websearch", config=config)
         ranked = (
-            Passage.objects.filter(source_id__in=source_ids, search_vector=search)
+            Passage.objects.filter(source_id__in=source_ids, search_vector=search, matter="")
             .exclude(pk__in=exclude)
             .annotate(rank=SearchRank(F("search_vector"), search))
             .order_by("-rank", "source_id", "ordinal")

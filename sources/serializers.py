@@ -7,7 +7,7 @@ from api import pagination
 from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
 from core.outbound import urls
 from sources import failures
-from sources.extraction import sniff
+from sources.extraction import matter, sniff
 from sources.models import Source
 
 NAME_MAX_LENGTH = 200
@@ -76,6 +76,15 @@ class OutlineEntry(serializers.Serializer):
     page = serializers.IntegerField(allow_null=True, min_value=1, help_text="Page or slide, from 1; null without pages.")
 
 
+class MatterPart(serializers.Serializer):
+    """A part of the document read as matter: never made into a chapter, lesson, exercise or question."""
+
+    kind = serializers.ChoiceField(choices=list(matter.KINDS))
+    title = serializers.CharField(help_text="The heading that names it, else what it is (\"Title page\").")
+    page = serializers.IntegerField(allow_null=True, min_value=1, help_text="First page or slide; null without pages.")
+    pageEnd = serializers.IntegerField(allow_null=True, min_value=1, help_text="Last page or slide.")
+
+
 class SourceOutput(serializers.Serializer):
     """The source object: the answer to upload and poll, and the body of the source events."""
 
@@ -93,6 +102,13 @@ class SourceOutput(serializers.Serializer):
         allow_null=True, help_text="ISO 639-1 code of the text's language, once read, when it is recognised."
     )
     outline = OutlineEntry(many=True, help_text="The document's headings in order, once read.")
+    matter = MatterPart(
+        many=True,
+        help_text=(
+            "The parts taken as matter (title page, contents, licence and copyright, index, contributors, "
+            "revision history, bibliography), once read: courses are made of the rest, the body."
+        ),
+    )
     createdAt = UtcMillisecondsField(source="created_at")
     error = SourceErrorOutput(source="*", required=False, help_text="Present only when status is failed.")
 
@@ -109,6 +125,7 @@ class SourceOutput(serializers.Serializer):
             "title": (source.title or None) if ready else None,
             "language": (source.language or None) if ready else None,
             "outline": source.outline if ready else [],
+            "matter": source.matter if ready else [],
             "createdAt": UtcMillisecondsField().to_representation(source.created_at),
             **(
                 {"error": {"message": source.error_message, "code": source.error_code}}

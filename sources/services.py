@@ -18,7 +18,7 @@ from core import errors, leases, queue
 from core.outbound import transport, urls
 from sources import failures, language, names, queries, signals, tasks
 from sources.extraction import document as extraction
-from sources.extraction import passages, sandbox, sniff
+from sources.extraction import matter, passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
 from webhooks import services as webhook_services
@@ -316,6 +316,7 @@ def _complete(*, source_id: int, attempt: int, document, split, detected: langua
     )
     if source is None:
         return None  # deleted, or another attempt took over
+    matter_kinds = matter.kinds(split)
     Passage.objects.bulk_create(
         [
             Passage(
@@ -329,8 +330,9 @@ def _complete(*, source_id: int, attempt: int, document, split, detected: langua
                 char_end=passage.end,
                 text=split.text[passage.start : passage.end],
                 words=passage.words,
+                matter=kind or "",
             )
-            for ordinal, passage in enumerate(split.passages)
+            for ordinal, (passage, kind) in enumerate(zip(split.passages, matter_kinds, strict=True))
         ],
         batch_size=500,
     )
@@ -338,6 +340,7 @@ def _complete(*, source_id: int, attempt: int, document, split, detected: langua
     source.title = document.title or ""
     source.pages = document.pages
     source.outline = [{"title": h.title, "level": h.level, "page": h.page} for h in split.outline]
+    source.matter = matter.parts(split.passages, matter_kinds)
     source.language = detected.code
     source.search_config = detected.config
     source.text = split.text

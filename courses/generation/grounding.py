@@ -128,7 +128,8 @@ class Grounding:
         ]
         public_of = {source.pk: source.public_id for source in sources}
         order = {source.public_id: position for position, source in enumerate(sources)}
-        rows = Passage.objects.filter(source_id__in=list(public_of)).values_list(
+        # The body alone: a course is never made of a document's matter (its licence, index, …).
+        rows = Passage.objects.filter(source_id__in=list(public_of), matter="").values_list(
             "pk", "public_id", "source_id", "ordinal", "heading_path", "page", "page_end", "words"
         )
         passages = sorted(

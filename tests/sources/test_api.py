@@ -47,6 +47,7 @@ def test_upload_answers_202_with_the_pending_source_and_where_to_poll_it(api_cli
         "title": None,
         "language": None,
         "outline": [],
+        "matter": [],
         "createdAt": body["createdAt"],
     }
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", body["createdAt"])
@@ -74,6 +75,7 @@ def test_a_read_source_shows_what_was_read(api_client):
             {"title": "Chapter 2: Principles part 2", "level": 1, "page": 2},
             {"title": "Rule 2.1 in practice", "level": 2, "page": 2},
         ],
+        "matter": [],
         "createdAt": source["createdAt"],
     }
     assert "Retry-After" not in api_client.get(f"/api/v1/sources/{source['id']}")

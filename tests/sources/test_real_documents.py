@@ -9,7 +9,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from tests.support.uploads import read
+from tests.support.uploads import passages_of, read
 
 CORPUS = Path(__file__).resolve().parents[2] / "build" / "corpus"
 
@@ -50,3 +50,51 @@ def test_a_manuals_headings_are_nested_as_its_bookmarks_say(api_client, file_nam
 
 def words(title: str) -> str:
     return re.sub(r"[^0-9a-z]", "", title.lower())
+
+
+# The truth, written down by reading each manual: the pages that are matter and what they hold; every
+# other page is body.
+MANUALS = {
+    "libtasn1.pdf": {
+        # Title page, copyright and permission notice, contents; the GNU FDL in an appendix; two indexes.
+        "matter pages": {1, 2, 3, *range(27, 37)},
+        "parts": [
+            ("contents", "Contents"),
+            ("licence", "GNU Free Documentation License"),
+            ("index", "Concept Index"),
+            ("index", "Function and Data Index"),
+        ],
+    },
+    "shared-mime-info-spec.pdf": {
+        # The title block atop page 1 (publisher, author, e-mail) and the references closing page 17.
+        "matter pages": set(),
+        "parts": [("title-page", "Title page"), ("bibliography", "References")],
+    },
+}
+
+
+@pytest.mark.parametrize("file_name", list(MANUALS))
+def test_a_manuals_matter_is_told_from_its_body(api_client, file_name):
+    truth = MANUALS[file_name]
+
+    source = read(api_client, (CORPUS / file_name).read_bytes(), file_name)
+
+    passages = passages_of(source["id"])
+    body_pages = {page for passage in passages for page in range(passage.page, passage.page_end + 1) if not passage.matter}
+    matter_pages = {page for passage in passages for page in range(passage.page, passage.page_end + 1) if passage.matter}
+    assert matter_pages >= truth["matter pages"]
+    assert not body_pages & truth["matter pages"]
+    # Every page of the body keeps its body.
+    assert body_pages == set(range(1, source["pages"] + 1)) - truth["matter pages"]
+    shown = [(part["kind"], part["title"]) for part in source["matter"]]
+    assert all(part in shown for part in truth["parts"]), shown
+    assert all(part["page"] <= part["pageEnd"] for part in source["matter"])
+
+
+def test_the_mime_specifications_sections_are_all_body(api_client):
+    source = read(api_client, (CORPUS / "shared-mime-info-spec.pdf").read_bytes(), "spec.pdf")
+
+    sections = {passage.heading_path[-1] for passage in passages_of(source["id"]) if not passage.matter}
+
+    numbers = {match.group() for section in sections if (match := re.match(r"2\.\d+\.", section))}
+    assert numbers == {f"2.{number}." for number in range(1, 18)}

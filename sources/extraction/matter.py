@@ -1,0 +1,107 @@
+"""
+Which passages of a document are its *matter* (title page, contents, licence and copyright, index,
+contributors, revision history, bibliography) rather than its body: what a course is never made of.
+
+A passage is matter by one of its headings ("GNU Free Documentation License", "Concept Index"), by
+its shape (dot leaders and page-number columns, a list of names) or by its place (the front of the
+document, before its first heading). Everything else is body.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sources.extraction.passages import Split
+
+TITLE_PAGE, CONTENTS, LICENCE, INDEX = "title-page", "contents", "licence", "index"
+CONTRIBUTORS, REVISION_HISTORY, BIBLIOGRAPHY = "contributors", "revision-history", "bibliography"
+KINDS = (TITLE_PAGE, CONTENTS, LICENCE, INDEX, CONTRIBUTORS, REVISION_HISTORY, BIBLIOGRAPHY)
+LABELS = {
+    TITLE_PAGE: "Title page", CONTENTS: "Contents", LICENCE: "Licence and copyright", INDEX: "Index",
+    CONTRIBUTORS: "Contributors", REVISION_HISTORY: "Revision history", BIBLIOGRAPHY: "Bibliography",
+}
+
+# Headings that name matter, once their numbering is gone ("A Copying Information", "3. Contributors").
+_HEADINGS = [
+    (CONTENTS, r"(table of )?contents|list of (figures|tables|examples)|inhaltsverzeichnis|table des mati[eè]res|[ií]ndice|sum[aá]rio"),
+    (LICENCE, r".*\b(licen[cs]e|licencia|lizenz)\b.*|copying( information| conditions)?|copyright.*|legal notices?"
+              r"|permissions|terms of use|trademarks"),
+    (INDEX, r"(.* )?index|indexes|indices|[ií]ndice (alfab[eé]tico|remissivo)|stichwortverzeichnis"),
+    (CONTRIBUTORS, r"contributors?|acknowledge?ments?|credits|authors?|about the authors?|colophon|remerciements"
+                   r"|agradecimentos|agradecimientos|danksagung"),
+    (REVISION_HISTORY, r"(revision|document|version|release|change) history|change ?log|history of changes"
+                       r"|revisions|document revisions"),
+    (BIBLIOGRAPHY, r"references|bibliography|works cited|further reading|literatur(verzeichnis)?|bibliograf[ií]a"
+                   r"|bibliographie|r[eé]f[eé]rences"),
+]
+_HEADING_KINDS = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _HEADINGS]
+_NUMBERING = re.compile(r"^(?:appendix\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.)\s+", re.IGNORECASE)
+
+# "Introduction . . . . . 4", "asn1_create_element . . 9": a line of a contents or an index.
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*\d+|…{2,}\s*\d+")
+_ENDS_WITH_PAGE = re.compile(r"\s\d{1,4}$")
+_NAME_LINE = re.compile(r"^(?:[A-Z][\w'’.-]*\s?){1,5}(?:\(.*\))?$|^\S+@\S+$|^\S+ at \S+$")
+_LICENCE_TEXT = re.compile(
+    r"permission is granted to copy|licensed under|all rights reserved|copyright (?:©|\(c\)|\d{4})|©\s?\d{4}",
+    re.IGNORECASE,
+)
+
+
+def heading_kind(title: str) -> str | None:
+    """The kind of matter a heading names, or None for a heading of the body."""
+    title = " ".join(_NUMBERING.sub("", title.strip(), count=1).split()).rstrip(":")
+    return next((kind for kind, pattern in _HEADING_KINDS if pattern.fullmatch(title)), None)
+
+
+def kinds(split: Split) -> list[str | None]:
+    """For each passage of the split, in order: the kind of matter it is, or None for the body. Its
+    innermost heading that names matter decides ("3. Contributors > References" is a bibliography)."""
+    first_heading_at = split.outline[0].start if split.outline else len(split.text)
+    return [
+        kind_of(split.text[passage.start : passage.end], passage.heading_path, in_front=passage.start < first_heading_at)
+        for passage in split.passages
+    ]
+
+
+def kind_of(text: str, heading_path: list[str], *, in_front: bool) -> str | None:
+    """The kind of matter of one passage, or None; `in_front`: it comes before the document's first heading."""
+    return (
+        next((kind for title in reversed(heading_path) if (kind := heading_kind(title))), None)
+        or _shape_kind(text, in_front=in_front)
+        or (TITLE_PAGE if in_front and not heading_path else None)
+    )
+
+
+def parts(passages: Sequence, found: list[str | None]) -> list[dict]:
+    """The matter as the source's API object lists it: runs of passages (each with `heading_path`,
+    `page`, `page_end`) of one kind, each run with its title (the heading that names it, else the
+    kind's label) and pages."""
+    runs: list[dict] = []
+    for passage, kind in zip(passages, found, strict=True):
+        if kind is None:
+            continue
+        title = next((title for title in reversed(passage.heading_path) if heading_kind(title) == kind), LABELS[kind])
+        last = runs[-1] if runs else None
+        if last is not None and last["kind"] == kind and last["title"] == title:
+            last["pageEnd"] = passage.page_end
+            continue
+        runs.append({"kind": kind, "title": title, "page": passage.page, "pageEnd": passage.page_end})
+    return runs
+
+
+def _shape_kind(text: str, *, in_front: bool) -> str | None:
+    lines = [line.strip() for line in re.split(r"\n+|(?<=\d) (?=[A-Za-z_])", text) if line.strip()]
+    if not lines:
+        return None
+    leaders = len(_LEADER.findall(text))
+    words = [word for word in text.split() if word.strip(".…")]  # a leader's dots are no words
+    if leaders >= 3 and leaders * 12 >= len(words):
+        return CONTENTS if in_front else INDEX
+    if len(lines) >= 5 and sum(bool(_ENDS_WITH_PAGE.search(line)) for line in lines) >= 0.6 * len(lines):
+        return CONTENTS if in_front else INDEX
+    if in_front and _LICENCE_TEXT.search(text):
+        return LICENCE
+    if len(lines) >= 4 and sum(bool(_NAME_LINE.match(line)) for line in lines) >= 0.7 * len(lines):
+        return CONTRIBUTORS
+    return None
