@@ -43,6 +43,7 @@ from courses.generation.base import (
 from courses.generation.errors import GenerationFailed
 from courses.generation.offline import OfflineGenerator
 from courses.quality import bloom, rules, words
+from sources.extraction.document import without_section_number
 
 MAX_CHAPTERS = 9
 MAX_LESSONS = 5
@@ -380,7 +381,7 @@ def _chapters_from_structure(grounding, *, subject: str) -> list[tuple[str, list
         if len(matching) >= 3:
             runs = matching
     chapters = []
-    for group in _even_chunks(runs, MAX_CHAPTERS):
+    for group in _chapter_groups(runs):
         titles = [_run_title(grounding, run) for run in group]
         title = titles[0] if len(set(titles)) == 1 else f"{titles[0]} – {titles[-1]}"
         passages = []
@@ -390,7 +391,44 @@ def _chapters_from_structure(grounding, *, subject: str) -> list[tuple[str, list
             else:
                 passages += [run.passages[0] for run in _spread(lesson_runs, PASSAGES_PER_LESSON)]
         chapters.append((title, [passage.public_id for passage in passages]))
-    return chapters
+    return _unique_titles(chapters, grounding)
+
+
+def _chapter_groups(runs: list[_Run]) -> list[list[_Run]]:
+    """
+    The runs in at most MAX_CHAPTERS groups of consecutive runs, one source at a time: a chapter
+    never spans two documents. Each source gets chapters in proportion to its runs, at least one;
+    with more sources than chapters, those with the fewest runs are left out.
+    """
+    by_source: dict[str, list[_Run]] = {}
+    for run in runs:
+        by_source.setdefault(run.key[0], []).append(run)
+    kept = sorted(by_source, key=lambda source: -len(by_source[source]))[:MAX_CHAPTERS]
+    sources = [source for source in by_source if source in kept]
+    total = sum(len(by_source[source]) for source in sources)
+    quota = {source: max(1, round(MAX_CHAPTERS * len(by_source[source]) / total)) for source in sources}
+    while sum(quota.values()) > MAX_CHAPTERS:
+        largest = max((source for source in sources if quota[source] > 1), key=lambda source: quota[source])
+        quota[largest] -= 1
+    return [group for source in sources for group in _even_chunks(by_source[source], quota[source])]
+
+
+def _unique_titles(chapters: list[tuple[str, list[str]]], grounding) -> list[tuple[str, list[str]]]:
+    """Chapter titles told apart: a title two chapters share names the document of each ("Introduction
+    (Libtasn1)"), and one still shared then is numbered."""
+    counts = collections.Counter(title for title, _ in chapters)
+    named = []
+    for title, passages in chapters:
+        if counts[title] > 1 and passages:
+            source = grounding.source[grounding.passage[passages[0]].source]
+            title = f"{title} ({source.title or source.name})"
+        named.append((title, passages))
+    counts, seen = collections.Counter(title for title, _ in named), collections.Counter()
+    unique = []
+    for title, passages in named:
+        seen[title] += 1
+        unique.append((f"{title} ({seen[title]})" if counts[title] > 1 else title, passages))
+    return unique
 
 
 def _lesson_runs(group: list[_Run], depth: int) -> list[_Run]:
@@ -441,7 +479,7 @@ def _lesson_groups(
     groups = _even_chunks(runs, MAX_LESSONS)
     lessons = []
     for number, group in enumerate(groups, 1):
-        titles = [run.headings[-1] for run in group if len(run.headings) > len(common)]
+        titles = [without_section_number(run.headings[-1]) for run in group if len(run.headings) > len(common)]
         title = titles[0] if len(set(titles)) == 1 else f"{titles[0]} – {titles[-1]}" if titles else ""
         if not title or title == chapter_title:
             title = grounded["lesson_part"].format(
@@ -454,7 +492,7 @@ def _lesson_groups(
 def _run_title(grounding, run: _Run) -> str:
     headings = [heading for heading in run.headings if isinstance(heading, str)]
     if headings:
-        return headings[-1]
+        return without_section_number(headings[-1])
     source = grounding.source[run.key[0]]
     return source.title or source.name
 

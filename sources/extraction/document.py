@@ -80,6 +80,19 @@ _PLACEHOLDER_TITLE = re.compile(
 )
 
 
+# "1 Introduction", "2.3. Globs", "B. Tables", "IV. Index", "Chapter 2 Setup", "Appendix A Copying":
+# the number a heading carries before its words ("10 things to know" carries none).
+SECTION_NUMBER = re.compile(
+    r"^(?:(?i:chapter|part|section|appendix)\s+(?:\d+|[A-Z]|[IVXLC]+)\b\.?:?\s*"
+    r"|\d+(?:\.\d+)+\.?\s|\d+\.\s|\d+\s(?![a-z])|[A-Z]\.(?:\d+\.?)*\s|[IVXLC]+\.\s)"
+)
+
+
+def without_section_number(title: str) -> str:
+    """A heading's words without the section number it is printed with ("2.1 ASN.1 syntax": "ASN.1 syntax")."""
+    return SECTION_NUMBER.sub("", title.strip(), count=1).strip() or title.strip()
+
+
 def own_title(text: str) -> str:
     """A title field's text, cleaned, or "" when it is a writing tool's placeholder or a file's name."""
     text = clean_text(text or "")

@@ -23,6 +23,7 @@ from sources.extraction.document import (
     MAX_HEADING_LEVEL,
     NO_TEXT,
     PARAGRAPH,
+    SECTION_NUMBER,
     TOO_LARGE,
     UNREADABLE,
     Block,
@@ -30,6 +31,7 @@ from sources.extraction.document import (
     ExtractionError,
     clean_text,
     own_title,
+    without_section_number,
 )
 
 MAX_BOOKMARKS = 5000
@@ -39,8 +41,6 @@ HEADING_MAX_WORDS = 16
 # Most pages without text: a scan, which would need OCR.
 NO_TEXT_SHARE = 0.5
 _BULLET = re.compile(r"^(?:[\u2022\u2023\u25e6\u2043\u2219\u25aa\u25cf\u25a0\u2013\u2014*·-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
-# "1 Introduction", "2.3. Globs", "B. Tables", "IV. Index", "Chapter 2 Setup": a section's heading.
-_NUMBERED_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|(?i:chapter|part|section|appendix)\s+\w+)\s")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,5}(?:\s*(?:/|of)\s*\d{1,5})?$", re.IGNORECASE)
 
 
@@ -150,7 +150,7 @@ def _title_page_line(lines: list[_Line], *, body_size: float, bookmarked: bool) 
     """
     candidates = [
         line for line in lines
-        if not (bookmarked and line.heading_level) and not _NUMBERED_HEADING.match(line.text)
+        if not (bookmarked and line.heading_level) and not SECTION_NUMBER.match(line.text)
     ]
     if not candidates:
         return ""
@@ -219,7 +219,7 @@ def _mark_headings_by_size(lines: list[_Line], body_size: float) -> None:
 def _matchable(text: str) -> str:
     """A heading's words as bookmark and page may both spell them: without the section's number, case,
     spacing, punctuation or a hyphen that broke a word over two lines."""
-    return re.sub(r"[^0-9a-z]+", "", _NUMBERED_HEADING.sub("", text.strip(), count=1).lower())
+    return re.sub(r"[^0-9a-z]+", "", without_section_number(text).lower())
 
 
 # Where a bookmark whose title is nowhere on its page goes: after the heading line of the bookmark

@@ -25,3 +25,27 @@ def test_a_course_from_a_manual_is_made_of_its_body_never_of_its_licence_or_inde
         lesson.title for chapter in course.chapters for lesson in chapter.lessons
     ]
     assert not [title for title in titles if any(word in title for word in ("License", "Index", "Copying"))], titles
+
+
+def test_a_course_from_two_manuals_has_chapters_of_one_each_titled_as_their_sections_once(api_client):
+    ids = [
+        add_source(api_client, (CORPUS / name).read_bytes(), name)
+        for name in ("shared-mime-info-spec.pdf", "libtasn1.pdf")
+    ]
+
+    course = assert_cited(
+        make_course(api_client, subject="File formats and ASN.1", sources=ids, addOns=["assessment"])["content"],
+        source_ids=ids,
+    )
+
+    cited_by_chapter = [
+        {citation.source_id for lesson in chapter.lessons for citation in lesson.citations} for chapter in course.chapters
+    ]
+    assert all(len(sources) == 1 for sources in cited_by_chapter), cited_by_chapter
+    assert {source for sources in cited_by_chapter for source in sources} == set(ids)
+    titles = [chapter.title for chapter in course.chapters]
+    assert len(set(titles)) == len(titles)
+    # Both manuals open on "1. Introduction": each chapter says whose, and no title keeps its number.
+    assert {"Introduction (Shared MIME-info Database)", "Introduction (Libtasn1)"} <= set(titles), titles
+    lessons = [lesson.title for chapter in course.chapters for lesson in chapter.lessons]
+    assert not [title for title in titles + lessons if title[:1].isdigit()], titles + lessons
