@@ -80,7 +80,7 @@ class MatterPart(serializers.Serializer):
     """A part of the document read as matter: never made into a chapter, lesson, exercise or question."""
 
     kind = serializers.ChoiceField(choices=list(matter.KINDS))
-    title = serializers.CharField(help_text="The heading that names it, else what it is (\"Title page\").")
+    title = serializers.CharField(help_text="The outermost heading that names it, without its number; else what it is (\"Title page\").")
     page = serializers.IntegerField(allow_null=True, min_value=1, help_text="First page or slide; null without pages.")
     pageEnd = serializers.IntegerField(allow_null=True, min_value=1, help_text="Last page or slide.")
 

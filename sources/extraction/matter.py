@@ -74,19 +74,27 @@ def kind_of(text: str, heading_path: list[str], *, in_front: bool) -> str | None
 
 
 def parts(passages: Sequence, found: list[str | None]) -> list[dict]:
-    """The matter as the source's API object lists it: runs of passages (each with `heading_path`,
-    `page`, `page_end`) of one kind, each run with its title (the heading that names it, else the
-    kind's label) and pages."""
+    """
+    The matter as the source's API object lists it, from passages (each with `heading_path`, `page`,
+    `page_end`) and their kinds: each run of consecutive passages of one kind under the heading that
+    names it (its outermost one: an appendix and the licence within it are one part), titled by that
+    heading without its number, else by what it is ("Title page"), with its first and last page.
+    """
     runs: list[dict] = []
+    named_by: str | None = None
+    previous_kind = None
     for passage, kind in zip(passages, found, strict=True):
         if kind is None:
+            previous_kind = None
             continue
-        title = next((title for title in reversed(passage.heading_path) if heading_kind(title) == kind), LABELS[kind])
-        last = runs[-1] if runs else None
-        if last is not None and last["kind"] == kind and last["title"] == title:
-            last["pageEnd"] = passage.page_end
-            continue
-        runs.append({"kind": kind, "title": title, "page": passage.page, "pageEnd": passage.page_end})
+        naming = next((title for title in passage.heading_path if heading_kind(title) == kind), None)
+        if runs and previous_kind == kind and (naming is None or naming == named_by):
+            runs[-1]["pageEnd"] = passage.page_end
+        else:
+            named_by = naming
+            title = _NUMBERING.sub("", naming.strip(), count=1) if naming else LABELS[kind]
+            runs.append({"kind": kind, "title": title, "page": passage.page, "pageEnd": passage.page_end})
+        previous_kind = kind
     return runs
 
 

@@ -60,7 +60,7 @@ MANUALS = {
         "matter pages": {1, 2, 3, *range(27, 37)},
         "parts": [
             ("contents", "Contents"),
-            ("licence", "GNU Free Documentation License"),
+            ("licence", "Copying Information"),  # the appendix, which holds the GNU FDL
             ("index", "Concept Index"),
             ("index", "Function and Data Index"),
         ],
