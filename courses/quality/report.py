@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from courses import content
 from courses.quality import bloom, readability, rules
 from courses.quality.rules import Finding, finding
+from sources.extraction import matter
 
 # What each finding takes off the score of 100 (never below 0).
 PENALTY = {"high": 15, "medium": 5, "low": 1}
@@ -84,17 +85,51 @@ def report_for(course: content.CourseContent) -> QualityReport:
                 )
         findings.sort(key=_question_order)
 
+    # Matter is what surrounds a document's substance: only a course built from documents has any.
+    from_documents = bool(course.sources)
+    for number, question in enumerate(questions if from_documents else []):
+        texts = [question.prompt, *question.options]
+        if any(matter.has_dot_leaders(text) for text in texts):
+            findings.append(
+                finding(
+                    "MATTER_IN_QUESTION",
+                    f"/assessment/questions/{number}",
+                    "The question is made of the document's index or contents (its dot leaders), not of what "
+                    "it teaches.",
+                )
+            )
+    findings.sort(key=_question_order)
+
     objectives, untested = _objectives(course, questions, findings)
+    titles = collections.Counter(chapter.title.casefold() for chapter in course.chapters)
     for number, chapter in enumerate(course.chapters):
+        where = f"/chapters/{number}"
         if not chapter.objectives:
             findings.append(
                 finding(
                     "CHAPTER_WITHOUT_OBJECTIVES",
-                    f"/chapters/{number}",
+                    where,
                     "The chapter states no learning objective: say what a learner can do after it.",
                 )
             )
-    lessons = _lessons(course, findings)
+        if from_documents and (kind := matter.heading_kind(chapter.title)):
+            findings.append(
+                finding("MATTER_IN_CHAPTER", where, f"The chapter is the document's {matter.LABELS[kind].lower()}.")
+            )
+        if titles[chapter.title.casefold()] > 1:
+            findings.append(
+                finding("DUPLICATE_CHAPTER_TITLE", where, f"Another chapter is titled “{chapter.title}” too.")
+            )
+        cited = {citation.source_id for lesson in chapter.lessons for citation in lesson.citations}
+        if len(cited) > 1:
+            findings.append(
+                finding(
+                    "CHAPTER_SPANS_SOURCES",
+                    where,
+                    f"The chapter's lessons cite {len(cited)} sources: a chapter follows one document's section.",
+                )
+            )
+    lessons = _lessons(course, findings, from_documents=from_documents)
 
     counts = {
         severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES
@@ -220,7 +255,7 @@ def _objectives(
     return reports, untested
 
 
-def _lessons(course: content.CourseContent, findings: list[Finding]) -> list[LessonReadability]:
+def _lessons(course: content.CourseContent, findings: list[Finding], *, from_documents: bool) -> list[LessonReadability]:
     language = course.language_id
     measured = []
     for chapter_number, chapter in enumerate(course.chapters):
@@ -232,6 +267,21 @@ def _lessons(course: content.CourseContent, findings: list[Finding]) -> list[Les
                     where=where, chapter=chapter_number, lesson=number, title=lesson.title, readability=ease
                 )
             )
+            kind = from_documents and (matter.heading_kind(lesson.title) or matter.shape_kind(lesson.body, in_front=False))
+            if kind:
+                findings.append(
+                    finding("MATTER_IN_LESSON", where, f"The lesson is the document's {matter.LABELS[kind].lower()}.")
+                )
+            body_words = len(lesson.body.split())
+            if lesson.citations and body_words < rules.SCRAP_WORDS:
+                findings.append(
+                    finding(
+                        "LESSON_SCRAP",
+                        where,
+                        f"The lesson has {body_words} words: draw it from its whole section, or join it to its "
+                        "neighbour.",
+                    )
+                )
             if ease is not None and ease.score < rules.HARD_TO_READ_BELOW:
                 findings.append(
                     finding(

@@ -81,16 +81,34 @@ _RULE_LIST = [
     Rule("CHAPTER_WITHOUT_OBJECTIVES", "low", "chapter", version=1,
          summary="The chapter states no learning objective."),
     Rule("LESSON_HARD_TO_READ", "medium", "lesson", version=1, language_specific=True,
-         summary="The lesson's reading ease in its language is below 30 (very difficult)."),]
+         summary="The lesson's reading ease in its language is below 30 (very difficult)."),
+    Rule("MATTER_IN_CHAPTER", "high", "chapter", version=1,
+         summary="In a course built from documents, the chapter is their matter: its title names a licence, an index, contents, "
+                 "contributors, a revision history or a bibliography."),
+    Rule("MATTER_IN_LESSON", "high", "lesson", version=1,
+         summary="In a course built from documents, the lesson is their matter: its title names it, or its text has the shape of an "
+                 "index or contents (dot leaders, page numbers) or a list of names."),
+    Rule("MATTER_IN_QUESTION", "high", "question", version=1,
+         summary="In a course built from documents, the question is made of an index or contents: its stem or an option has dot "
+                 "leaders (“Setup . . . . . 4”)."),
+    Rule("CHAPTER_SPANS_SOURCES", "medium", "chapter", version=1,
+         summary="The chapter's lessons cite more than one source: a chapter follows one document's section."),
+    Rule("DUPLICATE_CHAPTER_TITLE", "medium", "chapter", version=1,
+         summary="Two chapters have the same title."),
+    Rule("LESSON_SCRAP", "medium", "lesson", version=1,
+         summary="A lesson drawn from sources has fewer than 60 words (SCRAP_WORDS): a scrap, not a lesson."),
+]
 RULES = {rule.code: rule for rule in _RULE_LIST}
 # Raised with any rule's version. 2: NEAR_DUPLICATE_OPTIONS no longer takes options that differ by a
-# word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same.
-RULES_VERSION = 2
+# word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same. 3: the rules on a course
+# built from documents (MATTER_IN_*, CHAPTER_SPANS_SOURCES, DUPLICATE_CHAPTER_TITLE, LESSON_SCRAP).
+RULES_VERSION = 3
 
 # Thresholds, named once for the rules, the report and the docs (docs/how-it-works/quality.md).
 UNEVEN_RATIO = 2.0
 UNEVEN_CHARACTERS = 12
 HARD_TO_READ_BELOW = 30.0
+SCRAP_WORDS = 60
 
 
 @dataclass(frozen=True)

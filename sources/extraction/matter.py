@@ -23,11 +23,20 @@ LABELS = {
 }
 
 # Headings that name matter, once their numbering is gone ("A Copying Information", "3. Contributors").
+# What an index may list, named before "Index" in its heading.
+_INDEXED = (
+    r"((concept|function|subject|general|alphabetical|program|command|variable|type|data|keyword|topic|name|author"
+    r"|file|option|macro|class|method)s?( and | )?)"
+)
 _HEADINGS = [
     (CONTENTS, r"(table of )?contents|list of (figures|tables|examples)|inhaltsverzeichnis|table des mati[eè]res|[ií]ndice|sum[aá]rio"),
-    (LICENCE, r".*\b(licen[cs]e|licencia|lizenz)\b.*|copying( information| conditions)?|copyright.*|legal notices?"
-              r"|permissions|terms of use|trademarks"),
-    (INDEX, r"(.* )?index|indexes|indices|[ií]ndice (alfab[eé]tico|remissivo)|stichwortverzeichnis"),
+    (LICENCE, r"((the|this) )?((gnu|mit|apache|bsd|creative commons|open publication|free documentation|general public"
+              r"|lesser general public|software) )*licen[cs]es?( agreement| information| terms| notice| and copyright)?"
+              r"(,? \(?v(ersion)? ?[\d.]+\)?)?|licen[cs]ing|licencia|lizenz|copying( information| conditions| permissions)?"
+              r"|copyright( notice| information| and licen[cs]e)?|legal notices?|permissions|terms of use|trademarks"),
+    # "Index", "Concept Index", "Function and Data Index"; not "Indexes" alone, a database course's chapter.
+    (INDEX, r"(_INDEXED)*index|(_INDEXED)+ind(exes|ices)|index of [\w ]+|[ií]ndice (alfab[eé]tico|remissivo)"
+            r"|stichwortverzeichnis".replace("_INDEXED", _INDEXED)),
     (CONTRIBUTORS, r"contributors?|acknowledge?ments?|credits|authors?|about the authors?|colophon|remerciements"
                    r"|agradecimentos|agradecimientos|danksagung"),
     (REVISION_HISTORY, r"(revision|document|version|release|change) history|change ?log|history of changes"
@@ -40,6 +49,7 @@ _NUMBERING = re.compile(r"^(?:appendix\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.
 
 # "Introduction . . . . . 4", "asn1_create_element . . 9": a line of a contents or an index.
 _LEADER = re.compile(r"(?:\.\s?){4,}\s*\d+|…{2,}\s*\d+")
+_DOTS = re.compile(r"(?:\.\s){4,}\.|\.{6,}|…{3,}")
 _ENDS_WITH_PAGE = re.compile(r"\s\d{1,4}$")
 _NAME_LINE = re.compile(r"^(?:[A-Z][\w'’.-]*\s?){1,5}(?:\(.*\))?$|^\S+@\S+$|^\S+ at \S+$")
 _LICENCE_TEXT = re.compile(
@@ -68,7 +78,7 @@ def kind_of(text: str, heading_path: list[str], *, in_front: bool) -> str | None
     """The kind of matter of one passage, or None; `in_front`: it comes before the document's first heading."""
     return (
         next((kind for title in reversed(heading_path) if (kind := heading_kind(title))), None)
-        or _shape_kind(text, in_front=in_front)
+        or shape_kind(text, in_front=in_front)
         or (TITLE_PAGE if in_front and not heading_path else None)
     )
 
@@ -98,7 +108,14 @@ def parts(passages: Sequence, found: list[str | None]) -> list[dict]:
     return runs
 
 
-def _shape_kind(text: str, *, in_front: bool) -> str | None:
+def has_dot_leaders(text: str) -> bool:
+    """Whether the text has a run of spaced dots, as a contents or an index lines its entries up with."""
+    return _DOTS.search(text) is not None
+
+
+def shape_kind(text: str, *, in_front: bool) -> str | None:
+    """The kind of matter a text's shape tells (a contents or an index by its dot leaders or page
+    numbers, contributors by a list of names, a licence by its notice up front), or None."""
     lines = [line.strip() for line in re.split(r"\n+|(?<=\d) (?=[A-Za-z_])", text) if line.strip()]
     if not lines:
         return None

@@ -602,7 +602,8 @@ def test_a_question_trips_the_rule_and_its_clean_variant_trips_nothing(code, lan
 
 def test_every_question_rule_has_cases_in_every_language_it_depends_on():
     question_rules = {code for code, rule in rules.RULES.items() if rule.part == "question"} - {
-        "QUESTION_WITHOUT_OBJECTIVE"  # about the course's objectives: below
+        "QUESTION_WITHOUT_OBJECTIVE",  # about the course's objectives: below
+        "MATTER_IN_QUESTION",  # about a course built from documents: below
     }
 
     assert set(QUESTION_CASES) == question_rules
@@ -834,6 +835,91 @@ def test_a_lesson_very_difficult_to_read_in_its_language_trips_the_readability_r
     assert hard.readability[0].readability.score >= 30
 
 
+SOURCES = [
+    {"id": f"src_{letter * 22}", "name": f"{letter}.pdf", "title": None, "mediaType": "application/pdf", "url": None,
+     "deleted": False}
+    for letter in "ab"
+]
+
+
+def cited(body: str, source: int = 0) -> dict:
+    """A lesson of `body` citing a passage of the source at `source`."""
+    quote = body.split(".")[0]
+    return {"title": "Lesson", "body": body, "citations": [
+        {"sourceId": SOURCES[source]["id"], "passageId": f"psg_{'p' * 22}", "page": 1, "quote": quote}
+    ]}
+
+
+def from_documents(chapters: list[tuple[str, list[dict]]], questions: list[dict] | None = None) -> content.CourseContent:
+    """A course built from the two SOURCES: chapters of (title, lessons), each with an objective, and
+    an assessment of `questions` if any."""
+    document = course(chapters=len(chapters), assessment=bool(questions), questions=questions).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    document["sources"] = SOURCES
+    for chapter, (title, lessons) in zip(document["chapters"], chapters, strict=True):
+        chapter.update(title=title, lessons=lessons)
+    return content.CourseContent.model_validate(document)
+
+
+LONG_ENOUGH = " ".join(["A join matches the rows of two tables by a key they share."] * 6)
+
+
+def test_chapters_and_lessons_made_of_a_documents_matter_trip_the_matter_rules():
+    index = "asn1_array2tree . . . . . . . 9\nasn1_bit_der . . . . . . . 19\nasn1_create_element . . . . . . 8"
+    flawed = quality.report_for(from_documents([
+        ("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+        ("GNU Free Documentation License", [cited(LONG_ENOUGH), {"title": "Lesson", "body": index}]),
+    ]))
+    clean = quality.report_for(from_documents([
+        ("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+        ("Choosing a license for your project", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+    ]))
+
+    assert [(item.code, item.where) for item in flawed.findings] == [
+        ("MATTER_IN_CHAPTER", "/chapters/1"),
+        ("MATTER_IN_LESSON", "/chapters/1/lessons/1"),
+    ]
+    assert flawed.summary.score == 100 - 2 * 15
+    assert clean.findings == ()
+    # A course of the client's own outline may well have a chapter called "Index": it has no matter.
+    outlined = course(chapters=2, assessment=False).model_dump(mode="json", by_alias=True, exclude_none=True)
+    outlined["chapters"][1]["title"] = "Index"
+    assert quality.report_for(content.CourseContent.model_validate(outlined)).findings == ()
+
+
+def test_a_question_made_of_an_index_trips_the_matter_rule_in_a_course_from_documents():
+    joins = [("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)])]
+    leaders = question("Complete: FDL, GNU Free _____ License . . . . . . . .", ["Docs", "Code", "Data", "Text"])
+    plain = question("Which document license covers the manual?", ["The GNU FDL", "The GNU GPL", "The MIT one", "The BSD one"])
+
+    flawed = quality.report_for(from_documents(joins, questions=quiz_with("en-US", leaders)))
+    clean = quality.report_for(from_documents(joins, questions=quiz_with("en-US", plain)))
+    without_documents = quality.report_for(course(questions=quiz_with("en-US", leaders)))
+
+    assert codes_at(flawed, "/assessment/questions/0") == ["MATTER_IN_QUESTION"]
+    assert clean.findings == () and without_documents.findings == ()
+
+
+def test_a_course_from_documents_with_shared_titles_mixed_sources_and_scraps_trips_the_structure_rules():
+    flawed = quality.report_for(from_documents([
+        ("Introduction", [cited(LONG_ENOUGH, source=0), cited(LONG_ENOUGH, source=1)]),
+        ("Introduction", [cited(LONG_ENOUGH, source=1), cited("A join matches rows. Keys decide.", source=1)]),
+    ]))
+    clean = quality.report_for(from_documents([
+        ("Introduction (a)", [cited(LONG_ENOUGH, source=0), cited(LONG_ENOUGH, source=0)]),
+        ("Introduction (b)", [cited(LONG_ENOUGH, source=1), cited(LONG_ENOUGH, source=1)]),
+    ]))
+
+    assert [(item.code, item.where) for item in flawed.findings] == [
+        ("DUPLICATE_CHAPTER_TITLE", "/chapters/0"),
+        ("CHAPTER_SPANS_SOURCES", "/chapters/0"),
+        ("DUPLICATE_CHAPTER_TITLE", "/chapters/1"),
+        ("LESSON_SCRAP", "/chapters/1/lessons/1"),
+    ]
+    assert clean.findings == ()
+
+
 def test_every_rule_is_tested_here():
     tested_above = {
         "ANSWER_LENGTH_PATTERN",
@@ -845,6 +931,12 @@ def test_every_rule_is_tested_here():
         "QUESTION_WITHOUT_OBJECTIVE",
         "CHAPTER_WITHOUT_OBJECTIVES",
         "LESSON_HARD_TO_READ",
+        "MATTER_IN_CHAPTER",
+        "MATTER_IN_LESSON",
+        "MATTER_IN_QUESTION",
+        "CHAPTER_SPANS_SOURCES",
+        "DUPLICATE_CHAPTER_TITLE",
+        "LESSON_SCRAP",
     }
 
     assert set(QUESTION_CASES) | tested_above == set(rules.RULES)
