@@ -22,12 +22,12 @@ LABELS = {
     CONTRIBUTORS: "Contributors", REVISION_HISTORY: "Revision history", BIBLIOGRAPHY: "Bibliography",
 }
 
-# Headings that name matter, once their numbering is gone ("A Copying Information", "3. Contributors").
 # What an index may list, named before "Index" in its heading.
 _INDEXED = (
     r"((concept|function|subject|general|alphabetical|program|command|variable|type|data|keyword|topic|name|author"
     r"|file|option|macro|class|method)s?( and | )?)"
 )
+# Headings that name matter, once their numbering is gone ("A Copying Information", "3. Contributors").
 _HEADINGS = [
     (CONTENTS, r"(table of )?contents|list of (figures|tables|examples)|inhaltsverzeichnis|table des mati[eè]res|[ií]ndice|sum[aá]rio"),
     (LICENCE, r"((the|this) )?((gnu|mit|apache|bsd|creative commons|open publication|free documentation|general public"
