@@ -73,27 +73,23 @@ def report_for(course: content.CourseContent) -> QualityReport:
     has_objectives = any(chapter.objectives for chapter in course.chapters)
 
     findings = rules.check_quiz(questions, language=language)
-    if has_objectives:
-        for number, question in enumerate(questions):
-            if question.objective_id is None:
-                findings.append(
-                    finding(
-                        "QUESTION_WITHOUT_OBJECTIVE",
-                        f"/assessment/questions/{number}",
-                        "The question names no learning objective, so nobody can tell what it measures.",
-                    )
-                )
-        findings.sort(key=_question_order)
-
     # Matter is what surrounds a document's substance: only a course built from documents has any.
     from_documents = bool(course.sources)
-    for number, question in enumerate(questions if from_documents else []):
-        texts = [question.prompt, *question.options]
-        if any(matter.has_dot_leaders(text) for text in texts):
+    for number, question in enumerate(questions):
+        where = f"/assessment/questions/{number}"
+        if has_objectives and question.objective_id is None:
+            findings.append(
+                finding(
+                    "QUESTION_WITHOUT_OBJECTIVE",
+                    where,
+                    "The question names no learning objective, so nobody can tell what it measures.",
+                )
+            )
+        if from_documents and any(matter.has_dot_leaders(text) for text in [question.prompt, *question.options]):
             findings.append(
                 finding(
                     "MATTER_IN_QUESTION",
-                    f"/assessment/questions/{number}",
+                    where,
                     "The question is made of the document's index or contents (its dot leaders), not of what "
                     "it teaches.",
                 )

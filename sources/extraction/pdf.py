@@ -157,7 +157,7 @@ def _title_page_line(lines: list[_Line], *, body_size: float, bookmarked: bool) 
     largest = max(line.size for line in candidates)
     if largest < body_size * HEADING_SIZE_RATIO:
         return ""
-    start = next(index for index, line in enumerate(lines) if line in candidates and line.size == largest)
+    start = lines.index(next(line for line in candidates if line.size == largest))
     title_lines = [lines[start]]
     for line in lines[start + 1 : start + 3]:
         if line.size != largest:

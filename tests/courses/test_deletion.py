@@ -30,6 +30,7 @@ from courses.models import (
 )
 from exports.models import Export
 from learners.models import Learner, Signoff
+from tests.support.exports import export, path_of
 from tests.support.factories import CourseFactory, GenerationJobFactory, SignoffFactory
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
@@ -49,19 +50,9 @@ def _files_and_links(settings, tmp_path):
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
 
 
-def export(client, course) -> dict:
-    response = client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
-    assert response.status_code == 200
-    return response.json()
-
-
 def delete(client, course, capture):
     with capture(execute=True):
         return client.delete(f"/api/v1/courses/{course.public_id}")
-
-
-def path_of(url: str) -> str:
-    return urllib.parse.urlsplit(url).path
 
 
 def test_deleting_a_course_removes_everything_stored_about_it(api_client, course, django_capture_on_commit_callbacks):

@@ -10,7 +10,7 @@ from courses.content import CourseContent
 from courses.models import Course
 from exports.scorm import package as scorm_package
 from tests.support import grounded_documents as documents
-from tests.support.browser import NODE_MODULES, save_screenshot
+from tests.support.browser import save_screenshot, serious_accessibility_violations
 from tests.support.grounded import add_source, make_course
 from tests.support.package_browser import Site
 
@@ -150,12 +150,7 @@ def test_a_course_page_with_citations_has_no_serious_accessibility_violation(
         page = context.new_page()
         page.goto(f"{live_server.url}/go/{course['id']}")
         page.locator("[data-cite-mark]").first.click()  # a quote shown, with its colours
-        page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations
-                .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", "))"""
-        )
+        violations = serious_accessibility_violations(page)
         context.close()
         if violations:
             found[f"{viewport['width']} {scheme}"] = violations

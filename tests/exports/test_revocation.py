@@ -1,7 +1,6 @@
 """Clients take one download link down (DELETE /api/v1/courses/:id/exports/:id), and staff do from the admin."""
 
 import logging
-import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -9,6 +8,7 @@ from django.test import Client
 
 from courses.models import Course
 from exports.models import Export
+from tests.support.exports import export, path_of
 from tests.support.factories import CourseFactory
 
 CALLBACK = "https://hooks.example.com/cgs/s3cret-token"
@@ -21,16 +21,6 @@ pytestmark = pytest.mark.course(language_id="pt-BR", job__callback_url=CALLBACK)
 def _files_and_links(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PUBLIC_BASE_URL = "https://courses.example.com"
-
-
-def export(client, course) -> dict:
-    response = client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
-    assert response.status_code == 200
-    return response.json()
-
-
-def path_of(url: str) -> str:
-    return urllib.parse.urlsplit(url).path
 
 
 def revoke(client, course, export_id, capture):

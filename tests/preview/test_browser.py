@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from learners.models import Signoff
-from tests.support.browser import NODE_MODULES, save_screenshot
+from tests.support.browser import save_screenshot, serious_accessibility_violations
 from tests.support.factories import CourseFactory
 
 pytestmark = pytest.mark.browser
@@ -226,12 +226,7 @@ def test_axe_finds_no_serious_accessibility_violation(live_server, browser, unha
         page.goto(f"{live_server.url}{path}")
         if scored:  # the quiz's marked answers and result have colours of their own
             answer_quiz(page, right=3)
-        page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations
-                .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", "))"""
-        )
+        violations = serious_accessibility_violations(page)
         context.close()
         if violations:
             found[f"{path} {scheme}"] = violations

@@ -66,6 +66,16 @@ def save_screenshot(page, name: str) -> Path:
     return path
 
 
+def serious_accessibility_violations(page) -> list[str]:
+    """What axe-core finds serious or critical on the page as it is now: each rule with up to three of its places."""
+    page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
+    return page.evaluate(
+        """async () => (await axe.run(document)).violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", "))"""
+    )
+
+
 @pytest.fixture
 def unhashed_static(settings):
     """
