@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The real documents the tests read (tests/sources/test_real_documents.py): manuals Debian ships in
-# its packages' documentation folders, copied into build/corpus/. Taken from the installed package
+# its packages' documentation folders, copied into build/corpus/: a specification typeset by
+# DocBook's tools and a manual typeset by Texinfo (both PDFs with bookmarks), and the bash manual
+# page typeset by groff (a PDF without bookmarks, its headings out at the margin) and as man2html's
+# web page. Taken from the installed package
 # when it is there, else from the package file itself (apt-get download: no root needed, and the
 # file is there even on systems that leave /usr/share/doc out).
 set -euo pipefail
@@ -11,6 +14,8 @@ mkdir -p "$corpus"
 documents=(  # package:path inside it
   shared-mime-info:usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf
   libtasn1-doc:usr/share/doc/libtasn1-doc/libtasn1.pdf
+  bash-doc:usr/share/doc/bash/bash.pdf
+  bash-doc:usr/share/doc/bash/bash.html
 )
 
 download() {  # the package's .deb into the current folder, refreshing the package lists once if need be

@@ -22,6 +22,11 @@ LABELS = {
     CONTRIBUTORS: "Contributors", REVISION_HISTORY: "Revision history", BIBLIOGRAPHY: "Bibliography",
 }
 
+# The pages a document's front (title page, copyright, contents) may take at most.
+FRONT_PAGES = 4
+# The words of an entry of an index or contents, its page number included, at most.
+ENTRY_WORDS_MAX = 10
+
 # What an index may list, named before "Index" in its heading.
 _INDEXED = (
     r"((concept|function|subject|general|alphabetical|program|command|variable|type|data|keyword|topic|name|author"
@@ -41,8 +46,8 @@ _HEADINGS = [
                    r"|agradecimentos|agradecimientos|danksagung"),
     (REVISION_HISTORY, r"(revision|document|version|release|change) history|change ?log|history of changes"
                        r"|revisions|document revisions"),
-    (BIBLIOGRAPHY, r"references|bibliography|works cited|further reading|literatur(verzeichnis)?|bibliograf[ií]a"
-                   r"|bibliographie|r[eé]f[eé]rences"),
+    (BIBLIOGRAPHY, r"references|bibliography|works cited|further reading|see also|literatur(verzeichnis)?"
+                   r"|bibliograf[ií]a|bibliographie|r[eé]f[eé]rences"),
 ]
 _HEADING_KINDS = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _HEADINGS]
 _NUMBERING = re.compile(r"^(?:appendix\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.)\s+", re.IGNORECASE)
@@ -67,11 +72,24 @@ def heading_kind(title: str) -> str | None:
 def kinds(split: Split) -> list[str | None]:
     """For each passage of the split, in order: the kind of matter it is, or None for the body. Its
     innermost heading that names matter decides ("3. Contributors > References" is a bibliography)."""
-    first_heading_at = split.outline[0].start if split.outline else len(split.text)
     return [
-        kind_of(split.text[passage.start : passage.end], passage.heading_path, in_front=passage.start < first_heading_at)
-        for passage in split.passages
+        kind_of(split.text[passage.start : passage.end], passage.heading_path, in_front=in_front)
+        for passage, in_front in zip(split.passages, front(split.passages), strict=True)
     ]
+
+
+def front(passages: Sequence) -> list[bool]:
+    """
+    For each passage (with `heading_path` and `page`), in order: whether it is in the document's
+    front, before its first heading and on its first FRONT_PAGES pages. A document without headings
+    has no front to tell from its body.
+    """
+    headed = any(passage.heading_path for passage in passages)
+    found, before = [], True
+    for passage in passages:
+        before = before and not passage.heading_path
+        found.append(headed and before and (passage.page or 1) <= FRONT_PAGES)
+    return found
 
 
 def kind_of(text: str, heading_path: list[str], *, in_front: bool) -> str | None:
@@ -123,7 +141,9 @@ def shape_kind(text: str, *, in_front: bool) -> str | None:
     words = [word for word in text.split() if word.strip(".…")]  # a leader's dots are no words
     if leaders >= 3 and leaders * 12 >= len(words):
         return CONTENTS if in_front else INDEX
-    if len(lines) >= 5 and sum(bool(_ENDS_WITH_PAGE.search(line)) for line in lines) >= 0.6 * len(lines):
+    # An entry is a few words and its page; prose runs on (a sentence may well end in a number).
+    entries = sum(bool(_ENDS_WITH_PAGE.search(line)) and len(line.split()) <= ENTRY_WORDS_MAX for line in lines)
+    if len(lines) >= 5 and entries >= 0.6 * len(lines):
         return CONTENTS if in_front else INDEX
     if in_front and _LICENCE_TEXT.search(text):
         return LICENCE

@@ -1,7 +1,9 @@
 """
 PDF with PDFium (pypdfium2): text in reading order, line by line, with each line's font size and
 position. Headings come from the bookmarks when the PDF has them, otherwise from font sizes: lines
-set clearly larger than the body text, ranked by size into levels. Running headers, footers and
+set clearly larger than the body text, ranked by size into levels; a PDF without either (a manual
+page typeset by groff) may set its headings out at the margin, left of its indented body text, and
+those lines are ranked by how far out they stand. Running headers, footers and
 page numbers (the same line on most pages) are dropped; lines are joined into paragraphs and list
 items by their spacing and bullets, and words hyphenated across lines are joined again.
 """
@@ -37,10 +39,17 @@ from sources.extraction.document import (
 MAX_BOOKMARKS = 5000
 # A line this much larger than the body text, and short, is taken for a heading (PDFs without bookmarks).
 HEADING_SIZE_RATIO = 1.15
+# Without larger lines: a short line starting this many points left of the body text's edge is a
+# heading, at most this many levels by how far out, each level found on this many lines at least.
+OUTDENT_MIN = 9.0
+OUTDENT_LEVELS = 2
+OUTDENT_LINES_MIN = 2
 HEADING_MAX_WORDS = 16
 # Most pages without text: a scan, which would need OCR.
 NO_TEXT_SHARE = 0.5
 _BULLET = re.compile(r"^(?:[\u2022\u2023\u25e6\u2043\u2219\u25aa\u25cf\u25a0\u2013\u2014*·-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# A heading says something: a word of two letters at least (not a line of accents or symbols).
+_WORD_OF_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,5}(?:\s*(?:/|of)\s*\d{1,5})?$", re.IGNORECASE)
 
 
@@ -51,6 +60,7 @@ class _Line:
     top: float
     bottom: float
     page: int
+    left: float = 0.0
     heading_level: int = 0
 
 
@@ -95,6 +105,9 @@ def read(path: str, *, max_pages: int) -> Document:
     # Before running headers go: a document's title is often one of them.
     title = title or _title_page_line(lines_by_page[0], body_size=body_size, bookmarked=bool(bookmarks))
     _drop_running_lines(lines_by_page)
+    if not bookmarks and not any(line.heading_level for line in lines):
+        # After running headers go: they stand at the margin too.
+        _mark_headings_by_outdent([line for page_lines in lines_by_page for line in page_lines])
     blocks = _blocks(lines_by_page, extra_headings)
     return Document(blocks=blocks, title=title, pages=page_count)
 
@@ -132,8 +145,10 @@ def _page_lines(pdf, index: int) -> list[_Line]:
                     continue
                 size = pdfium_c.FPDFText_GetFontSize(textpage, start)
                 # The loose box spans the font's ascent and descent: lines of one size have one height.
-                _left, bottom, _right, top = textpage.get_charbox(start, loose=True)
-                lines.append(_Line(text=cleaned, size=round(size, 1), top=top, bottom=bottom, page=index + 1))
+                left, bottom, _right, top = textpage.get_charbox(start, loose=True)
+                lines.append(
+                    _Line(text=cleaned, size=round(size, 1), top=top, bottom=bottom, page=index + 1, left=round(left, 1))
+                )
             return lines
         finally:
             textpage.close()
@@ -202,7 +217,7 @@ def _looks_like_heading(line: _Line) -> bool:
     words = line.text.split()
     return (
         0 < len(words) <= HEADING_MAX_WORDS
-        and any(char.isalpha() for char in line.text)
+        and _WORD_OF_TWO_LETTERS.search(line.text) is not None
         and not line.text.endswith((".", ",", ";", ":"))
     )
 
@@ -214,6 +229,21 @@ def _mark_headings_by_size(lines: list[_Line], body_size: float) -> None:
     level_of = {size: rank + 1 for rank, size in enumerate(sizes)}
     for line in candidates:
         line.heading_level = level_of.get(line.size, 0)
+
+
+def _mark_headings_by_outdent(lines: list[_Line]) -> None:
+    weights = collections.Counter()
+    for line in lines:
+        weights[round(line.left)] += len(line.text)
+    if not weights:
+        return
+    body_left = weights.most_common(1)[0][0]
+    candidates = [line for line in lines if line.left <= body_left - OUTDENT_MIN and _looks_like_heading(line)]
+    counts = collections.Counter(round(line.left) for line in candidates)
+    positions = sorted(position for position, count in counts.items() if count >= OUTDENT_LINES_MIN)[:OUTDENT_LEVELS]
+    for line in candidates:
+        if round(line.left) in positions:
+            line.heading_level = positions.index(round(line.left)) + 1
 
 
 def _matchable(text: str) -> str:

@@ -2,7 +2,8 @@
 What kind of document a file is, from its bytes alone: never from its name or declared type.
 
 PDF by its header; DOCX and PPTX by the main part their OPC package declares; HTML by the tags
-browsers sniff for (WHATWG MIME Sniffing); anything else that is text is Markdown when it uses
+browsers sniff for (WHATWG MIME Sniffing), after the HTTP header a page saved from a CGI script
+opens with; anything else that is text is Markdown when it uses
 Markdown's structure and plain text otherwise. Everything else is not supported.
 """
 
@@ -34,6 +35,8 @@ _HTML_TAGS = (
     b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--",
 )
 _PAGE_TAG = re.compile(r"<(?:!doctype\s+html|html|head|body)[\s>]", re.IGNORECASE)
+# A page saved from a CGI script (man2html's manual pages) opens with its HTTP header lines.
+_CGI_HEADER = re.compile(r"\A(?:Content-type|Status|Location|Content-length):[^\r\n]*\r?\n(?:[\w-]+:[^\r\n]*\r?\n)*\r?\n", re.IGNORECASE)
 _CODE_BLOCKS = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
 # Text formats that are markup for another program, not prose: RTF, PostScript.
 _NOT_DOCUMENTS = (b"{\\rtf", b"%!ps")
@@ -74,6 +77,8 @@ def sniff(path: str) -> str | None:
         # that only mentions the header is text.
         return PDF if b"%PDF-" in head[:1024] else None
     start = text.lstrip("\ufeff \t\r\n\f").encode("utf-8", "replace")[:64].lower()
+    if (header := _CGI_HEADER.match(text)) and _PAGE_TAG.match(text[header.end() :].lstrip()):
+        return HTML
     if start.startswith(_NOT_DOCUMENTS):
         return None
     if start.startswith(b"<?xml"):

@@ -446,6 +446,32 @@ def test_a_pdf_header_after_blank_lines_is_a_pdf(tmp_path):
     assert sniff.sniff(str(path)) == "application/pdf"
 
 
+@pytest.mark.parametrize(
+    ("opening", "media_type"),
+    [
+        # A page man2html wrote as a CGI script: its HTTP header, a blank line, then the page.
+        (b"Content-type: text/html; charset=UTF-8\n\n<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">\n<HTML>", "text/html"),
+        (b"Status: 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body>", "text/html"),
+        # Headers before anything but a page are text like any other.
+        (b"Content-type: text/plain\n\nThe policy applies to everyone.", "text/plain"),
+        (b"Title: Leave policy\nAuthor: HR\n\n<html> is a tag this note names.", "text/plain"),
+    ],
+)
+def test_a_page_saved_with_its_http_header_is_a_web_page(tmp_path, opening, media_type):
+    path = tmp_path / "page"
+    path.write_bytes(opening + b"<p>Every team keeps its records for ten years.</p>\n")
+
+    assert sniff.sniff(str(path)) == media_type
+
+
+def test_a_document_without_headings_has_no_front_so_none_of_it_is_a_title_page(api_client):
+    paragraphs = "\n\n".join(f"Paragraph {n}: every team keeps its records for ten years, then shreds them." for n in range(200))
+    source = read(api_client, paragraphs.encode(), "notes.txt")
+
+    assert source["matter"] == []
+    assert {passage.matter for passage in passages_of(source["id"])} == {""}
+
+
 def test_a_utf8_text_with_a_stray_byte_keeps_its_characters(api_client):
     text = "Café policy. Crème brûlée is served on Fridays, with crêpes, for déjeuner.\n\nIt costs 5"
 

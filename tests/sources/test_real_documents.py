@@ -21,6 +21,9 @@ CORPUS = Path(__file__).resolve().parents[2] / "build" / "corpus"
         ("shared-mime-info-spec.pdf", "Shared MIME-info Database"),
         # Typeset by Texinfo: a title page, then numbered chapters, each bookmarked.
         ("libtasn1.pdf", "Libtasn1"),
+        # Written by man2html, behind the HTTP header of the CGI script that wrote it: its heading
+        # says what its <title> says ("Man page of BASH") without the words around.
+        ("bash.html", "BASH"),
     ],
 )
 def test_a_manual_is_titled_as_its_title_page_says_not_by_its_first_chapter(api_client, file_name, title):
@@ -52,6 +55,34 @@ def words(title: str) -> str:
     return re.sub(r"[^0-9a-z]", "", title.lower())
 
 
+# The bash manual page's sections, as groff sets them at the margin of the PDF and man2html makes
+# them headings of the web page.
+BASH_SECTIONS = [
+    "NAME", "SYNOPSIS", "COPYRIGHT", "DESCRIPTION", "OPTIONS", "ARGUMENTS", "INVOCATION", "DEFINITIONS",
+    "RESERVED WORDS", "SHELL GRAMMAR", "COMMENTS", "QUOTING", "PARAMETERS", "EXPANSION", "REDIRECTION",
+    "ALIASES", "FUNCTIONS", "ARITHMETIC EVALUATION", "CONDITIONAL EXPRESSIONS", "SIMPLE COMMAND EXPANSION",
+    "COMMAND EXECUTION", "COMMAND EXECUTION ENVIRONMENT", "ENVIRONMENT", "EXIT STATUS", "SIGNALS",
+    "JOB CONTROL", "PROMPTING", "READLINE", "HISTORY", "HISTORY EXPANSION", "SHELL BUILTIN COMMANDS",
+    "SHELL COMPATIBILITY MODE", "RESTRICTED SHELL", "SEE ALSO", "FILES", "AUTHORS", "BUG REPORTS", "BUGS",
+]
+
+
+@pytest.mark.parametrize(
+    ("file_name", "level", "after"), [("bash.pdf", 1, []), ("bash.html", 2, ["Index"])]  # man2html's own index
+)
+def test_a_manual_page_without_bookmarks_has_its_sections_and_subsections_as_headings(
+    api_client, file_name, level, after
+):
+    source = read(api_client, (CORPUS / file_name).read_bytes(), file_name)
+
+    # The PDF's text runs some words together ("HISTORYEXPANSION"): compared without spaces.
+    sections = [words(entry["title"]) for entry in source["outline"] if entry["level"] == level]
+    assert sections == [words(section) for section in BASH_SECTIONS + after]
+    # groff sets subsections a little way out too, under their section.
+    subsections = [entry["title"] for entry in source["outline"] if entry["level"] == level + 1]
+    assert {"Shell Variables", "Pathname Expansion", "Readline Variables"} <= set(subsections)
+
+
 # The truth, written down by reading each manual: the pages that are matter and what they hold; every
 # other page is body.
 MANUALS = {
@@ -69,6 +100,11 @@ MANUALS = {
         # The title block atop page 1 (publisher, author, e-mail) and the references closing page 17.
         "matter pages": set(),
         "parts": [("title-page", "Title page"), ("bibliography", "References")],
+    },
+    "bash.pdf": {
+        # Sections that share their pages with the body: the copyright, see also, the authors.
+        "matter pages": set(),
+        "parts": [("licence", "COPYRIGHT"), ("bibliography", "SEE ALSO"), ("contributors", "AUTHORS")],
     },
 }
 
