@@ -3,7 +3,7 @@ from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
 from core.admin import DeletesThroughService, NoLookupsBySecrets, ReadOnlyAdmin, redacted_url_of
-from courses import deletion, quality, versions
+from courses import deletion, quality, queries, versions
 from courses.models import Course, CourseVersion, GenerationJob
 
 
@@ -71,7 +71,7 @@ class CourseAdmin(NoLookupsBySecrets, DeletesThroughService, ReadOnlyAdmin):
     @admin.display(description="quality")
     def quality_report(self, course):
         """The report clients get from GET /api/v1/courses/<id>/quality, for staff (learners never see it)."""
-        report = quality.report_for_document(course.content)
+        report = quality.report_for_document(course.content, sections=queries.source_sections(course.content))
         summary = report.summary
         findings = format_html_join(
             "",

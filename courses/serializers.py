@@ -233,7 +233,7 @@ class CourseSettingsOutput(serializers.Serializer):
 
 
 # The values of the report's enums (named in the document by settings.SPECTACULAR_SETTINGS).
-QUALITY_PARTS = ("question", "quiz", "objective", "chapter", "lesson")
+QUALITY_PARTS = ("question", "quiz", "objective", "chapter", "lesson", "source")
 READABILITY_FORMULAS = tuple(name for name, *_weights in readability.FORMULAS.values())
 READABILITY_BANDS = tuple(band for _lowest, band in readability.BANDS)
 
@@ -249,7 +249,7 @@ class QualityFindingOutput(serializers.Serializer):
     part = serializers.ChoiceField(choices=QUALITY_PARTS, help_text="What the rule looks at.")
     where = serializers.CharField(
         help_text="A JSON Pointer into the course document: `/assessment/questions/3`, `/assessment`, "
-        "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`."
+        "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`, `/sources/0`."
     )
     message = serializers.CharField(help_text="What is wrong and how to fix it, in English.")
     ruleVersion = serializers.IntegerField(source="rule_version", min_value=1)

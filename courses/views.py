@@ -211,6 +211,7 @@ class CourseQualityView(CourseReadView):
         else:
             course = self.course()
             document = versions.version_of(course, number=number).content
-        return Response(serializers.quality_output(course, quality.report_for_document(document)))
+        report = quality.report_for_document(document, sections=queries.source_sections(document))
+        return Response(serializers.quality_output(course, report))
 
 

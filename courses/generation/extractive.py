@@ -2,19 +2,21 @@
 The offline generator for a course built from the client's sources: no model and no network,
 deterministic, and every lesson, exercise, article, wrap-up and quiz question cited.
 
-- Chapters follow the sources' headings: the first heading level that divides the sources into at
-  least three sections gives the chapters; more than nine are narrowed to the sections that match
-  the subject (when at least three do), then neighbours are joined. With an outline, each chapter
-  takes the passages that match its title best (full-text rank).
-- Lessons are the sections one level down (or, without them, the chapter's passages in two to five
-  parts), each made of its key sentences in the sources' own words: the sentences most central to
-  the section, by TextRank (a sentence is central when it shares words with many other central
-  sentences), kept in the order of the source. Each lesson cites the passages its sentences come from.
+- Chapters follow each document's own top-level sections, one document at a time: a section with
+  many parts is split at its subsections, one too small for two lessons joins its neighbour, and
+  with more than nine chapters the neighbours smallest together are joined. With an outline, each
+  chapter takes the passages that match its title best (full-text rank).
+- Lessons are a chapter's parts (its sections at the finest heading level that gives five at most),
+  each drawn from its own sentences in the sources' words and order: how it opens, the most central
+  sentence of each of its sections, then the most central others (TextRank: a sentence is central
+  when it shares words with many other central sentences) until about half its words; a list or
+  table comes whole. Each lesson cites the passages its sentences come from.
 - Exercises have the learner restate a cited passage with its key terms; articles give a chapter's
   most central passage in full; the wrap-up gives each chapter's most central sentence.
-- Quiz questions blank a key term out of a central sentence (key terms: words a source uses often in
-  few of its sentences, tf-idf); the distractors are other key terms of the same source, of a length
-  close to the answer's. The quote cited is the sentence itself, so it states the answer.
+- Quiz questions blank a key term out of a central sentence that reads as prose (key terms: words a
+  source uses often in few of its sentences, tf-idf); the distractors are other key terms of the
+  same source and kind, of a length close to the answer's, none used twice in the quiz. The quote
+  cited is the sentence itself, so it states the answer.
 
 What it does not do: explain, paraphrase, add examples or connect ideas across sections; it cannot
 tell a central sentence that is true from one the source later corrects; sentences are cut at
@@ -47,19 +49,34 @@ from sources.extraction.document import without_section_number
 
 MAX_CHAPTERS = 9
 MAX_LESSONS = 5
-# Passages a lesson is made from at most, spread over its section.
-PASSAGES_PER_LESSON = 3
-# Key sentences of a lesson: about two in five of its sentences, between these bounds.
-SENTENCES_MIN, SENTENCES_MAX = 2, 8
+# A part of a section with fewer words joins its neighbour (the quality report calls such a lesson a
+# scrap), and a section with fewer words and no two parts is too small for a chapter of its own.
+LESSON_WORDS_MIN = rules.SCRAP_WORDS
+CHAPTER_WORDS_MIN = 250
+# A section with more parts than this is split at its subsections into chapters of MAX_LESSONS parts
+# at most; one with fewer is a chapter whose lessons take two parts or more each when need be.
+SPLIT_ABOVE_PARTS = 2 * MAX_LESSONS
+# A lesson takes about this share of its section's words, at least LESSON_WORDS_MIN (or the whole
+# section, when shorter) and at most LESSON_WORDS_MAX; a list or table longer than LIST_ROWS_MAX
+# rows is quoted by the rows chosen, not whole.
+LESSON_SHARE = 0.5
+LESSON_WORDS_MAX = 450
+LIST_ROWS_MAX = 12
+# Key sentences the wrap-up gives of each chapter at most.
+SENTENCES_MAX = 8
 # TextRank compares every pair of the sentences it ranks: beyond this many (a checklist or a long
 # table is a sentence a line), an even spread of them is ranked, and the others score the base.
 RANKED_MAX = 300
 # A sentence a quiz question is made from: long enough to say something, short enough to quote whole.
 QUESTION_WORDS = (6, 60)
+# The share of a question's sentence that must be plain words (the rest: numbers, names of code, …).
+PROSE_SHARE = 0.8
 BLANK = "_____"
 # Source languages (ISO 639-1) whose function words we know, by course language.
 _LANGUAGE_OF_CODE = {"en": "en-US", "pt": "pt-BR", "es": "es-ES", "fr": "fr-FR", "de": "de-DE"}
 
+# A line that ends a sentence or leads into what follows it.
+_LINE_END = re.compile(r"[.!?…:;][\"'”’»)\]]*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’»)\]]*\s+(?=[\"'“‘«(\[]?[A-ZÀ-ÖØ-Þ0-9])")
 _WORD = re.compile(r"\w+")
 
@@ -76,6 +93,8 @@ class Sentence:
     text: str
     words: frozenset[str]  # content words, case-folded
     position: int  # in the passage sequence of the course
+    block: int = 0  # the paragraph of its passage it is in (paragraphs are parted by a blank line)
+    row: bool = False  # a whole line of a paragraph of several lines: a list item or a table row
 
     @property
     def word_count(self) -> int:
@@ -109,7 +128,7 @@ class ExtractiveGenerator(OfflineGenerator):
                     ),
                     passages=tuple(passages),
                 )
-                for title, passages in _chapters_from_structure(grounding, subject=request.subject)
+                for title, passages in chapters_from_structure(grounding, grounded=grounded)
             ]
         plan = CoursePlan(
             name=clip(request.subject, content.NAME_MAX),
@@ -153,7 +172,8 @@ class ExtractiveGenerator(OfflineGenerator):
             lesson = {
                 "title": clip(title),
                 "body": _paragraphs(chosen),
-                "citations": _citations_of(grounding, reader.best_per_passage(chosen)),
+                "citations": _citations_of(grounding, reader.best_per_passage(chosen))
+                or _citations_of(grounding, reader.ranked_among(chosen)),
             }
             if "practical-exercises" in request.add_ons:
                 lesson["exercise"] = self._exercise(
@@ -221,7 +241,11 @@ class ExtractiveGenerator(OfflineGenerator):
         for chapter in chapters:
             passage_ids = [citation.passage_id for lesson in chapter.lessons for citation in lesson.citations]
             reader = _Reader(grounding, passage_ids, language_id=request.language_id)
-            cited = [sentence for sentence in reader.ranked() if sentence.word_count >= 4] or reader.ranked()
+            cited = [
+                sentence
+                for sentence in reader.ranked()
+                if sentence.word_count >= 4 and reader.citable(sentence)
+            ] or reader.ranked()
             ranked_per_chapter.append(cited)
         picked: list[Sentence] = []
         seen: set[tuple[str, int]] = set()
@@ -257,7 +281,7 @@ class ExtractiveGenerator(OfflineGenerator):
         texts = templates.in_language(request.language_id)
         grounded = texts["grounded"]
         quote = _Quoter(texts)
-        per_chapter: list[list[tuple[Sentence, str, list[str]]]] = []
+        per_chapter: list[list[_Cloze]] = []
         for index, chapter in enumerate(chapters):
             passage_ids = list(
                 dict.fromkeys(
@@ -270,29 +294,14 @@ class ExtractiveGenerator(OfflineGenerator):
             candidates = _Reader(grounding, passage_ids, language_id=request.language_id).cloze_candidates()
             turn = request.variant % len(candidates) if candidates else 0
             per_chapter.append(candidates[turn:] + candidates[:turn])
-        # One question per objective, chapter by chapter in turn; at least three in all.
-        wanted = [max(1, len(chapter.objectives)) for chapter in chapters]
-        taken = [0] * len(chapters)
-        used: set[tuple[str, int]] = set()
-        asked: list[tuple] = []  # (chapter, objective, sentence, answer, distractors)
-        round_ = 0
-        while len(asked) < 20:
-            progressed = False
-            for index, candidates in enumerate(per_chapter):
-                if (round_ >= wanted[index] and len(asked) >= 3) or len(asked) >= 20:
-                    continue
-                while taken[index] < len(candidates):
-                    sentence, answer, distractors = candidates[taken[index]]
-                    taken[index] += 1
-                    if (sentence.passage, sentence.start) not in used:
-                        used.add((sentence.passage, sentence.start))
-                        asked.append((index, round_ % wanted[index], sentence, answer, distractors))
-                        progressed = True
-                        break
-            round_ += 1
-            if not progressed or (round_ >= max(wanted) and len(asked) >= 3):
+        stopwords = _stopwords(grounding, request.language_id)
+        # Terms recur across questions, and sentences that do not read as prose are asked about, only
+        # when the quiz could not have three questions without.
+        for fresh, prose in ((True, True), (False, True), (False, False)):
+            asked = _cloze_questions(grounding, chapters, per_chapter, stopwords, fresh=fresh, prose=prose)
+            if len(asked) >= 3:
                 break
-        if len(asked) < 3:
+        else:
             raise TooLittleText()
         questions = []
         for index, objective, sentence, answer, distractors in asked:
@@ -329,19 +338,114 @@ class ExtractiveGenerator(OfflineGenerator):
         ]
 
 
+def _cloze_questions(
+    grounding,
+    chapters: list[content.Chapter],
+    per_chapter: list[list["_Cloze"]],
+    stopwords: set[str],
+    *,
+    fresh: bool,
+    prose: bool,
+) -> list[tuple]:
+    """
+    (chapter, objective, sentence, answer, distractors) of each question: one per objective,
+    chapter by chapter in turn, at most 20, never two of one sentence; with `fresh`, no term is an
+    answer or a distractor twice in the quiz; with `prose`, only sentences that read as prose.
+    """
+    wanted = [max(1, len(chapter.objectives)) for chapter in chapters]
+    taken = [0] * len(chapters)
+    used_sentences: set[str] = set()
+    used_terms: set[str] = set()
+    asked: list[tuple] = []
+    answers: list[str] = []
+    round_ = 0
+    while len(asked) < 20:
+        progressed = False
+        for index, candidates in enumerate(per_chapter):
+            if (round_ >= wanted[index] and len(asked) >= 3) or len(asked) >= 20:
+                continue
+            while taken[index] < len(candidates):
+                cloze = candidates[taken[index]]
+                taken[index] += 1
+                said = " ".join(cloze.sentence.text.split()).casefold()
+                if said in used_sentences or (prose and not cloze.prose):
+                    continue
+                # No question gives another's answer away: its sentence holds no earlier answer, and
+                # its answer is in no earlier sentence.
+                if any(_occurs(cloze.sentence.text, answer) for answer in answers):
+                    continue
+                made = _cloze_question(
+                    grounding,
+                    cloze,
+                    stopwords,
+                    avoid=used_terms if fresh else set(),
+                    least=3 if fresh else 1,
+                    unsaid_in=[sentence.text for _, _, sentence, _, _ in asked],
+                    once=fresh,
+                )
+                if made is None:
+                    continue
+                answer, distractors = made
+                answers.append(answer)
+                used_sentences.add(said)
+                used_terms.update(term.casefold() for term in (answer, *distractors))
+                asked.append((index, round_ % wanted[index], cloze.sentence, answer, distractors))
+                progressed = True
+                break
+        round_ += 1
+        if not progressed or (round_ >= max(wanted) and len(asked) >= 3):
+            break
+    return asked
+
+
+def _cloze_question(
+    grounding,
+    cloze: "_Cloze",
+    stopwords: set[str],
+    *,
+    avoid: set[str],
+    least: int,
+    unsaid_in: list[str],
+    once: bool,
+):
+    """
+    (answer, distractors) of a question blanking a term out of the sentence, as the source writes
+    them: the first of its answers with `least` distractors or more (see _distractors), in none of
+    the sentences `unsaid_in` (those of earlier questions) and, with `once`, in the sentence once
+    only; or None.
+    """
+    document = document_terms(grounding, cloze.source, stopwords)
+    for answer in cloze.answers:
+        if answer in avoid or any(_occurs(text, answer) for text in unsaid_in):
+            continue
+        if once and _occurrences(cloze.sentence.text, answer) > 1:
+            continue
+        distractors = _distractors(answer, document, cloze.sentence, avoid=avoid)
+        if len(distractors) >= least:
+            return document.surfaces[answer], [document.surfaces[term] for term in distractors]
+    return None
+
+
 # Chapters and lessons from the sources' structure -------------------------------------------------
 
 
 @dataclasses.dataclass
 class _Run:
-    """Consecutive passages under the same headings (down to a depth)."""
+    """Consecutive passages under the same headings (down to a depth), or neighbours joined."""
 
     key: tuple  # (source public id, heading path to the depth)
     passages: list
+    titles: tuple[str, ...] = ()  # of the runs joined into this one, first and last
+    # A piece of a section split at its subsections: (the section's title, first, last, pieces in all).
+    piece: tuple[str, int, int, int] | None = None
 
     @property
     def headings(self) -> tuple[str, ...]:
         return self.key[1]
+
+    @property
+    def words(self) -> int:
+        return sum(passage.words for passage in self.passages)
 
 
 def _runs(passages, depth: int) -> list[_Run]:
@@ -355,62 +459,173 @@ def _runs(passages, depth: int) -> list[_Run]:
     return runs
 
 
-def _chapters_from_structure(grounding, *, subject: str) -> list[tuple[str, list[str]]]:
-    """(title, passage ids) of each chapter, following the sources' headings."""
-    passages = list(grounding.passages)
-    deepest = max((len(passage.heading_path) for passage in passages), default=0)
-    depth, runs = deepest, _runs(passages, deepest)
-    for candidate in range(1, deepest + 1):
-        candidate_runs = _runs(passages, candidate)
-        if len(candidate_runs) >= 3:
-            depth, runs = candidate, candidate_runs
+def _joined(first: _Run, second: _Run, grounding) -> _Run:
+    prefix = _common_prefix([first.headings, second.headings])
+    if first.piece and second.piece and first.key == second.key:
+        title, number, _, count = first.piece
+        return _Run(
+            key=first.key,
+            passages=first.passages + second.passages,
+            piece=(title, number, second.piece[2], count),
+        )
+    titles = (
+        *(first.titles or (_run_title(grounding, first),))[:1],
+        *(second.titles or (_run_title(grounding, second),))[-1:],
+    )
+    return _Run(key=(first.key[0], prefix), passages=first.passages + second.passages, titles=titles)
+
+
+def _join_small(
+    runs: list[_Run], grounding, *, words_min: int, keep: int = 1, joinable=lambda run: True
+) -> list[_Run]:
+    """
+    The runs with each of fewer than `words_min` words (and `joinable`) joined to its smaller
+    neighbour of the same source, smallest first, while more than `keep` runs are left.
+    """
+    runs = list(runs)
+    while len(runs) > keep:
+        small = [at for at, run in enumerate(runs) if run.words < words_min and joinable(run)]
+        neighbours = {
+            at: [
+                other
+                for other in (at - 1, at + 1)
+                if 0 <= other < len(runs) and runs[other].key[0] == runs[at].key[0]
+            ]
+            for at in small
+        }
+        small = [at for at in small if neighbours[at]]
+        if not small:
             break
-    while len(runs) < 3:  # few headings: halve the longest sections
-        longest = max(runs, key=lambda run: len(run.passages))
-        if len(longest.passages) < 4:
-            break
-        at = runs.index(longest)
-        half = len(longest.passages) // 2
-        runs[at : at + 1] = [
-            _Run(key=(*longest.key, 1), passages=longest.passages[:half]),
-            _Run(key=(*longest.key, 2), passages=longest.passages[half:]),
+        at = min(small, key=lambda at: (runs[at].words, at))
+        other = min(neighbours[at], key=lambda other: (runs[other].words, -other))
+        low, high = sorted((at, other))
+        runs[low : high + 1] = [_joined(runs[low], runs[high], grounding)]
+    return runs
+
+
+def _parts(passages, grounding, *, most: int = MAX_LESSONS) -> list[_Run]:
+    """
+    The parts of a chapter's passages a lesson each: the finest division by their headings (below
+    the ones they all share) into at most `most` parts, the text before a first subsection a part
+    of its own. A part under LESSON_WORDS_MIN words joins its smaller neighbour while two parts are
+    left; with more parts than `most` even at the coarsest division, neighbours are joined evenly.
+    """
+    if not passages:
+        return []
+    shared = len(_common_prefix([passage.heading_path for passage in passages]))
+    deepest = max(len(passage.heading_path) for passage in passages)
+    coarsest = None
+    for depth in range(deepest, shared, -1):
+        parts = _join_small(_runs(passages, depth), grounding, words_min=LESSON_WORDS_MIN, keep=2)
+        if len(parts) <= most:
+            return parts
+        coarsest = parts
+    if coarsest is None:
+        return [
+            _Run(key=(passages[0].source, tuple(passages[0].heading_path[:shared])), passages=list(passages))
         ]
-    if len(runs) > MAX_CHAPTERS:
-        relevant = set(grounding.retrieve(subject, limit=200))
-        matching = [run for run in runs if any(passage.public_id in relevant for passage in run.passages)]
-        if len(matching) >= 3:
-            runs = matching
-    chapters = []
-    for group in _chapter_groups(runs):
-        titles = [_run_title(grounding, run) for run in group]
-        title = titles[0] if len(set(titles)) == 1 else f"{titles[0]} – {titles[-1]}"
-        passages = []
-        for lesson_runs in _even_chunks(_lesson_runs(group, depth), MAX_LESSONS):
-            if len(lesson_runs) == 1:
-                passages += _spread(lesson_runs[0].passages, PASSAGES_PER_LESSON)
-            else:
-                passages += [run.passages[0] for run in _spread(lesson_runs, PASSAGES_PER_LESSON)]
-        chapters.append((title, [passage.public_id for passage in passages]))
-    return _unique_titles(chapters, grounding)
+    # Lessons of even weight by the sections they hold: each cites one passage of each, ten at most.
+    chunks = _balanced_chunks(
+        coarsest, most, weight=lambda run: len({passage.heading_path for passage in run.passages})
+    )
+    joined = []
+    for chunk in chunks:
+        run = chunk[0]
+        for other in chunk[1:]:
+            run = _joined(run, other, grounding)
+        joined.append(run)
+    return joined
 
 
-def _chapter_groups(runs: list[_Run]) -> list[list[_Run]]:
+def _sections(passages) -> tuple[list[_Run], int]:
+    """A document's top-level sections: its runs at the first heading depth that divides it, and that depth."""
+    deepest = max((len(passage.heading_path) for passage in passages), default=0)
+    for depth in range(1, deepest + 1):
+        runs = _runs(passages, depth)
+        if len(runs) >= 2:
+            return runs, depth
+    return _runs(passages, 0), 0
+
+
+def chapters_from_structure(grounding, *, grounded: dict) -> list[tuple[str, list[str]]]:
     """
-    The runs in at most MAX_CHAPTERS groups of consecutive runs, one source at a time: a chapter
-    never spans two documents. Each source gets chapters in proportion to its runs, at least one;
-    with more sources than chapters, those with the fewest runs are left out.
+    (title, passage ids) of each chapter, following each document's own top-level sections, one
+    document at a time. A section with more than SPLIT_ABOVE_PARTS parts is split at its subsections
+    ("Title (1 of 3)"); one too small for two lessons joins its smaller neighbour in the same
+    document; with more than MAX_CHAPTERS, the neighbours smallest together are joined, so that the
+    course covers the whole of each document.
     """
-    by_source: dict[str, list[_Run]] = {}
-    for run in runs:
-        by_source.setdefault(run.key[0], []).append(run)
-    kept = sorted(by_source, key=lambda source: -len(by_source[source]))[:MAX_CHAPTERS]
-    sources = [source for source in by_source if source in kept]
-    total = sum(len(by_source[source]) for source in sources)
-    quota = {source: max(1, round(MAX_CHAPTERS * len(by_source[source]) / total)) for source in sources}
-    while sum(quota.values()) > MAX_CHAPTERS:
-        largest = max((source for source in sources if quota[source] > 1), key=lambda source: quota[source])
-        quota[largest] -= 1
-    return [group for source in sources for group in _even_chunks(by_source[source], quota[source])]
+    chapters: list[_Run] = []
+    for source in grounding.sources:
+        passages = [passage for passage in grounding.passages if passage.source == source.public_id]
+        if not passages:
+            continue
+        sections, depth = _sections(passages)
+        planned: list[_Run] = []
+        for section in sections:
+            parts = _join_small(
+                _runs(section.passages, depth + 1), grounding, words_min=LESSON_WORDS_MIN, keep=2
+            )
+            if len(parts) <= SPLIT_ABOVE_PARTS:
+                planned.append(section)
+                continue
+            chunks = _even_chunks(parts, math.ceil(len(parts) / MAX_LESSONS))
+            title = _run_title(grounding, section)
+            for number, chunk in enumerate(chunks, 1):
+                passages_of_chunk = [passage for part in chunk for passage in part.passages]
+                planned.append(
+                    _Run(
+                        key=section.key,
+                        passages=passages_of_chunk,
+                        piece=(title, number, number, len(chunks)),
+                    )
+                )
+        planned = _join_small(
+            planned,
+            grounding,
+            words_min=CHAPTER_WORDS_MIN,
+            joinable=lambda run: len(_parts(run.passages, grounding)) < 2,
+        )
+        chapters += planned
+    while len(chapters) > MAX_CHAPTERS:
+        pairs = [at for at in range(len(chapters) - 1) if chapters[at].key[0] == chapters[at + 1].key[0]]
+        if not pairs:  # more documents than chapters: the smallest are left out
+            chapters.remove(min(chapters, key=lambda run: run.words))
+            continue
+        # Whole sections join before the pieces of a split one do; a piece joins only its own section's.
+        at = min(
+            pairs,
+            key=lambda at: (
+                _piece_pair(chapters[at], chapters[at + 1]),
+                chapters[at].words + chapters[at + 1].words,
+                at,
+            ),
+        )
+        chapters[at : at + 2] = [_joined(chapters[at], chapters[at + 1], grounding)]
+    titled = [
+        (_chapter_title(grounding, run, grounded), [passage.public_id for passage in run.passages])
+        for run in chapters
+    ]
+    return _unique_titles(titled, grounding)
+
+
+def _piece_pair(first: _Run, second: _Run) -> int:
+    """How much joining two neighbouring chapters costs: 0 for two whole sections, 1 for two pieces of
+    one section, 2 for any other pair."""
+    if first.piece and second.piece:
+        return 1 if first.key == second.key else 2
+    return 2 if first.piece or second.piece else 0
+
+
+def _chapter_title(grounding, run: _Run, grounded: dict | None = None) -> str:
+    if run.piece and grounded:
+        title, first, last, count = run.piece
+        number = str(first) if first == last else f"{first}–{last}"
+        return grounded["lesson_part"].format(chapter=title, number=number, count=count)
+    if run.titles:
+        first, last = run.titles[0], run.titles[-1]
+        return first if first == last else f"{first} – {last}"
+    return _run_title(grounding, run)
 
 
 def _unique_titles(chapters: list[tuple[str, list[str]]], grounding) -> list[tuple[str, list[str]]]:
@@ -431,61 +646,40 @@ def _unique_titles(chapters: list[tuple[str, list[str]]], grounding) -> list[tup
     return unique
 
 
-def _lesson_runs(group: list[_Run], depth: int) -> list[_Run]:
-    """The runs that become lessons of a chapter made of `group` (at heading depth `depth`)."""
-    if len(group) >= 2:
-        return group
-    passages = group[0].passages
-    deepest = max((len(passage.heading_path) for passage in passages), default=0)
-    for candidate in range(depth + 1, deepest + 1):
-        runs = _runs(passages, candidate)
-        if len(runs) >= 2:
-            return runs
-    return [
-        _Run(key=(*group[0].key, number), passages=chunk)
-        for number, chunk in enumerate(_even_chunks(passages, MAX_LESSONS))
-    ]
-
-
 def _lesson_groups(
     grounding, passage_ids, *, chapter_title: str, grounded: dict
 ) -> list[tuple[str, list[str], tuple[int, int] | None]]:
     """
-    (title, passage ids, part) of each lesson of a chapter written from these passages: the first
-    heading level that divides them, else parts of them; `part` (i, n) takes the i-th of n parts of
-    a single passage's sentences.
+    (title, passage ids, part) of each lesson of a chapter written from these passages: its parts
+    (see _parts), else halves of it; `part` (i, n) takes the i-th of n parts of a single passage's
+    sentences.
     """
     passages = [grounding.passage[public_id] for public_id in passage_ids if public_id in grounding.passage]
-    common = _common_prefix([passage.heading_path for passage in passages])
-    deepest = max((len(passage.heading_path) for passage in passages), default=0)
-    runs = None
-    for depth in range(len(common) + 1, deepest + 1):
-        candidate = _runs(passages, depth)
-        if len(candidate) >= 2:
-            runs = candidate
-            break
-    if runs is None and len(passages) >= 2:
-        runs = [_Run(key=("", ()), passages=chunk) for chunk in _even_chunks(passages, MAX_LESSONS)]
-    if runs is None:
-        count = 2
-        return [
-            (
-                grounded["lesson_part"].format(chapter=one_line(chapter_title), number=number, count=count),
-                [passages[0].public_id],
-                (number - 1, count),
-            )
-            for number in range(1, count + 1)
-        ]
-    groups = _even_chunks(runs, MAX_LESSONS)
+    parts = _parts(passages, grounding)
+    if len(parts) < 2:
+        halves = _even_chunks(passages, 2)
+
+        def half(number: int) -> str:
+            return grounded["lesson_part"].format(chapter=one_line(chapter_title), number=number, count=2)
+
+        if len(halves) == 2:
+            return [
+                (half(number), [passage.public_id for passage in chunk], None)
+                for number, chunk in enumerate(halves, 1)
+            ]
+        return [(half(number), [passages[0].public_id], (number - 1, 2)) for number in (1, 2)]
+    shared = len(_common_prefix([passage.heading_path for passage in passages]))
     lessons = []
-    for number, group in enumerate(groups, 1):
-        titles = [without_section_number(run.headings[-1]) for run in group if len(run.headings) > len(common)]
-        title = titles[0] if len(set(titles)) == 1 else f"{titles[0]} – {titles[-1]}" if titles else ""
+    for number, part in enumerate(parts, 1):
+        title = _chapter_title(grounding, part)
+        if not part.titles and len(part.headings) <= shared and part.headings:
+            # The text the chapter's section opens with, before its first subsection.
+            title = grounded["overview"].format(t=title)
         if not title or title == chapter_title:
             title = grounded["lesson_part"].format(
-                chapter=one_line(chapter_title), number=number, count=len(groups)
+                chapter=one_line(chapter_title), number=number, count=len(parts)
             )
-        lessons.append((title, [passage.public_id for run in group for passage in run.passages], None))
+        lessons.append((title, [passage.public_id for passage in part.passages], None))
     return lessons
 
 
@@ -518,6 +712,30 @@ def _even_chunks(items: list, most: int) -> list[list]:
         take = size + (1 if number < extra else 0)
         chunks.append(items[at : at + take])
         at += take
+    return chunks
+
+
+def _balanced_chunks(items: list, most: int, *, weight) -> list[list]:
+    """The items in `most` consecutive chunks (each item alone when fewer), each chunk closing once it
+    holds its share of the weight still to place."""
+    if len(items) <= most:
+        return [[item] for item in items]
+    chunks: list[list] = []
+    left = sum(weight(item) for item in items)
+    at = 0
+    for number in range(most, 0, -1):
+        share = left / number
+        chunk = [items[at]]
+        at += 1
+        # Keep at least one item for each chunk still to make.
+        while at < len(items) - (number - 1) and sum(map(weight, chunk)) + weight(items[at]) / 2 <= share:
+            chunk.append(items[at])
+            at += 1
+        if number == 1:
+            chunk += items[at:]
+            at = len(items)
+        left -= sum(map(weight, chunk))
+        chunks.append(chunk)
     return chunks
 
 
@@ -582,20 +800,44 @@ def _stopwords(grounding, language_id: str) -> set[str]:
 
 
 def split_sentences(passage: citations.PassageText) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of the passage: each line (a list item, a table row) at least one."""
-    spans = []
+    """
+    (start, end) of each sentence of the passage: each line (a list item, a table row) at least one,
+    except that a line ending without punctuation goes on into a next one that opens in lower case
+    (a sentence a page broke across lines or paragraphs).
+    """
+    return [span for line in _lines(passage.text) for span in _sentences_in(passage.text, *line)]
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line of the text, a sentence broken across lines taken as one."""
+    lines: list[tuple[int, int]] = []
     offset = 0
-    for line in passage.text.split("\n"):
-        cursor = 0
-        for match in list(_SENTENCE_END.finditer(line)) + [None]:
-            end = match.start() if match else len(line)
-            piece = line[cursor:end]
-            if piece.strip():
-                lead = len(piece) - len(piece.lstrip())
-                spans.append((offset + cursor + lead, offset + cursor + len(piece.rstrip())))
-            if match:
-                cursor = match.end()
-        offset += len(line) + 1
+    for line in text.split("\n"):
+        start, end = offset, offset + len(line)
+        offset = end + 1
+        if not line.strip():
+            continue
+        if lines:
+            before = text[lines[-1][0] : lines[-1][1]].rstrip()
+            if not _LINE_END.search(before) and line.lstrip()[:1].islower():
+                lines[-1] = (lines[-1][0], end)
+                continue
+        lines.append((start, end))
+    return lines
+
+
+def _sentences_in(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    line = text[start:end]
+    spans = []
+    cursor = 0
+    for match in list(_SENTENCE_END.finditer(line)) + [None]:
+        stop = match.start() if match else len(line)
+        piece = line[cursor:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + cursor + lead, start + cursor + len(piece.rstrip())))
+        if match:
+            cursor = match.end()
     return spans
 
 
@@ -611,50 +853,121 @@ class _Reader:
             if public_id not in grounding.passage:
                 continue
             passage = grounding.text(public_id)
-            for start, end in split_sentences(passage):
-                text = passage.text[start:end]
-                self.sentences.append(
-                    Sentence(
-                        passage=public_id,
-                        start=start,
-                        end=end,
-                        text=text,
-                        words=frozenset(_content_words(text, self.stopwords)),
-                        position=len(self.sentences),
+            lines = _lines(passage.text)
+            blocks = [passage.text.count("\n\n", 0, start) for start, _ in lines]
+            lines_in_block = collections.Counter(blocks)
+            for (line_start, line_end), block in zip(lines, blocks, strict=True):
+                spans = _sentences_in(passage.text, line_start, line_end)
+                for start, end in spans:
+                    text = passage.text[start:end]
+                    self.sentences.append(
+                        Sentence(
+                            passage=public_id,
+                            start=start,
+                            end=end,
+                            text=text,
+                            words=frozenset(_content_words(text, self.stopwords)),
+                            position=len(self.sentences),
+                            block=block,
+                            row=lines_in_block[block] > 1 and len(spans) == 1,
+                        )
                     )
-                )
         ranked = _spread(self.sentences, RANKED_MAX)
         self.score = dict.fromkeys(self.sentences, BASE_SCORE)
         self.score.update(zip(ranked, centrality(ranked), strict=True))
         self._terms: dict | None = None
+        self._citable: dict[Sentence, bool] = {}
         self.surfaces: dict[str, str] = {}  # a key term as its source most often writes it
 
     def ranked(self) -> list[Sentence]:
         return sorted(self.sentences, key=lambda sentence: (-self.score[sentence], sentence.position))
 
+    def ranked_among(self, sentences: list[Sentence]) -> list[Sentence]:
+        return sorted(sentences, key=lambda sentence: (-self.score[sentence], sentence.position))
+
     def best(self, sentences: list[Sentence]) -> Sentence:
-        return min(sentences, key=lambda sentence: (-self.score[sentence], sentence.position))
+        citable = [sentence for sentence in sentences if self.citable(sentence)] or sentences
+        return min(citable, key=lambda sentence: (-self.score[sentence], sentence.position))
+
+    def citable(self, sentence: Sentence) -> bool:
+        """Whether the sentence's quote checks (see _citations_of)."""
+        if sentence not in self._citable:
+            self._citable[sentence] = bool(_citations_of(self.grounding, [sentence]))
+        return self._citable[sentence]
 
     def key_sentences(self, passage_ids, *, part: tuple[int, int] | None, extra: int = 0) -> list[Sentence]:
-        """The central sentences of these passages, in their order: about two in five of them."""
+        """
+        A lesson's sentences from these passages, in their order: the one they open with (the
+        overview), then the most central ones until about half their words are taken (at least
+        LESSON_WORDS_MIN, at most LESSON_WORDS_MAX); a list or table a chosen row is in comes whole,
+        with the line that leads into it.
+        """
         wanted = set(passage_ids)
         pool = [sentence for sentence in self.sentences if sentence.passage in wanted]
         if part is not None:
             number, count = part
             size = math.ceil(len(pool) / count)
             pool = pool[number * size : (number + 1) * size] or pool[-1:]
-        eligible = [sentence for sentence in pool if sentence.word_count >= 4] or pool
-        count = min(
-            len(eligible), max(SENTENCES_MIN, min(SENTENCES_MAX, math.ceil(len(eligible) * 0.4))) + extra % 3
+        eligible = [
+            sentence for sentence in pool if sentence.word_count >= 4 and self.citable(sentence)
+        ] or pool
+        total = sum(sentence.word_count for sentence in pool)
+        target = (
+            min(total, max(LESSON_WORDS_MIN, round(total * LESSON_SHARE)), LESSON_WORDS_MAX) + extra % 3 * 10
         )
-        chosen = sorted(eligible, key=lambda sentence: (-self.score[sentence], sentence.position))[:count]
+        chosen: dict[Sentence, None] = {}
+        # How the part opens and the best sentence of each of its sections (however many: every
+        # section a lesson is drawn from is in it), then the most central ones up to the target.
+        ranked = self.ranked_among(eligible)
+        best_of_section: dict[tuple, Sentence] = {}
+        for sentence in ranked:
+            best_of_section.setdefault(self.section_of(sentence), sentence)
+        for sentence in [
+            eligible[0],
+            *sorted(best_of_section.values(), key=lambda sentence: sentence.position),
+        ]:
+            chosen.setdefault(sentence)
+        for sentence in ranked:
+            if sum(taken.word_count for taken in chosen) >= target:
+                break
+            for taken in self._with_its_list(sentence, pool):
+                chosen.setdefault(taken)
         return sorted(chosen, key=lambda sentence: sentence.position)
 
+    def _with_its_list(self, sentence: Sentence, pool: list[Sentence]) -> list[Sentence]:
+        if not sentence.row:
+            return [sentence]
+        rows = [
+            other for other in pool if other.passage == sentence.passage and other.block == sentence.block
+        ]
+        if len(rows) > LIST_ROWS_MAX or sum(row.word_count for row in rows) > LESSON_WORDS_MAX // 2:
+            return [sentence]
+        at = pool.index(rows[0])
+        lead = pool[at - 1 : at] if at and pool[at - 1].text.rstrip().endswith(":") else []
+        return lead + rows
+
     def best_per_passage(self, chosen: list[Sentence]) -> list[Sentence]:
+        """
+        The most central of the chosen sentences of each passage, in order; at most CITATIONS_MAX, of
+        which first one of each section the chosen sentences are in.
+        """
         by_passage: dict[str, Sentence] = {}
-        for sentence in sorted(chosen, key=lambda sentence: (-self.score[sentence], sentence.position)):
+        for sentence in self.ranked_among(chosen):
             by_passage.setdefault(sentence.passage, sentence)
-        return sorted(by_passage.values(), key=lambda sentence: sentence.position)
+        sections: set[tuple] = set()
+        first_of_section = []
+        for sentence in sorted(by_passage.values(), key=lambda sentence: sentence.position):
+            first_of_section.append(self.section_of(sentence) not in sections)
+            sections.add(self.section_of(sentence))
+        ordered = sorted(by_passage.values(), key=lambda sentence: sentence.position)
+        kept = sorted(range(len(ordered)), key=lambda at: (not first_of_section[at], at))[
+            : content.CITATIONS_MAX
+        ]
+        return [ordered[at] for at in sorted(kept)]
+
+    def section_of(self, sentence: Sentence) -> tuple:
+        passage = self.grounding.passage[sentence.passage]
+        return (passage.source, passage.heading_path)
 
     def central_passage(self, passage_ids) -> str:
         totals: collections.Counter = collections.Counter()
@@ -701,50 +1014,100 @@ class _Reader:
             min(counts, key=lambda word: (-counts[word], word)) if counts else one_line(chosen[0].text)[:40]
         )
 
-    def cloze_candidates(self) -> list[tuple[Sentence, str, list[str]]]:
-        """(sentence, answer, distractors) for central sentences with a key term, most central first."""
+    def cloze_candidates(self) -> list["_Cloze"]:
+        """
+        Central sentences, each with the key terms of its source it holds (the answers it could
+        blank, weightiest first; those it holds once before those it holds twice), most central first.
+        """
         terms = self.key_terms()
         found = []
         for sentence in self.ranked():
             low, high = QUESTION_WORDS
             if not low <= sentence.word_count <= high or len(sentence.text) > content.QUOTE_MAX:
                 continue
+            if not self.citable(sentence):
+                continue
             source = self.grounding.passage[sentence.passage].source
             weights = terms.get(source, {})
-            document = document_terms(self.grounding, source, self.stopwords)
-            present = sorted(
-                (word for word in sentence.words if word in weights), key=lambda word: (-weights[word], word)
+            answers = sorted(
+                (word for word in sentence.words if word in weights),
+                key=lambda word: (_occurrences(sentence.text, word) > 1, -weights[word], word),
             )
-            for answer in present:
-                distractors = _distractors(answer, document.weight, sentence)
-                if distractors:
-                    found.append(
-                        (
-                            sentence,
-                            document.surfaces[answer],
-                            [document.surfaces[term] for term in distractors],
-                        )
-                    )
-                    break
+            if answers:
+                found.append(_Cloze(sentence, source, tuple(answers), prose=_reads_as_prose(sentence.text)))
         return found
 
 
+@dataclasses.dataclass(frozen=True)
+class _Cloze:
+    sentence: Sentence
+    source: str  # its source's public id
+    answers: tuple[str, ...]  # key terms (case-folded) it could blank, the best first
+    prose: bool  # whether it reads as prose (see _reads_as_prose)
+
+
+# What a sentence a question is made of must not hold: a web or e-mail address, code or markup.
+_NOT_PROSE = re.compile(r"https?://|www\.|\S@\S|::=|[{}<>\[\]|=]")
+
+
+def _reads_as_prose(text: str) -> bool:
+    """Whether the text is a sentence of words, not a reference entry, a command's usage or code."""
+    if _NOT_PROSE.search(text):
+        return False
+    tokens = text.split()
+    words_ = [
+        token
+        for token in tokens
+        if re.fullmatch(r"[\"'“‘(]*[^\W\d_]+(?:[-’'][^\W\d_]+)*[\"'”’).,;:!?]*", token)
+    ]
+    return len(words_) >= PROSE_SHARE * len(tokens)
+
+
+def _occurrences(text: str, word: str) -> int:
+    return len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE))
+
+
 def _occurs(text: str, word: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE) is not None
+    return _occurrences(text, word) > 0
 
 
 def _blank(text: str, word: str) -> str:
     return re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", BLANK, text, flags=re.IGNORECASE)
 
 
-def _distractors(answer: str, weights: dict[str, float], sentence: Sentence, count: int = 3) -> list[str]:
-    """Other key terms of the source, as long as the answer as possible, none in the sentence."""
+def _kind(surface: str) -> str:
+    """What a term looks like, which a distractor shares with its answer: a name in capitals, a
+    capitalised word, a plain one."""
+    if surface.isupper():
+        return "capitals"
+    return "capitalised" if surface[:1].isupper() else "plain"
+
+
+def _distractors(
+    answer: str,
+    document: "DocumentTerms",
+    sentence: Sentence,
+    *,
+    avoid: set[str] = frozenset(),
+    count: int = 3,
+) -> list[str]:
+    """
+    `count` other key terms of the answer's source (case-folded), of the answer's kind and as long
+    as it as can be, none in the sentence, none in `avoid` (the terms other questions use), none
+    sharing its first five letters with the answer or another; fewer when there are not enough.
+    """
     chosen: list[str] = []
+    kind = _kind(document.surfaces[answer])
+    weights = document.weight
     ranked = sorted(weights, key=lambda term: (abs(len(term) - len(answer)), -weights[term], term))
     for term in ranked:
-        if term == answer or _occurs(sentence.text, term) or term[:5] == answer[:5]:
+        if term == answer or term in avoid or _kind(document.surfaces[term]) != kind:
             continue
-        if any(term[:5] == other[:5] for other in chosen):
+        if (
+            _occurs(sentence.text, term)
+            or term[:5] == answer[:5]
+            or any(term[:5] == other[:5] for other in chosen)
+        ):
             continue
         chosen.append(term)
         if len(chosen) == count:
@@ -855,15 +1218,24 @@ def _picker(indexes: list[int]):
 
 
 def _paragraphs(chosen: list[Sentence]) -> str:
-    """The sentences as Markdown, one paragraph per passage, each shown exactly as written."""
-    paragraphs: list[list[str]] = []
-    last = None
+    """
+    The sentences as Markdown, exactly as written: those of one paragraph of the source together,
+    the rows of a list or table as a list.
+    """
+    blocks: list[list[Sentence]] = []
     for sentence in chosen:
-        if sentence.passage != last:
-            paragraphs.append([])
-            last = sentence.passage
-        paragraphs[-1].append(markdown_literal(sentence.text))
-    return clip_markdown("\n\n".join(" ".join(sentences) for sentences in paragraphs))
+        if blocks and (blocks[-1][-1].passage, blocks[-1][-1].block) == (sentence.passage, sentence.block):
+            blocks[-1].append(sentence)
+        else:
+            blocks.append([sentence])
+    rendered = []
+    for block in blocks:
+        lines = [markdown_literal(sentence.text) for sentence in block]
+        if len(block) > 1 and all(sentence.row for sentence in block):
+            rendered.append("\n".join(f"- {line}" for line in lines))
+        else:
+            rendered.append(" ".join(lines))
+    return clip_markdown("\n\n".join(rendered))
 
 
 def clip_markdown(text: str) -> str:
@@ -874,11 +1246,23 @@ def clip_markdown(text: str) -> str:
 
 
 def _citations_of(grounding, sentences: list[Sentence]) -> list[dict]:
-    """A citation of each sentence (its passage and the sentence as quote), once each."""
+    """
+    A citation of each sentence (its passage and the sentence as quote), once each; a sentence whose
+    quote would not check (too short to show where it comes from, or ending in an ellipsis that
+    checking reads as a cut) is not cited.
+    """
     found: dict[tuple, dict] = {}
     for sentence in sentences:
-        citation = citations.cite(grounding.text(sentence.passage), sentence.start, sentence.end)
-        found.setdefault((citation.passage_id, citation.quote), citation.model_dump())
+        passage = grounding.text(sentence.passage)
+        citation = citations.cite(passage, sentence.start, sentence.end)
+        checked = citations.check(
+            passage_id=passage.public_id,
+            quote=citation.quote,
+            passages={passage.public_id: passage},
+            source_ids={passage.source_id},
+        )
+        if checked.citation is not None and checked.citation.quote == citation.quote:
+            found.setdefault((citation.passage_id, citation.quote), citation.model_dump())
     return list(found.values())[: content.CITATIONS_MAX]
 
 

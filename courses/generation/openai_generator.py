@@ -41,7 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_mod
 
 from core import model_server
 from courses import citations, content
-from courses.generation import repair
+from courses.generation import extractive, repair
+from courses.generation import texts as templates
 from courses.generation.base import (
     LANGUAGE_NAMES,
     ChapterDraft,
@@ -770,10 +771,15 @@ OUTLINE_HEADINGS = 60
 
 
 def _sources_outline(request) -> str:
-    """The structure of the client's documents, for the plan of a course built from them."""
+    """
+    The structure of the client's documents, for the plan of a course built from them: the headings
+    of their body (never of their matter: a licence, an index, …) and the chapters that follow them,
+    as the offline generator plans them.
+    """
     grounding = request.grounding
     if grounding is None:
         return ""
+    in_body = {(passage.source, heading) for passage in grounding.passages for heading in passage.heading_path}
     lines = [
         "The course is built from the client's documents below. Follow their structure (their headings) "
         "where it fits the subject, and plan nothing they do not cover. Their headings, by level:"
@@ -781,9 +787,17 @@ def _sources_outline(request) -> str:
     for source in grounding.sources:
         title = f" (title {json.dumps(source.title, ensure_ascii=False)})" if source.title else ""
         lines.append(f"- {json.dumps(source.name, ensure_ascii=False)}{title}:")
-        for heading, level, page in source.outline[:OUTLINE_HEADINGS]:
+        body = [entry for entry in source.outline if (source.public_id, entry[0]) in in_body]
+        for heading, level, page in body[:OUTLINE_HEADINGS]:
             where = f" (page {page})" if page else ""
             lines.append(f"{'  ' * min(level, 6)}- {json.dumps(heading, ensure_ascii=False)}{where}")
+    grounded = templates.in_language(request.language_id)["grounded"]
+    chapters = extractive.chapters_from_structure(grounding, grounded=grounded)
+    lines.append(
+        "Chapters that follow them, one document at a time (plan these, unless the subject asks for part "
+        "of what they cover):"
+    )
+    lines += [f"{number}. {json.dumps(title, ensure_ascii=False)}" for number, (title, _) in enumerate(chapters, 1)]
     return "\n" + "\n".join(lines) + "\n"
 
 

@@ -762,6 +762,8 @@ TEXTS = {
         "chapter_summary": _("What {source} says about {t}."),
         "chapter_summary_outline": _("What your sources say about {t}."),
         "lesson_part": _("{chapter} ({number} of {count})"),
+        # The lesson of the text a section opens with, before its first subsection.
+        "overview": _("Overview of {t}"),
         "objectives": [
             {"verb": _("recall"), "object": _("the key terms of {t} as the sources use them")},
             {"verb": _("identify"), "object": _("what the sources state about {t}")},

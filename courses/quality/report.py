@@ -7,9 +7,10 @@ import threading
 from dataclasses import dataclass
 
 from courses import content
-from courses.quality import bloom, readability, rules
+from courses.quality import bloom, coverage, readability, rules
 from courses.quality.rules import Finding, finding
 from sources.extraction import matter
+from sources.extraction.document import SECTION_NUMBER
 
 # What each finding takes off the score of 100 (never below 0).
 PENALTY = {"high": 15, "medium": 5, "low": 1}
@@ -62,11 +63,14 @@ class QualityReport:
     readability: tuple[LessonReadability, ...]
 
 
-def report_for(course: content.CourseContent) -> QualityReport:
+def report_for(
+    course: content.CourseContent, *, sections: tuple[coverage.Section, ...] = ()
+) -> QualityReport:
     """
     Check a course document against every rule and measure its lessons: findings (questions and
-    the quiz first, then objectives, chapters and lessons, each in document order), the objectives
-    with the questions that test them, and the readability of every lesson.
+    the quiz first, then objectives, chapters, lessons and sources, each in document order), the
+    objectives with the questions that test them, and the readability of every lesson. `sections`:
+    the body's sections of the course's sources (coverage.sections_of), for THIN_COVERAGE.
     """
     language = course.language_id
     questions = course.assessment.questions if course.assessment else []
@@ -85,13 +89,26 @@ def report_for(course: content.CourseContent) -> QualityReport:
                     "The question names no learning objective, so nobody can tell what it measures.",
                 )
             )
-        if from_documents and any(matter.has_dot_leaders(text) for text in [question.prompt, *question.options]):
+        if from_documents and any(
+            matter.has_dot_leaders(text) for text in [question.prompt, *question.options]
+        ):
             findings.append(
                 finding(
                     "MATTER_IN_QUESTION",
                     where,
                     "The question is made of the document's index or contents (its dot leaders), not of what "
                     "it teaches.",
+                )
+            )
+    if from_documents:
+        for option, numbers in rules.recurring_distractors(questions):
+            findings.append(
+                finding(
+                    "DISTRACTOR_RECURS",
+                    "/assessment",
+                    f"“{option}” is a wrong option in {len(numbers)} questions "
+                    f"({', '.join(str(number + 1) for number in numbers)}): draw each question's distractors "
+                    "afresh.",
                 )
             )
     findings.sort(key=_question_order)
@@ -110,7 +127,19 @@ def report_for(course: content.CourseContent) -> QualityReport:
             )
         if from_documents and (kind := matter.heading_kind(chapter.title)):
             findings.append(
-                finding("MATTER_IN_CHAPTER", where, f"The chapter is the document's {matter.LABELS[kind].lower()}.")
+                finding(
+                    "MATTER_IN_CHAPTER",
+                    where,
+                    f"The chapter is the document's {matter.LABELS[kind].lower()}.",
+                )
+            )
+        if from_documents and SECTION_NUMBER.match(chapter.title):
+            findings.append(
+                finding(
+                    "NUMBERED_TITLE",
+                    where,
+                    f"“{chapter.title}” keeps the section number its document gives it.",
+                )
             )
         if titles[chapter.title.casefold()] > 1:
             findings.append(
@@ -125,7 +154,8 @@ def report_for(course: content.CourseContent) -> QualityReport:
                     f"The chapter's lessons cite {len(cited)} sources: a chapter follows one document's section.",
                 )
             )
-    lessons = _lessons(course, findings, from_documents=from_documents)
+    lessons = _lessons(course, findings, from_documents=from_documents, sections=sections)
+    findings += _sources(course, sections)
 
     counts = {
         severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES
@@ -161,16 +191,17 @@ _remembered: collections.OrderedDict[str, QualityReport] = collections.OrderedDi
 _remembered_lock = threading.Lock()
 
 
-def report_for_document(document: dict) -> QualityReport:
+def report_for_document(document: dict, *, sections: tuple[coverage.Section, ...] = ()) -> QualityReport:
     """The report of a stored course document (its JSON form), computed once per process."""
+    shape = [[section.source_id, section.title, sorted(section.passage_ids)] for section in sections]
     digest = hashlib.sha256(
-        json.dumps([rules.RULES_VERSION, document], sort_keys=True, ensure_ascii=False).encode()
+        json.dumps([rules.RULES_VERSION, document, shape], sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()
     with _remembered_lock:
         if digest in _remembered:
             _remembered.move_to_end(digest)
             return _remembered[digest]
-    report = report_for(content.read_stored(document))
+    report = report_for(content.read_stored(document), sections=sections)
     with _remembered_lock:
         _remembered[digest] = report
         while len(_remembered) > REMEMBERED_REPORTS:
@@ -251,7 +282,13 @@ def _objectives(
     return reports, untested
 
 
-def _lessons(course: content.CourseContent, findings: list[Finding], *, from_documents: bool) -> list[LessonReadability]:
+def _lessons(
+    course: content.CourseContent,
+    findings: list[Finding],
+    *,
+    from_documents: bool,
+    sections: tuple[coverage.Section, ...],
+) -> list[LessonReadability]:
     language = course.language_id
     measured = []
     for chapter_number, chapter in enumerate(course.chapters):
@@ -263,13 +300,29 @@ def _lessons(course: content.CourseContent, findings: list[Finding], *, from_doc
                     where=where, chapter=chapter_number, lesson=number, title=lesson.title, readability=ease
                 )
             )
-            kind = from_documents and (matter.heading_kind(lesson.title) or matter.shape_kind(lesson.body, in_front=False))
+            kind = from_documents and (
+                matter.heading_kind(lesson.title) or matter.shape_kind(lesson.body, in_front=False)
+            )
             if kind:
                 findings.append(
-                    finding("MATTER_IN_LESSON", where, f"The lesson is the document's {matter.LABELS[kind].lower()}.")
+                    finding(
+                        "MATTER_IN_LESSON",
+                        where,
+                        f"The lesson is the document's {matter.LABELS[kind].lower()}.",
+                    )
+                )
+            if from_documents and SECTION_NUMBER.match(lesson.title):
+                findings.append(
+                    finding(
+                        "NUMBERED_TITLE",
+                        where,
+                        f"“{lesson.title}” keeps the section number its document gives it.",
+                    )
                 )
             body_words = len(lesson.body.split())
-            if lesson.citations and body_words < rules.SCRAP_WORDS:
+            # A lesson as short as the sections it is drawn from is all there is to say of them.
+            drawn_on = coverage.words_drawn_on((citation.passage_id for citation in lesson.citations), sections)
+            if lesson.citations and body_words < rules.SCRAP_WORDS and (drawn_on is None or drawn_on > body_words):
                 findings.append(
                     finding(
                         "LESSON_SCRAP",
@@ -289,3 +342,32 @@ def _lessons(course: content.CourseContent, findings: list[Finding], *, from_doc
                     )
                 )
     return measured
+
+
+def _sources(course: content.CourseContent, sections: tuple[coverage.Section, ...]) -> list[Finding]:
+    found = []
+    for number, source in enumerate(course.sources):
+        if source.title and SECTION_NUMBER.match(source.title):
+            found.append(
+                finding(
+                    "SOURCE_TITLED_BY_HEADING",
+                    f"/sources/{number}",
+                    f"The source is titled “{source.title}”, a heading of it: give it the document's own title.",
+                )
+            )
+    numbers = {source.id: number for number, source in enumerate(course.sources)}
+    for measured in coverage.coverage(course, sections):
+        if measured.share < rules.COVERAGE_MIN:
+            missing = ", ".join(f"“{title}”" for title in measured.missing[:5] if title)
+            more = len(measured.missing) - min(5, len(measured.missing))
+            found.append(
+                finding(
+                    "THIN_COVERAGE",
+                    f"/sources/{numbers[measured.source_id]}",
+                    f"The course draws on {measured.covered} of the source's {measured.sections} sections"
+                    + (f"; it leaves out {missing}" if missing else "")
+                    + (f" and {more} more" if more > 0 else "")
+                    + ".",
+                )
+            )
+    return found

@@ -95,20 +95,40 @@ _RULE_LIST = [
          summary="The chapter's lessons cite more than one source: a chapter follows one document's section."),
     Rule("DUPLICATE_CHAPTER_TITLE", "medium", "chapter", version=1,
          summary="Two chapters have the same title."),
-    Rule("LESSON_SCRAP", "medium", "lesson", version=1,
-         summary="A lesson drawn from sources has fewer than 60 words (SCRAP_WORDS): a scrap, not a lesson."),
+    Rule("LESSON_SCRAP", "medium", "lesson", version=2,
+         summary="A lesson drawn from sources has fewer than 60 words (SCRAP_WORDS) though the sections it is drawn "
+                 "from hold more: a scrap, not a lesson."),
+    Rule("QUESTIONS_SHARE_SENTENCE", "medium", "question", version=1,
+         summary="The question is made of the same sentence as an earlier one: their citations quote the same "
+                 "words."),
+    Rule("DISTRACTOR_RECURS", "medium", "quiz", version=1,
+         summary="In a course built from documents, a wrong option comes back in three questions or more "
+                 "(DISTRACTOR_RECURS_FROM): learners learn to skip it."),
+    Rule("NUMBERED_TITLE", "low", "chapter", version=1,
+         summary="In a course built from documents, a chapter's or lesson's title keeps its section number "
+                 "(“2.1 Naming”): numbers of one document mean nothing in the course's order."),
+    Rule("SOURCE_TITLED_BY_HEADING", "medium", "source", version=1,
+         summary="A source's title is a numbered heading (“1. Introduction”), not the document's own title, so "
+                 "every quote seems to come from that section."),
+    Rule("THIN_COVERAGE", "medium", "source", version=1,
+         summary="The course draws on fewer than 90 % (COVERAGE_MIN) of a source's body sections (its first "
+                 "two heading levels): a reader of the document would miss what the course leaves out."),
 ]
 RULES = {rule.code: rule for rule in _RULE_LIST}
 # Raised with any rule's version. 2: NEAR_DUPLICATE_OPTIONS no longer takes options that differ by a
 # word or a symbol ("left"/"right" table, "C"/"C++", "+"/"-") for the same. 3: the rules on a course
 # built from documents (MATTER_IN_*, CHAPTER_SPANS_SOURCES, DUPLICATE_CHAPTER_TITLE, LESSON_SCRAP).
-RULES_VERSION = 3
+# 4: QUESTIONS_SHARE_SENTENCE, DISTRACTOR_RECURS, NUMBERED_TITLE, SOURCE_TITLED_BY_HEADING, THIN_COVERAGE;
+# LESSON_SCRAP no longer flags a lesson as long as the sections it is drawn from.
+RULES_VERSION = 4
 
 # Thresholds, named once for the rules, the report and the docs (docs/how-it-works/quality.md).
 UNEVEN_RATIO = 2.0
 UNEVEN_CHARACTERS = 12
 HARD_TO_READ_BELOW = 30.0
 SCRAP_WORDS = 60
+DISTRACTOR_RECURS_FROM = 3
+COVERAGE_MIN = 0.9
 
 
 @dataclass(frozen=True)
@@ -325,6 +345,14 @@ def check_quiz(questions: Sequence[content.Question], *, language: str) -> list[
     found: list[Finding] = []
     for number, question in enumerate(questions):
         found.extend(check_question(question, language=language, where=f"/assessment/questions/{number}"))
+    for number, earlier in shared_sentences(questions):
+        found.append(
+            finding(
+                "QUESTIONS_SHARE_SENTENCE",
+                f"/assessment/questions/{number}",
+                f"The question is made of the sentence question {earlier + 1} is made of: ask about another.",
+            )
+        )
     if not questions:
         return found
 
@@ -353,6 +381,34 @@ def check_quiz(questions: Sequence[content.Question], *, language: str) -> list[
             )
         )
     return found
+
+
+def shared_sentences(questions: Sequence[content.Question]) -> list[tuple[int, int]]:
+    """(question, earlier question) of each question citing a quote an earlier question cites too."""
+    first_of: dict[str, int] = {}
+    shared = []
+    for number, question in enumerate(questions):
+        quotes = {" ".join(citation.quote.split()).casefold() for citation in question.citations}
+        earlier = min((first_of[quote] for quote in quotes if quote in first_of), default=None)
+        if earlier is not None:
+            shared.append((number, earlier))
+        for quote in quotes:
+            first_of.setdefault(quote, number)
+    return shared
+
+
+def recurring_distractors(questions: Sequence[content.Question]) -> list[tuple[str, list[int]]]:
+    """(option, questions) of each wrong option in DISTRACTOR_RECURS_FROM questions or more."""
+    where: dict[str, list[int]] = {}
+    shown: dict[str, str] = {}
+    for number, question in enumerate(questions):
+        for position, option in enumerate(question.options):
+            if position != question.correct_index:
+                key = fold(option)
+                shown.setdefault(key, option)
+                if number not in where.setdefault(key, []):
+                    where[key].append(number)
+    return [(shown[key], numbers) for key, numbers in where.items() if len(numbers) >= DISTRACTOR_RECURS_FROM]
 
 
 def _correct_is_only_longest(question: content.Question) -> bool:

@@ -52,7 +52,7 @@ def test_a_generated_course_gets_its_whole_report(api_client, generated_course):
     assert (body["courseId"], body["languageId"], body["rulesVersion"]) == (
         generated_course.public_id,
         "fr-FR",
-        3,
+        4,
     )
     assert body["summary"] == {
         "score": 100,
@@ -271,7 +271,7 @@ def test_staff_see_the_report_on_the_course_admin_page(client, api_key):
 
     page = client.get(f"/admin/courses/course/{course.pk}/change/").content.decode()
 
-    assert "<strong>Score 95</strong> of 100 (rules version 3)" in page
+    assert "<strong>Score 95</strong> of 100 (rules version 4)" in page
     assert "<code>NEGATIVE_STEM</code>" in page and "<code>/assessment/questions/0</code>" in page
     assert "Explain joins" in page  # the objective, with its Bloom level
     assert "understand" in page

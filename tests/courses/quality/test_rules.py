@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from courses import content, quality
-from courses.quality import rules
+from courses.quality import coverage, rules
 from tests.support.fake_openai import QUIZ
 from tests.support.quality_documents import (
     HARD_TO_READ,
@@ -604,6 +604,7 @@ def test_every_question_rule_has_cases_in_every_language_it_depends_on():
     question_rules = {code for code, rule in rules.RULES.items() if rule.part == "question"} - {
         "QUESTION_WITHOUT_OBJECTIVE",  # about the course's objectives: below
         "MATTER_IN_QUESTION",  # about a course built from documents: below
+        "QUESTIONS_SHARE_SENTENCE",  # about questions citing documents: below
     }
 
     assert set(QUESTION_CASES) == question_rules
@@ -920,6 +921,103 @@ def test_a_course_from_documents_with_shared_titles_mixed_sources_and_scraps_tri
     assert clean.findings == ()
 
 
+def citing(item: dict, quote: str) -> dict:
+    """The question citing `quote` in the first source's passage."""
+    return {**item, "citations": [{"sourceId": SOURCES[0]["id"], "passageId": f"psg_{'p' * 22}", "page": 1, "quote": quote}]}
+
+
+def test_questions_made_of_one_sentence_or_offering_one_distractor_again_and_again_trip_the_quiz_rules():
+    joins = [("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)])]
+    sentence = "A join matches the rows of two tables by a key they share."
+    terms = ["matches", "rows", "tables", "key", "share", "join"]
+    flawed_questions = [
+        citing(question(f"Which term completes: “{sentence.replace(term, '_____')}”", [term, "index", "cursor", "schema"], correct_index=0), sentence)
+        for term in terms[:4]
+    ]
+    clean_questions = [
+        citing(question(f"Which term completes sentence {number}?", [term, f"option{number}a", f"option{number}b", f"option{number}c"]), f"Sentence {number} of the handbook says {term}.")
+        for number, term in enumerate(terms[:4])
+    ]
+
+    def quiz_of(questions: list[dict]) -> content.CourseContent:
+        # The quiz of a course with an assessment, whose questions cite its sources.
+        placeholder = [question(f"Placeholder {number}?", ["a", "b", "c", "d"]) for number in range(3)]
+        document = from_documents(joins, questions=placeholder).model_dump(mode="json", by_alias=True, exclude_none=True)
+        document["assessment"]["questions"] = questions
+        return content.CourseContent.model_validate(document)
+
+    flawed = quality.report_for(quiz_of(flawed_questions))
+    clean = quality.report_for(quiz_of(clean_questions))
+
+    tested = {"QUESTIONS_SHARE_SENTENCE", "DISTRACTOR_RECURS"}
+    assert [(item.code, item.where) for item in flawed.findings if item.code in tested] == [
+        ("QUESTIONS_SHARE_SENTENCE", "/assessment/questions/1"),
+        ("QUESTIONS_SHARE_SENTENCE", "/assessment/questions/2"),
+        ("QUESTIONS_SHARE_SENTENCE", "/assessment/questions/3"),
+        ("DISTRACTOR_RECURS", "/assessment"),
+        ("DISTRACTOR_RECURS", "/assessment"),
+        ("DISTRACTOR_RECURS", "/assessment"),
+    ]
+    recurring = [item.message for item in flawed.findings if item.code == "DISTRACTOR_RECURS"]
+    assert recurring[0].startswith("“index” is a wrong option in 4 questions (1, 2, 3, 4)")
+    assert [item.code for item in clean.findings if item.code in tested] == []
+
+
+def test_numbered_titles_and_a_source_titled_by_its_first_heading_trip_the_title_rules():
+    numbered = from_documents([
+        ("1. Introduction", [{**cited(LONG_ENOUGH), "title": "1.1 Version"}, cited(LONG_ENOUGH)]),
+        ("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+    ]).model_dump(mode="json", by_alias=True, exclude_none=True)
+    numbered["sources"][0]["title"] = "1. Introduction"
+    clean = from_documents([
+        ("Introduction", [{**cited(LONG_ENOUGH), "title": "Version"}, cited(LONG_ENOUGH)]),
+        ("Joins in practice", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+    ]).model_dump(mode="json", by_alias=True, exclude_none=True)
+    clean["sources"][0]["title"] = "Shared MIME-info Database"
+
+    flawed = quality.report_for(content.CourseContent.model_validate(numbered))
+
+    assert [(item.code, item.where) for item in flawed.findings] == [
+        ("NUMBERED_TITLE", "/chapters/0"),
+        ("NUMBERED_TITLE", "/chapters/0/lessons/0"),
+        ("SOURCE_TITLED_BY_HEADING", "/sources/0"),
+    ]
+    assert quality.report_for(content.CourseContent.model_validate(clean)).findings == ()
+
+
+def test_a_course_drawing_on_few_of_its_sources_sections_trips_the_coverage_rule_naming_what_it_leaves_out():
+    passage = f"psg_{'p' * 22}"
+    sections = tuple(
+        coverage.Section(source_id=SOURCES[0]["id"], title=title, passage_ids=frozenset({identifier}), words=500)
+        for title, identifier in [("2.1. Directory layout", passage), *((f"2.{number}. Part {number}", f"psg_{number:022d}") for number in range(2, 9))]
+    )
+    course_ = from_documents([("Unified system", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)])])
+
+    thin = quality.report_for(course_, sections=sections)
+    whole = quality.report_for(course_, sections=sections[:1])
+
+    assert [(item.code, item.where) for item in thin.findings] == [("THIN_COVERAGE", "/sources/0")]
+    assert thin.findings[0].message == (
+        "The course draws on 1 of the source's 8 sections; it leaves out “2.2. Part 2”, “2.3. Part 3”, "
+        "“2.4. Part 4”, “2.5. Part 5”, “2.6. Part 6” and 2 more."
+    )
+    assert thin.summary.score == 95
+    assert whole.findings == ()
+
+
+def test_a_short_lesson_is_a_scrap_only_when_the_sections_it_is_drawn_from_hold_more():
+    short = "A join matches rows. Keys decide."
+    course_ = from_documents([("Joins", [cited(LONG_ENOUGH), cited(short)])])
+    passage = {f"psg_{'p' * 22}"}
+
+    def section(words: int) -> tuple:
+        return (coverage.Section(source_id=SOURCES[0]["id"], title="Joins", passage_ids=frozenset(passage), words=words),)
+
+    assert codes_at(quality.report_for(course_), "/chapters/0/lessons/1") == ["LESSON_SCRAP"]
+    assert codes_at(quality.report_for(course_, sections=section(400)), "/chapters/0/lessons/1") == ["LESSON_SCRAP"]
+    assert codes_at(quality.report_for(course_, sections=section(5)), "/chapters/0/lessons/1") == []
+
+
 def test_every_rule_is_tested_here():
     tested_above = {
         "ANSWER_LENGTH_PATTERN",
@@ -937,6 +1035,11 @@ def test_every_rule_is_tested_here():
         "CHAPTER_SPANS_SOURCES",
         "DUPLICATE_CHAPTER_TITLE",
         "LESSON_SCRAP",
+        "QUESTIONS_SHARE_SENTENCE",
+        "DISTRACTOR_RECURS",
+        "NUMBERED_TITLE",
+        "SOURCE_TITLED_BY_HEADING",
+        "THIN_COVERAGE",
     }
 
     assert set(QUESTION_CASES) | tested_above == set(rules.RULES)
