@@ -34,7 +34,7 @@ docs: venv .env
 
 # The service under load beside a bare Django view, in one run (docs/how-it-works/performance.md).
 # Not part of `make test`, which only checks that it runs: timings are noisy, ratios in one run are not.
-bench: bootstrap load-tools
+bench: bootstrap load-tools corpus
 	$(PY) -m bench $(BENCH_ARGS)
 
 # The API clients, generated from the document (docs/api/clients.md): build/clients/python, a package

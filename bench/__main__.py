@@ -28,15 +28,15 @@ def main() -> int:
     options = parser.parse_args()
     seconds = 1.0 if options.smoke else options.seconds
     results = harness.run(seconds=seconds, pipeline_jobs=10 if options.smoke else 100)
-    results += sources_results()
+    results += sources_results(smoke=options.smoke)
     print(harness.table(results), flush=True)
     return 0 if options.smoke else harness.exit_status(results)
 
 
-def sources_results() -> list[harness.Result]:
+def sources_results(*, smoke: bool) -> list[harness.Result]:
     """The measures of sources (bench/sources.py), taken in a process of their own with its own database."""
     run = subprocess.run(
-        [sys.executable, "-m", "bench.sources", "--json"],
+        [sys.executable, "-m", "bench.sources", "--json", *(["--smoke"] if smoke else [])],
         cwd=harness.ROOT,
         env={**os.environ, "BENCH_SOURCES_DATABASE_NAME": f"{harness.DATABASE_NAME}_sources"},
         capture_output=True,

@@ -1,8 +1,9 @@
 """
-The two measures of sources, runnable on their own:
+The measures of sources, runnable on their own:
 
     python -m bench.sources          # prints each measure and its target; exits 1 when one is missed
     python -m bench.sources --json   # the same as JSON, for `make bench` (python -m bench), exit 0
+    python -m bench.sources --smoke  # the corpus measures of one manual only: does it run?
 
 - Reading a 100-page PDF (with bookmarks, about 30,000 words) the way a worker does: the child
   process with its limits, the passages, the language, and storing them with their search vectors.
@@ -11,6 +12,9 @@ The two measures of sources, runnable on their own:
   20 ms (median of 60 queries of one to three words). The passages are drawn from a vocabulary of
   20,000 words with the frequencies of real text (Zipf's law), and the queries from its words of
   rank 20 to 2,000: content words, neither the commonest (which the stop words mostly are) nor rare.
+- What courses built from the real manuals of build/corpus are made of (bench/corpus.py): parts
+  drawn from matter, chapters spanning sources, duplicate titles, body sections covered, scraps,
+  questions sharing a sentence, recurring distractors, headings nested as bookmarked.
 
 It makes a database of its own afresh (BENCH_DATABASE_SERVER, BENCH_SOURCES_DATABASE_NAME; default
 `cgs_bench_sources` on the project-local PostgreSQL) and drops it at the end.
@@ -52,14 +56,15 @@ class Result:
     missed: bool
 
 
-def measure() -> list["Result"]:
-    """Prepare a fresh database, take both measures, and drop the database."""
+def measure(*, smoke: bool = False) -> list["Result"]:
+    """Prepare a fresh database, take the measures (with `smoke`, of one manual of the corpus), drop it."""
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": f"{DATABASE_SERVER}/{DATABASE_NAME}",
             "MEDIA_ROOT": tempfile.mkdtemp(prefix="cgs-bench-sources-"),
             "LOG_LEVEL": "WARNING",
+            "COURSE_GENERATOR": "offline",
         }
     )
     _recreate_database()
@@ -70,7 +75,9 @@ def measure() -> list["Result"]:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        results = [_extraction(), _full_text_query()]
+        from bench import corpus
+
+        results = [_extraction(), _full_text_query(), *corpus.measure(_api_key("bench-corpus", credits=10), smoke=smoke)]
         from django.db import connections
 
         connections.close_all()
@@ -170,11 +177,13 @@ def _full_text_query() -> Result:
     )
 
 
-def _api_key(name: str):
+def _api_key(name: str, *, credits: int = 0):
     from accounts import services as account_services
     from accounts.models import Account, ApiKey, Plan
 
-    plan = Plan.objects.create(slug=name, name=name, is_paid=True, monthly_course_credits=0, source_storage_mb=100_000)
+    plan = Plan.objects.create(
+        slug=name, name=name, is_paid=True, monthly_course_credits=credits, source_storage_mb=100_000
+    )
     account = Account.objects.create(email=f"{name}@example.com", plan=plan)
     plain = account_services.issue_key(account=account, name=name)
     return ApiKey.objects.get(key_hash=account_services.hash_key(plain))
@@ -221,7 +230,7 @@ def _drop_database() -> None:
 
 
 def main() -> int:
-    results = measure()
+    results = measure(smoke="--smoke" in sys.argv[1:])
     if "--json" in sys.argv[1:]:
         print(json.dumps([dataclasses.asdict(result) for result in results]))
         return 0

@@ -52,6 +52,14 @@ def test_make_bench_measures_every_row_of_its_table(db):
         "offline pipeline, 10 jobs, 2 worker processes",
         "reading a 100-page PDF (child process, passages, index)",
         "full-text query over 10,000 passages (rank and headlines, top 10)",
+        "corpus: chapters, lessons and questions drawn from matter",
+        "corpus: chapters spanning sources",
+        "corpus: duplicate chapter titles",
+        "corpus: body sections covered by a lesson (the least covered document)",
+        "corpus: lessons under 60 words whose sections are longer",
+        "corpus: questions sharing a sentence",
+        "corpus: distractors recurring in three questions",
+        "corpus: headings nested as the bookmarks say (PDFs with bookmarks)",
     ]
     # SQL per request: poll 2 (the key, the job), a stored page 1, a learner's batch of progress 2
     assert "| 2 |" in rows[3] and "| 1 |" in rows[5] and "| 2 |" in rows[8]
