@@ -295,10 +295,11 @@ class ExtractiveGenerator(OfflineGenerator):
             turn = request.variant % len(candidates) if candidates else 0
             per_chapter.append(candidates[turn:] + candidates[:turn])
         stopwords = _stopwords(grounding, request.language_id)
-        # Terms recur across questions, and sentences that do not read as prose are asked about, only
-        # when the quiz could not have three questions without.
-        for fresh, prose in ((True, True), (False, True), (False, False)):
-            asked = _cloze_questions(grounding, chapters, per_chapter, stopwords, fresh=fresh, prose=prose)
+        # Terms recur across questions, and then sentences that do not read as prose are asked about
+        # and a question may hold another's answer, only when the quiz could not have three questions
+        # without.
+        for strict in (2, 1, 0):
+            asked = _cloze_questions(grounding, chapters, per_chapter, stopwords, strict=strict)
             if len(asked) >= 3:
                 break
         else:
@@ -344,14 +345,15 @@ def _cloze_questions(
     per_chapter: list[list["_Cloze"]],
     stopwords: set[str],
     *,
-    fresh: bool,
-    prose: bool,
+    strict: int,
 ) -> list[tuple]:
     """
     (chapter, objective, sentence, answer, distractors) of each question: one per objective,
-    chapter by chapter in turn, at most 20, never two of one sentence; with `fresh`, no term is an
-    answer or a distractor twice in the quiz; with `prose`, only sentences that read as prose.
+    chapter by chapter in turn, at most 20, never two of one sentence. Strict 2: no term is an
+    answer or a distractor twice in the quiz, nor twice in its sentence; 1 or 2: only sentences that
+    read as prose, and no question holds another's answer.
     """
+    fresh, apart = strict >= 2, strict >= 1
     wanted = [max(1, len(chapter.objectives)) for chapter in chapters]
     taken = [0] * len(chapters)
     used_sentences: set[str] = set()
@@ -368,11 +370,11 @@ def _cloze_questions(
                 cloze = candidates[taken[index]]
                 taken[index] += 1
                 said = " ".join(cloze.sentence.text.split()).casefold()
-                if said in used_sentences or (prose and not cloze.prose):
+                if said in used_sentences or (apart and not cloze.prose):
                     continue
                 # No question gives another's answer away: its sentence holds no earlier answer, and
                 # its answer is in no earlier sentence.
-                if any(_occurs(cloze.sentence.text, answer) for answer in answers):
+                if apart and any(_occurs(cloze.sentence.text, answer) for answer in answers):
                     continue
                 made = _cloze_question(
                     grounding,
@@ -380,7 +382,7 @@ def _cloze_questions(
                     stopwords,
                     avoid=used_terms if fresh else set(),
                     least=3 if fresh else 1,
-                    unsaid_in=[sentence.text for _, _, sentence, _, _ in asked],
+                    unsaid_in=[sentence.text for _, _, sentence, _, _ in asked] if apart else [],
                     once=fresh,
                 )
                 if made is None:
