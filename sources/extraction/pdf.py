@@ -3,9 +3,10 @@ PDF with PDFium (pypdfium2): text in reading order, line by line, with each line
 position. Headings come from the bookmarks when the PDF has them, otherwise from font sizes: lines
 set clearly larger than the body text, ranked by size into levels; a PDF without either (a manual
 page typeset by groff) may set its headings out at the margin, left of its indented body text, and
-those lines are ranked by how far out they stand. Running headers, footers and
-page numbers (the same line on most pages) are dropped; lines are joined into paragraphs and list
-items by their spacing and bullets, and words hyphenated across lines are joined again.
+those lines are ranked by how far out they stand. Running headers, footers and page numbers (the
+same line on most pages, or a header naming the chapter begun on an earlier page) are dropped;
+lines are joined into paragraphs and list items by their spacing and bullets, and words hyphenated
+across lines are joined again.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ HEADING_MAX_WORDS = 16
 # Most pages without text: a scan, which would need OCR.
 NO_TEXT_SHARE = 0.5
 _BULLET = re.compile(r"^(?:[\u2022\u2023\u25e6\u2043\u2219\u25aa\u25cf\u25a0\u2013\u2014*·-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# What a running header puts around the title of the chapter it is in: "Chapter 2:", a page number.
+_RUNNING_HEADER_FRAME = re.compile(
+    r"^(?:(?:chapter|appendix|section|part)\s+[\dA-Z.]+\s*[:.]?\s*)|\s+\d{1,5}$", re.IGNORECASE
+)
 # A heading says something: a word of two letters at least (not a line of accents or symbols).
 _WORD_OF_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,5}(?:\s*(?:/|of)\s*\d{1,5})?$", re.IGNORECASE)
@@ -195,13 +200,32 @@ def _drop_running_lines(lines_by_page: list[list[_Line]]) -> None:
         for text in {_normalized(line.text) for line in lines[:2] + lines[-2:]}:
             edges[text] += 1
     running = {text for text, count in edges.items() if count >= max(3, pages / 2)}
+    # A header naming the chapter it is in ("Chapter 2: ASN.1 structure handling 3", as Texinfo sets
+    # them) recurs on that chapter's pages only: it is the title of a heading begun on an earlier page.
+    begun: dict[str, int] = {}
+    for page_lines in lines_by_page:
+        for line in page_lines:
+            if line.heading_level:
+                begun.setdefault(_matchable(line.text), line.page)
+
+    def names_a_chapter_begun(line: _Line) -> bool:
+        named = _matchable(_RUNNING_HEADER_FRAME.sub("", line.text))
+        return bool(named) and begun.get(named, line.page) < line.page
+
     for page_lines in lines_by_page:
         edge_lines = page_lines[:2] + page_lines[-2:]
         keep = [
             line
             for line in page_lines
             if line.heading_level
-            or not (line in edge_lines and (_normalized(line.text) in running or _PAGE_NUMBER.match(line.text)))
+            or not (
+                line in edge_lines
+                and (
+                    _normalized(line.text) in running
+                    or _PAGE_NUMBER.match(line.text)
+                    or names_a_chapter_begun(line)
+                )
+            )
         ]
         page_lines[:] = keep
 

@@ -134,3 +134,13 @@ def test_the_mime_specifications_sections_are_all_body(api_client):
 
     numbers = {match.group() for section in sections if (match := re.match(r"2\.\d+\.", section))}
     assert numbers == {f"2.{number}." for number in range(1, 18)}
+
+
+def test_a_header_naming_the_chapter_on_each_of_its_pages_is_dropped_like_any_running_header(api_client):
+    # Texinfo heads each page of a chapter but its first with "Chapter 2: ASN.1 structure handling"
+    # and the page number: a line on a few pages only, each chapter's its own.
+    source = read(api_client, (CORPUS / "libtasn1.pdf").read_bytes(), "libtasn1.pdf")
+
+    texts = [passage.text for passage in passages_of(source["id"])]
+
+    assert not [text for text in texts if re.search(r"Chapter \d+: ", text)]
