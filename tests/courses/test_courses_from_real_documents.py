@@ -13,11 +13,17 @@ from courses import queries
 from courses.quality import coverage, report, rules
 from sources.extraction.document import SECTION_NUMBER
 from sources.models import Passage
+from tests.support import grounded_documents
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
 
 CORPUS = Path(__file__).resolve().parents[2] / "build" / "corpus"
-DOCUMENTS = ["shared-mime-info-spec.pdf", "libtasn1.pdf", "bash.pdf", "bash.html"]
+# The corpus, and the Word policy the other tests use (headings, lists and a table).
+DOCUMENTS = ["shared-mime-info-spec.pdf", "libtasn1.pdf", "bash.pdf", "bash.html", "retention.docx"]
+
+
+def document_bytes(file_name: str) -> bytes:
+    return grounded_documents.policy_docx() if file_name == "retention.docx" else (CORPUS / file_name).read_bytes()
 # What the quality report finds on a course that has one of the flaws the corpus measures count.
 STRUCTURE_FLAWS = {
     "MATTER_IN_CHAPTER", "MATTER_IN_LESSON", "MATTER_IN_QUESTION", "CHAPTER_SPANS_SOURCES",
@@ -28,7 +34,7 @@ STRUCTURE_FLAWS = {
 
 @pytest.mark.parametrize("file_name", DOCUMENTS)
 def test_a_course_from_a_manual_is_its_body_followed_and_covered_with_a_quiz_from_it(api_client, file_name):
-    source_id = add_source(api_client, (CORPUS / file_name).read_bytes(), file_name)
+    source_id = add_source(api_client, document_bytes(file_name), file_name)
 
     document = make_course(api_client, subject="The manual", sources=[source_id], addOns=ALL_ADD_ONS)["content"]
 

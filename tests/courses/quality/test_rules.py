@@ -1018,6 +1018,42 @@ def test_a_short_lesson_is_a_scrap_only_when_the_sections_it_is_drawn_from_hold_
     assert codes_at(quality.report_for(course_, sections=section(5)), "/chapters/0/lessons/1") == []
 
 
+def test_a_course_built_with_every_flaw_a_trainer_found_in_one_from_two_manuals_scores_low_naming_each():
+    # What a course from the MIME specification and libtasn1's manual once was: the licence and the
+    # index as chapters, a chapter over both manuals, two "1. Introduction", a body squeezed into a
+    # scrap, a quiz blanking one sentence twice with the same distractors, sources titled by their
+    # first heading, most sections left out.
+    index = "asn1_array2tree . . . . . . . 9\nasn1_bit_der . . . . . . . 19\nasn1_create_element . . . . . . 8"
+    sentence = "The MIME database does not store user preferences."
+    document = from_documents([
+        ("1. Introduction", [cited(LONG_ENOUGH, source=0), cited(LONG_ENOUGH, source=1)]),
+        ("1. Introduction", [cited(LONG_ENOUGH, source=1), cited("The spec is short. It is version 0.21.", source=1)]),
+        ("GNU Free Documentation License", [cited(LONG_ENOUGH, source=1), {"title": "Concept Index", "body": index}]),
+    ], questions=[question(f"Placeholder {number}?", ["a", "b", "c", "d"]) for number in range(3)]).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    document["assessment"]["questions"] = [
+        citing(question(f"Complete: “{sentence.replace(word, '_____')}”", [word, "element", "License", "version"]), sentence)
+        for word in ("database", "preferences", "store")
+    ] + [citing(question("Complete: FDL, GNU Free _____ License . . . . . . . .", ["Documentation", "element", "License", "version"]), "FDL")]
+    for source in document["sources"]:
+        source["title"] = "1. Introduction"
+    course_ = content.CourseContent.model_validate(document)
+    sections = tuple(
+        coverage.Section(source_id=SOURCES[0]["id"], title=f"2.{number}. Part", passage_ids=frozenset({f"psg_{number:022d}"}), words=400)
+        for number in range(1, 18)
+    )
+
+    flawed = quality.report_for(course_, sections=sections)
+
+    assert {
+        "MATTER_IN_CHAPTER", "MATTER_IN_LESSON", "MATTER_IN_QUESTION", "CHAPTER_SPANS_SOURCES",
+        "DUPLICATE_CHAPTER_TITLE", "NUMBERED_TITLE", "LESSON_SCRAP", "THIN_COVERAGE",
+        "QUESTIONS_SHARE_SENTENCE", "DISTRACTOR_RECURS", "SOURCE_TITLED_BY_HEADING",
+    } <= {item.code for item in flawed.findings}
+    assert flawed.summary.score == 0
+
+
 def test_every_rule_is_tested_here():
     tested_above = {
         "ANSWER_LENGTH_PATTERN",
