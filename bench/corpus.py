@@ -76,8 +76,7 @@ def _read(api_key, name: str):
     from sources.models import Source
 
     data = (CORPUS / name).read_bytes()
-    media_type = sniff.HTML if name.endswith(".html") else sniff.PDF
-    source = Source(api_key=api_key, name=name, media_type=media_type, bytes=len(data))
+    source = Source(api_key=api_key, name=name, media_type=sniff.sniff(str(CORPUS / name)), bytes=len(data))
     source.file.save(f"{source.public_id}{pathlib.Path(name).suffix}", ContentFile(data), save=False)
     source.save()
     services.read_source(source_id=source.pk)

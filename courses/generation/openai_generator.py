@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_mod
 
 from core import model_server
 from courses import citations, content
-from courses.generation import extractive, repair
+from courses.generation import repair, structure
 from courses.generation import texts as templates
 from courses.generation.base import (
     LANGUAGE_NAMES,
@@ -774,7 +774,7 @@ def _sources_outline(request) -> str:
     """
     The structure of the client's documents, for the plan of a course built from them: the headings
     of their body (never of their matter: a licence, an index, …) and the chapters that follow them,
-    as the offline generator plans them.
+    as courses.generation.structure plans them.
     """
     grounding = request.grounding
     if grounding is None:
@@ -792,7 +792,7 @@ def _sources_outline(request) -> str:
             where = f" (page {page})" if page else ""
             lines.append(f"{'  ' * min(level, 6)}- {json.dumps(heading, ensure_ascii=False)}{where}")
     grounded = templates.in_language(request.language_id)["grounded"]
-    chapters = extractive.chapters_from_structure(grounding, grounded=grounded)
+    chapters = structure.chapters_from_structure(grounding, grounded=grounded)
     lines.append(
         "Chapters that follow them, one document at a time (plan these, unless the subject asks for part "
         "of what they cover):"

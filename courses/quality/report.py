@@ -70,7 +70,7 @@ def report_for(
     Check a course document against every rule and measure its lessons: findings (questions and
     the quiz first, then objectives, chapters, lessons and sources, each in document order), the
     objectives with the questions that test them, and the readability of every lesson. `sections`:
-    the body's sections of the course's sources (coverage.sections_of), for THIN_COVERAGE.
+    the body's sections of the course's sources (courses.queries.source_sections), for THIN_COVERAGE.
     """
     language = course.language_id
     questions = course.assessment.questions if course.assessment else []
