@@ -1,5 +1,6 @@
 """What every endpoint's input and output is made of: strict fields, said once for the server and the API document."""
 
+import datetime
 import re
 
 from drf_spectacular.utils import extend_schema_field
@@ -122,3 +123,46 @@ class UtcMillisecondsField(serializers.DateTimeField):
         return iso_utc_ms(value)
 
 
+class StrictBooleanField(serializers.Field):
+    """`true` or `false` in a query string, as the API document's booleans are written, and nothing else."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data):
+        if data not in ("true", "false"):
+            self.fail("invalid")
+        return data == "true"
+
+
+# RFC 3339 (what the API document's `date-time` means): the separator T or t, an offset Z, z or ±hh:mm.
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,  # digits 0-9 only
+)
+
+
+class Rfc3339Field(serializers.Field):
+    default_error_messages = {"invalid": "Must be a date and time of RFC 3339, such as 2026-03-01T12:00:00Z."}
+
+    def to_internal_value(self, data):
+        match = _RFC3339.fullmatch(data) if isinstance(data, str) else None
+        if match is None:
+            self.fail("invalid")
+        year, month, day, hour, minute, second, fraction, utc, sign, offset_hours, offset_minutes = match.groups()
+        if int(second) > 60 or int(offset_hours or 0) > 23 or int(offset_minutes or 0) > 59:
+            self.fail("invalid")  # 60 is a leap second; the calendar checks the rest
+        try:
+            offset = datetime.timedelta(hours=int(offset_hours or 0), minutes=int(offset_minutes or 0))
+            zone = datetime.UTC if utc else datetime.timezone(offset if sign == "+" else -offset)
+            moment = datetime.datetime(
+                int(year), int(month), int(day), int(hour), int(minute), min(int(second), 59),  # a leap second
+                int((fraction or "0")[:6].ljust(6, "0")), tzinfo=zone,
+            )
+        except ValueError:
+            self.fail("invalid")
+        try:
+            return moment.astimezone(datetime.UTC)
+        except OverflowError:  # in UTC, a moment of year 1 (or 9999) with an offset falls off the calendar
+            if sign == "-":
+                return datetime.datetime.max.replace(tzinfo=datetime.UTC)
+            return datetime.datetime.min.replace(tzinfo=datetime.UTC)

@@ -14,6 +14,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSe
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
+from api import pagination
 from api.fields import TEXT_PATTERN
 
 
@@ -118,11 +119,32 @@ COMMON_ERRORS = {
 }
 
 
+class ErrorProblem(serializers.Serializer):
+    """One problem of a request that was refused with 400."""
+
+    field = serializers.CharField(
+        allow_null=True,
+        help_text="The field's path in the request (`addOns[1]`, `chapters[0].title`); null for the request as a whole.",
+    )
+    message = serializers.CharField(help_text="What is wrong with it; safe to display to end users.")
+    allowed = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="The values the field takes, where it takes one of a list; for a field the request may not "
+        "have, the fields it may.",
+    )
+
+
 class ErrorBody(serializers.Serializer):
     """Every error answer of the API: switch on `code`, show `message`."""
 
     message = serializers.CharField(help_text="Human-readable description; safe to display to end users.")
     code = serializers.ChoiceField(choices=ERROR_CODES, help_text="Machine-readable code; switch on this.")
+    errors = ErrorProblem(
+        many=True,
+        required=False,
+        help_text="On every 400: each problem found, in order (`message` says the first and how many more).",
+    )
 
 
 def error_response(*codes_and_meanings: tuple[str, str]) -> OpenApiResponse:
@@ -149,6 +171,20 @@ IDEMPOTENCY_REUSED = (
     "IDEMPOTENCY_KEY_REUSED",
     "The Idempotency-Key was used in the last 24 hours with another request (endpoint, course or body).",
 )
+
+def page_parameters(rows: str) -> list[OpenApiParameter]:
+    """`cursor` and `limit`, the query parameters of every list (api/pagination.py)."""
+    return [
+        OpenApiParameter(
+            "cursor", {"type": "string", "pattern": pagination.PATTERN}, OpenApiParameter.QUERY,
+            description="`nextCursor` of the previous page.",
+        ),
+        OpenApiParameter(
+            "limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, OpenApiParameter.QUERY,
+            description=f"{rows} per page, 1 to 100.",
+        ),
+    ]
+
 
 def id_in_path(name: str, *, prefix: str, description: str) -> OpenApiParameter:
     """A path parameter holding one of our ids (`job_…`, `cou_…`): 22 base62 characters after the prefix."""
@@ -274,11 +310,18 @@ _X_REQUEST_ID = {
 def postprocess(result, generator, request, public):
     """
     drf-spectacular hook, after the apps' own (settings: POSTPROCESSING_HOOKS): add what every
-    operation shares, the webhook headers, and declare the tags.
+    operation shares, close every request body to fields it does not know, add the webhook headers,
+    and declare the tags.
     """
+    schemas = result.get("components", {}).get("schemas", {})
     for path, operations in result.get("paths", {}).items():
         for operation in operations.values():
             operation.setdefault("parameters", []).append(dict(_X_REQUEST_ID))
+            # A request body holds only the fields the operation knows (api/inputs.py refuses others).
+            for body in operation.get("requestBody", {}).get("content", {}).values():
+                name = body["schema"].get("$ref", "").rpartition("/")[2]
+                if name in schemas:
+                    schemas[name]["additionalProperties"] = False
             for status, answer in operation.get("responses", {}).items():
                 headers = answer.setdefault("headers", {})
                 # The RateLimit headers are the API's; a download link has none.

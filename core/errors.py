@@ -1,5 +1,8 @@
 """
-The one error contract of the API: every error is `{"message": ..., "code": ...}`.
+The one error contract of the API: every error is `{"message": ..., "code": ...}`, and a 400 also
+lists every problem found in `errors`: `{"field", "message"}` each, and `allowed` where the field
+takes one of a list of values. `field` is the path of the field in the request (`addOns[1]`,
+`chapters[0].title`), null for the request as a whole.
 
 A client-actionable failure is an `AppError` subclass raised anywhere below a view; anything else
 is a bug and becomes a 500 `INTERNAL_ERROR` that shows no internals.
@@ -30,13 +33,46 @@ def is_api_request(request) -> bool:
 class AppError(Exception):
     status, code, message = 400, "VALIDATION_ERROR", "The request could not be processed."
 
-    def __init__(self, message: str | None = None):
+    def __init__(self, message: str | None = None, *, field: str | None = None):
         self.message = message or self.message
+        self.field = field  # the path of the field at fault, for a 400's `errors`
         super().__init__(self.message)
+
+    def problems(self) -> list[dict]:
+        """The `errors` of a 400's body: this one problem."""
+        return [problem(self.field, self.message)]
 
 
 class ValidationError(AppError):
     pass
+
+
+class InvalidInput(ValidationError):
+    """Every problem of a request at once: `message` says the first and how many more there are."""
+
+    def __init__(self, found: list[dict]):
+        self.found = found or [problem(None, "Invalid request.")]
+        first = self.found[0]
+        message = f"{first['field']}: {first['message']}" if first["field"] else first["message"]
+        if len(self.found) > 1:
+            message += f" ({len(self.found) - 1} more in `errors`.)"
+        super().__init__(message)
+
+    def problems(self) -> list[dict]:
+        return self.found
+
+
+def problem(field: str | None, message: str, *, allowed: list | None = None) -> dict:
+    """One entry of a 400's `errors`."""
+    return {"field": field, "message": message, **({"allowed": allowed} if allowed is not None else {})}
+
+
+def field_path(parts) -> str | None:
+    """`("addOns", 1)` as `addOns[1]`, `("chapters", 0, "title")` as `chapters[0].title`; () as None."""
+    path = ""
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or None
 
 
 class NotFound(AppError):
@@ -80,13 +116,18 @@ def read_only_as_unavailable(execute, sql, params, many, context):
         raise OperationalError(*error.args) from error.__cause__
 
 
-def error_body(*, message: str, code: str) -> dict:
-    return {"message": message, "code": code}
+def error_body(*, message: str, code: str, problems: list[dict] | None = None) -> dict:
+    return {"message": message, "code": code, **({"errors": problems} if problems is not None else {})}
+
+
+def body_of(error: AppError) -> dict:
+    problems = error.problems() if error.status == 400 else None
+    return error_body(message=error.message, code=error.code, problems=problems)
 
 
 def json_error(error: AppError) -> JsonResponse:
     """Render an AppError outside DRF (middleware, Django's error handlers)."""
-    response = JsonResponse(error_body(message=error.message, code=error.code), status=error.status)
+    response = JsonResponse(body_of(error), status=error.status)
     if isinstance(error, ServiceUnavailable):
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
@@ -122,8 +163,10 @@ def api_exception_handler(exc, context):
         exc = ServiceUnavailable()
         body = error_body(message=exc.message, code=exc.code)
         return Response(body, status=exc.status, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    if isinstance(exc, drf_exceptions.ValidationError):
+        exc = InvalidInput(problems_in(exc.detail))
     if isinstance(exc, AppError):
-        return Response(error_body(message=exc.message, code=exc.code), status=exc.status)
+        return Response(body_of(exc), status=exc.status)
     response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
     if response is None:
         request = context.get("request")
@@ -137,16 +180,52 @@ def api_exception_handler(exc, context):
         (response.status_code, "VALIDATION_ERROR" if response.status_code == 400 else "ERROR", None),
     )
     response.status_code = status
-    response.data = error_body(message=message or _first_message(exc.detail), code=code)
+    message = message or str(exc.detail)
+    problems = [problem(None, message)] if status == 400 else None
+    response.data = error_body(message=message, code=code, problems=problems)
     return response
 
 
-def _first_message(detail) -> str:
-    """Flatten DRF's nested error detail into one sentence that names the field."""
+# The keys under which DRF reports problems of the object as a whole, not of one field.
+_WHOLE = ("non_field_errors", "detail")
+
+
+def problems_in(detail, field=None, parts=()) -> list[dict]:
+    """
+    Every problem of DRF's nested error detail (a serializer's `errors`), in order, as `errors`
+    entries. Given the serializer (`field`), each entry whose field takes one of a list of values
+    (a choice) says which as `allowed`; an unknown field's entry lists the fields there are.
+    """
     if isinstance(detail, dict):
-        field, value = next(iter(detail.items()))
-        inner = _first_message(value)
-        return inner if field in ("non_field_errors", "detail") else f"{field}: {inner}"
+        found = []
+        known = getattr(field, "fields", None)
+        for key, inner in detail.items():
+            if key in _WHOLE:
+                found += problems_in(inner, field, parts)
+            elif known is not None and key not in known:  # a field the request may not have
+                allowed = [name for name, each in known.items() if not each.read_only]
+                found += [problem(field_path((*parts, key)), str(message), allowed=allowed) for message in inner]
+            else:
+                found += problems_in(inner, _child(field, key), (*parts, key))
+        return found
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "Invalid value."
-    return str(detail)
+        if all(isinstance(item, str) for item in detail):
+            return [_problem_of(message, field, parts) for message in detail]
+        # One entry per item of a list of objects (`many=True`): an empty one for a valid item.
+        child = getattr(field, "child", None)
+        return [found for index, inner in enumerate(detail) for found in problems_in(inner, child, (*parts, index))]
+    return [_problem_of(detail, field, parts)]
+
+
+def _problem_of(message, field, parts) -> dict:
+    choices = getattr(field, "choices", None)
+    return problem(field_path(parts), str(message), allowed=list(choices) if choices else None)
+
+
+def _child(field, key):
+    if field is None:
+        return None
+    if isinstance(key, int) or str(key).isdigit():
+        return getattr(field, "child", None)
+    fields = getattr(field, "fields", None)
+    return fields.get(key) if fields is not None else None

@@ -111,7 +111,10 @@ class GenerationJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "created_at"], name="job_status_created")]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="job_status_created"),
+            models.Index(fields=["api_key", "-created_at", "-id"], name="job_list_per_key"),
+        ]
 
     def __str__(self):
         return self.public_id
@@ -167,6 +170,7 @@ class Course(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["api_key", "-created_at", "-id"], name="course_list_per_key")]
 
     def __str__(self):
         return f"{self.public_id} {self.name}"

@@ -1,4 +1,7 @@
+import datetime
+
 from accounts.models import ApiKey
+from api import pagination
 from core.ids import looks_like_public_id
 from core.lookups import one_or_none
 from courses.models import Course, GenerationJob
@@ -13,12 +16,37 @@ def job_visible_to(*, api_key: ApiKey, public_id: str) -> GenerationJob | None:
     """The job with this id if this key created it, with the public fields of its course: one query."""
     if not looks_like_public_id(public_id, "job_"):
         return None
+    return one_or_none(_jobs_as_polled().filter(api_key=api_key, public_id=public_id))
+
+
+def jobs_of(*, api_key: ApiKey, status: str | None = None, cursor: str | None = None, limit: int = 20) -> pagination.Page:
+    """The key's jobs, newest first, `limit` at a time after `cursor`, as a poll shows each: one query."""
+    jobs = _jobs_as_polled().filter(api_key=api_key)
+    if status is not None:
+        jobs = jobs.filter(status=status)
+    return pagination.newest_first(jobs, cursor=cursor, limit=limit)
+
+
+def _jobs_as_polled():
+    """Jobs with what a poll shows: their own state and the public fields of their course."""
     shown = [f"{relation}__{field}" for relation in ("course", "regenerated_course") for field in _COURSE_SHOWN]
-    jobs = GenerationJob.objects.select_related("course", "regenerated_course").only(
+    return GenerationJob.objects.select_related("course", "regenerated_course").only(
         "public_id", "api_key", "status", "progress", "error_code", "error_message", "part", "regenerated_course",
-        *shown,
+        "created_at", *shown,
     )
-    return one_or_none(jobs.filter(api_key=api_key, public_id=public_id))
+
+
+def courses_of(
+    *, api_key: ApiKey, language_id: str | None = None, created_after: datetime.datetime | None = None,
+    cursor: str | None = None, limit: int = 20,
+) -> pagination.Page:
+    """The key's courses without their documents, newest first, `limit` at a time after `cursor`: one query."""
+    courses = Course.objects.only(*_COURSE_SHOWN, "api_key", "version", "updated_at").filter(api_key=api_key)
+    if language_id is not None:
+        courses = courses.filter(language_id=language_id)
+    if created_after is not None:
+        courses = courses.filter(created_at__gt=created_after)
+    return pagination.newest_first(courses, cursor=cursor, limit=limit)
 
 
 def course_visible_to(*, api_key: ApiKey, public_id: str) -> Course | None:

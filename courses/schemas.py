@@ -6,9 +6,11 @@ What the API document says of the courses' endpoints (drf-spectacular): each vie
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 
 from api import openapi
+from core.languages import Language
 from courses import content as course_content
 from courses import serializers
 from courses.content import CourseContent
+from courses.models import GenerationJob
 
 _EDIT_ERRORS = {
     "e400": [("VALIDATION_ERROR", "The resulting document breaks a rule of the course schema; the message names the first bad field by its JSON path (`content/chapters/1/title: …`). A key in the snake_case of schema versions 1 and 2 is refused with its spelling now (`content/assessment/questions/0/correct_index: the document spells this key correctIndex`).")],
@@ -76,6 +78,53 @@ create_course = extend_schema(
         e403=[("USAGE_LIMIT_EXCEEDED_PLAN", "Monthly course credits of the plan used up; names the plan.")],
         e409=[openapi.IDEMPOTENCY_REUSED],
         e413=[openapi.TOO_LARGE],
+    ),
+)
+
+
+list_courses = extend_schema(
+    operation_id="listCourses",
+    summary="List the key's courses",
+    description=(
+        "Newest first, `limit` at a time; follow `nextCursor` for the next page. Each is the course object "
+        "of a completed job, with its latest `version` and when that was made (`updatedAt`); read one whole "
+        "with `readCourse`."
+    ),
+    parameters=[
+        OpenApiParameter(
+            "languageId", {"type": "string", "enum": [code for code, _name in Language.choices]},
+            OpenApiParameter.QUERY, description="Only courses in this language.",
+        ),
+        OpenApiParameter(
+            "createdAfter", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
+            description="Only courses created after this moment (RFC 3339, such as `2026-03-01T12:00:00Z`).",
+        ),
+        *openapi.page_parameters("Courses"),
+    ],
+    responses=openapi.responses(
+        {200: OpenApiResponse(serializers.CourseList, description="A page of courses, newest first.")},
+        e400=[openapi.VALIDATION],
+    ),
+)
+
+
+list_jobs = extend_schema(
+    operation_id="listJobs",
+    summary="List the key's jobs",
+    description=(
+        "Newest first, `limit` at a time; follow `nextCursor` for the next page. Each is the job as "
+        "`pollJob` shows it: the creates and the regenerations of the key, whatever their status."
+    ),
+    parameters=[
+        OpenApiParameter(
+            "status", {"type": "string", "enum": [status for status, _name in GenerationJob.Status.choices]},
+            OpenApiParameter.QUERY, description="Only jobs in this status.",
+        ),
+        *openapi.page_parameters("Jobs"),
+    ],
+    responses=openapi.responses(
+        {200: OpenApiResponse(serializers.JobList, description="A page of jobs, newest first.")},
+        e400=[openapi.VALIDATION],
     ),
 )
 
@@ -428,8 +477,6 @@ _LINKS = {
 
 # What a request must hold beyond what each field says alone, in JSON Schema 2020-12 terms.
 _CONDITIONS = {
-    # A course's settings are these and no other fields (its document is edited at …/content).
-    "PatchedUpdateCourseInputRequest": {"additionalProperties": False},
     # A chapter is named exactly when the target is a chapter.
     "RegenerateInputRequest": {
         "if": {"properties": {"target": {"const": "chapter"}}, "required": ["target"]},

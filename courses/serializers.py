@@ -1,14 +1,17 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api import pagination
 from api.fields import (
     CallbackUrlField,
+    Rfc3339Field,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
     StrictListField,
     UtcMillisecondsField,
 )
+from api.inputs import Input
 from core.languages import Language
 from core.outbound import urls
 from courses import citations, content, quality
@@ -18,7 +21,7 @@ from courses.quality import readability
 from sources.serializers import SourceIdField
 
 
-class CreateJobInput(serializers.Serializer):
+class CreateJobInput(Input):
     subject = StrictCharField(
         min_length=1, max_length=200,
         help_text="What the course is about and for whom; with `sources`, what to take from them.",
@@ -89,6 +92,27 @@ class CourseOutput(serializers.Serializer):
     createdAt = UtcMillisecondsField(source="created_at")
 
 
+class CourseListItem(CourseOutput):
+    """The course object plus its latest version and when that was made (`listCourses`)."""
+
+    version = serializers.IntegerField(min_value=1, help_text="The latest version.")
+    updatedAt = UtcMillisecondsField(source="updated_at", help_text="When the latest version was made.")
+
+
+class CourseList(serializers.Serializer):
+    courses = CourseListItem(many=True, help_text="Newest first.")
+    nextCursor = serializers.CharField(
+        allow_null=True, help_text="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+class ListCoursesInput(Input):
+    languageId = StrictChoiceField(source="language_id", choices=Language.choices, required=False)
+    createdAfter = Rfc3339Field(source="created_after", required=False)
+    cursor = pagination.CursorField(required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=20)
+
+
 class JobErrorOutput(serializers.Serializer):
     """Why a job failed: show `message`, switch on `code`."""
 
@@ -117,6 +141,19 @@ class JobOutput(serializers.Serializer):
         if job.status != GenerationJob.Status.FAILED:
             del body["error"]
         return body
+
+
+class JobList(serializers.Serializer):
+    jobs = JobOutput(many=True, help_text="Newest first.")
+    nextCursor = serializers.CharField(
+        allow_null=True, help_text="Pass as `cursor` for the next page; null on the last page."
+    )
+
+
+class ListJobsInput(Input):
+    status = StrictChoiceField(choices=GenerationJob.Status.choices, required=False)
+    cursor = pagination.CursorField(required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=20)
 
 
 # Courses, their versions and edits ---------------------------------------------------------------
@@ -168,7 +205,7 @@ class VersionDetailOutput(VersionOutput):
     content = ContentField(of="course")
 
 
-class RegenerateInput(serializers.Serializer):
+class RegenerateInput(Input):
     target = StrictChoiceField(choices=Part.choices, source="part")
     chapter = StrictIntegerField(
         min_value=1, max_value=9, required=False, help_text="With target `chapter`: which one, from 1."
@@ -204,19 +241,12 @@ class NullableCallbackUrlField(CallbackUrlField):
         super().__init__(allow_null=True, **kwargs)
 
 
-class UpdateCourseInput(serializers.Serializer):
+class UpdateCourseInput(Input):
     """A course's settings; its document is edited at …/content. Fields left out stay as they are."""
 
-    learnerCallbackUrl = NullableCallbackUrlField(source="learner_callback_url", required=False)
+    not_a_field = "Not a setting of the course (its document is edited at …/content)."
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {unknown[0]: "Not a setting of the course (its document is edited at …/content)."}
-                )
-        return super().to_internal_value(data)
+    learnerCallbackUrl = NullableCallbackUrlField(source="learner_callback_url", required=False)
 
 
 class CourseSettingsOutput(serializers.Serializer):
@@ -326,7 +356,7 @@ class CourseQualityOutput(serializers.Serializer):
         return self.context["course"].public_id
 
 
-class QualityInput(serializers.Serializer):
+class QualityInput(Input):
     version = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False)
 
 

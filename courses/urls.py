@@ -3,7 +3,8 @@ from django.urls import path
 from courses import views
 
 urlpatterns = [
-    path("courses", views.CreateJobView.as_view()),
+    path("courses", views.CoursesView.as_view()),
+    path("courses/jobs", views.JobsView.as_view()),
     path("courses/jobs/<str:job_id>", views.PollJobView.as_view()),
     path("courses/<str:course_id>", views.CourseView.as_view()),
     path("courses/<str:course_id>/versions", views.ListVersionsView.as_view()),

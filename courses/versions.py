@@ -58,7 +58,17 @@ class VersionLimitReached(errors.AppError):
 
 
 class InvalidContent(errors.ValidationError):
-    """The edited document breaks a rule; the message names the first bad field by its JSON path."""
+    """
+    The edited document breaks a rule; the message names the first bad field by its JSON path, and
+    `found` (the 400's `errors`) every one the schema found, where there are more.
+    """
+
+    def __init__(self, message: str, *, found: list[dict] | None = None):
+        super().__init__(message)
+        self.found = found
+
+    def problems(self) -> list[dict]:
+        return self.found or super().problems()
 
 
 def course_of(*, api_key: ApiKey, public_id: str) -> Course:
@@ -192,9 +202,13 @@ def validated(document, *, course: dict | None = None) -> dict:
             context={"kept": frozenset(_texts_of(course))} if course is not None else None,
         )
     except pydantic.ValidationError as exc:
-        first = exc.errors(include_url=False, include_input=False)[0]
-        path = "/" + "/".join(str(part) for part in first["loc"])
-        raise InvalidContent(f"content{path if path != '/' else ''}: {first['msg']}") from None
+        found = exc.errors(include_url=False, include_input=False)
+        path = "/" + "/".join(str(part) for part in found[0]["loc"])
+        message = f"content{path if path != '/' else ''}: {found[0]['msg']}"
+        if len(found) > 1:
+            message += f" ({len(found) - 1} more in `errors`.)"
+        problems = [errors.problem(errors.field_path(each["loc"]), each["msg"]) for each in found]
+        raise InvalidContent(message, found=problems) from None
     return content.model_dump(mode="json")
 
 

@@ -50,8 +50,19 @@ class CourseReadView(ApiView):
         return course
 
 
-class CreateJobView(ApiView):
+class CoursesView(ApiView):
+    """POST: a new course (a job to poll). GET: the key's courses."""
+
     rate_limit_scope = "create"
+    rate_limit_scopes = {"GET": "read"}
+
+    @schemas.list_courses
+    def get(self, request):
+        # A plain dict: an empty value is then refused, not taken for an absent one.
+        data = serializers.ListCoursesInput(data=request.query_params.dict())
+        data.is_valid(raise_exception=True)
+        page = queries.courses_of(api_key=request.auth, **data.validated_data)
+        return Response(serializers.CourseList({"courses": page.rows, "nextCursor": page.next_cursor}).data)
 
     @schemas.create_course
     def post(self, request):
@@ -65,6 +76,17 @@ class CreateJobView(ApiView):
         return Response(
             serializers.JobAccepted(job).data, status=202, headers={"Location": serializers.poll_path(job)}
         )
+
+
+class JobsView(ApiView):
+    rate_limit_scope = "poll"
+
+    @schemas.list_jobs
+    def get(self, request):
+        data = serializers.ListJobsInput(data=request.query_params.dict())
+        data.is_valid(raise_exception=True)
+        page = queries.jobs_of(api_key=request.auth, **data.validated_data)
+        return Response(serializers.JobList({"jobs": page.rows, "nextCursor": page.next_cursor}).data)
 
 
 class PollJobView(ApiView):

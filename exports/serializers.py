@@ -1,10 +1,11 @@
 from rest_framework import serializers
 
 from api.fields import CallbackUrlField, StrictChoiceField, UtcMillisecondsField
+from api.inputs import Input
 from exports.models import Export
 
 
-class ExportCourseInput(serializers.Serializer):
+class ExportCourseInput(Input):
     format = StrictChoiceField(choices=Export.ExportFormat.choices, default=Export.ExportFormat.SCORM12)
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
 

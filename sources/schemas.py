@@ -3,7 +3,7 @@ What the API document says of the sources' endpoints (drf-spectacular): each vie
 (`@schemas.create_source`), so that the views read as code; and their events.
 """
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
 from api import openapi
 from sources import serializers
@@ -54,20 +54,7 @@ list_sources = extend_schema(
     operation_id="listSources",
     summary="List the key's sources",
     description="Newest first, `limit` at a time; follow `nextCursor` for the next page.",
-    parameters=[
-        OpenApiParameter(
-            "cursor",
-            {"type": "string", "pattern": serializers.CURSOR_PATTERN},
-            OpenApiParameter.QUERY,
-            description="`nextCursor` of the previous page.",
-        ),
-        OpenApiParameter(
-            "limit",
-            {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-            OpenApiParameter.QUERY,
-            description="Sources per page, 1 to 100.",
-        ),
-    ],
+    parameters=openapi.page_parameters("Sources"),
     responses=openapi.responses(
         {200: OpenApiResponse(serializers.SourceList, description="A page of sources, newest first.")},
         e400=[openapi.VALIDATION],

@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from api import pagination
 from api.fields import CallbackUrlField, StrictCharField, UtcMillisecondsField
+from api.inputs import Input
 from core.outbound import urls
 from sources import failures
 from sources.extraction import matter, sniff
@@ -38,7 +39,7 @@ class SourceUrlField(StrictCharField):
             raise serializers.ValidationError(str(exc)) from None
 
 
-class UploadSourceInput(serializers.Serializer):
+class UploadSourceInput(Input):
     """A multipart upload: the file, and optionally a name for it and a callback URL."""
 
     file = serializers.FileField(
@@ -52,7 +53,7 @@ class UploadSourceInput(serializers.Serializer):
     callbackUrl = CallbackUrlField(source="callback_url", required=False)
 
 
-class UrlSourceInput(serializers.Serializer):
+class UrlSourceInput(Input):
     url = SourceUrlField()
     name = StrictCharField(
         min_length=1, max_length=NAME_MAX_LENGTH, required=False,
@@ -146,11 +147,7 @@ class SourceList(serializers.Serializer):
     )
 
 
-# A position in the list: creation time (microseconds since 1970) and row id of the last source seen.
-CURSOR_PATTERN = pagination.PATTERN
-
-
-class ListSourcesInput(serializers.Serializer):
+class ListSourcesInput(Input):
     cursor = pagination.CursorField(required=False, help_text="`nextCursor` of the previous page.")
     limit = serializers.IntegerField(min_value=1, max_value=100, default=20)
 

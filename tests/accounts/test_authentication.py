@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services
 from accounts.models import ApiKey
+from tests.support.errors import refusal
 from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 from tests.support.keys import client_for
 
@@ -132,7 +133,7 @@ def test_another_key_of_the_same_account_cannot_see_a_job(account, api_client):
     response = sibling_client.get(created["pollUrl"])
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Job not found.", "code": "NOT_FOUND"}
 
 
 def test_a_course_is_exported_only_by_the_key_that_created_it(account, api_key, api_client):
@@ -143,7 +144,7 @@ def test_a_course_is_exported_only_by_the_key_that_created_it(account, api_key, 
     mine = api_client.post(f"/api/v1/courses/{course.public_id}/export", {}, format="json")
 
     assert theirs.status_code == 404
-    assert theirs.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert refusal(theirs) == {"message": "Course not found.", "code": "NOT_FOUND"}
     assert mine.status_code == 200
 
 

@@ -7,6 +7,7 @@ from accounts import services
 from accounts.models import UsagePeriod
 from courses import jobs
 from courses.models import GenerationJob
+from tests.support.errors import refusal
 from tests.support.factories import AccountFactory, PlanFactory, UsagePeriodFactory
 from tests.support.keys import client_for
 
@@ -34,7 +35,7 @@ def test_no_credit_left_is_403_naming_the_plan_without_job_or_charge(starter_acc
     response = create(client)
 
     assert response.status_code == 403
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "Monthly course credits used up for your plan (Starter). "
         "Wait for the next billing period or upgrade your plan.",
         "code": "USAGE_LIMIT_EXCEEDED_PLAN",

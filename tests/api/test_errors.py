@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 
 pytestmark = [pytest.mark.urls("tests.support.urls_api_errors"), pytest.mark.django_db]
@@ -63,7 +64,7 @@ def test_wrong_method_is_405_before_the_key_and_costs_no_slot(api_client):
     right = api_client.post(CREATE, {}, format="json")
 
     assert [response.status_code for response in wrong] == [405] * 3
-    assert wrong[0].json() == {"message": 'Method "GET" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert refusal(wrong[0]) == {"message": 'Method "GET" not allowed.', "code": "METHOD_NOT_ALLOWED"}
     assert wrong[0]["Allow"] == "POST"
     assert "RateLimit-Remaining" not in wrong[0]
     assert right.status_code == 202
@@ -78,7 +79,7 @@ def test_options_is_405_and_costs_no_slot(api_client, settings):
     created = api_client.post(CREATE, {"subject": "Intro to SQL"}, format="json")
 
     assert [response.status_code for response in options] == [405] * 3
-    assert options[0].json() == {"message": 'Method "OPTIONS" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert refusal(options[0]) == {"message": 'Method "OPTIONS" not allowed.', "code": "METHOD_NOT_ALLOWED"}
     assert created.status_code == 202
     assert limit_headers(created) == ("2", "1", "60")
 
@@ -94,13 +95,13 @@ def test_wrong_method_without_a_key_is_405_and_not_counted_against_the_address(c
 
 
 def test_wrong_method_on_the_create_endpoint_leaves_its_window_alone(api_client):
-    wrong = api_client.get("/api/v1/courses")
+    wrong = api_client.put("/api/v1/courses", {"subject": "SQL"}, format="json")
 
     invalid = api_client.post("/api/v1/courses", {"subject": ""}, format="json")
 
     assert wrong.status_code == 405
-    assert wrong.json() == {"message": 'Method "GET" not allowed.', "code": "METHOD_NOT_ALLOWED"}
-    assert wrong["Allow"] == "POST"
+    assert refusal(wrong) == {"message": 'Method "PUT" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert wrong["Allow"] == "GET, POST, HEAD"
     assert invalid.status_code == 400
     assert limit_headers(invalid) == ("30", "29", "60")
 
@@ -114,7 +115,7 @@ def test_host_not_allowed_is_json_400_under_api(client):
     )
 
     assert response.status_code == 400
-    assert response.json() == {"message": "Bad request.", "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": "Bad request.", "code": "VALIDATION_ERROR"}
     assert response["X-Request-ID"]
 
 
@@ -139,7 +140,7 @@ def test_what_django_answers_outside_drf_is_json_under_api_not_a_500(client, rai
     response = client.get(f"/api/v1/test-errors/plain-raise/{raised}")
 
     assert response.status_code == status
-    assert response.json() == body
+    assert refusal(response) == body
 
 
 @pytest.mark.parametrize(
@@ -225,7 +226,7 @@ def test_api_never_answers_with_a_csrf_failure_even_with_a_session(plain_key):
     unknown = browser.post("/api/v1/nothing-here", {}, content_type="application/json")
 
     assert keyless.status_code == 401
-    assert keyless.json() == {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
+    assert refusal(keyless) == {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
     assert with_key.status_code == 202
     assert unknown.status_code == 404
-    assert unknown.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+    assert refusal(unknown) == {"message": "Not found.", "code": "NOT_FOUND"}

@@ -62,6 +62,8 @@ UPDATE = ("/api/v1/courses/{course_id}", "patch")
 ADD_LEARNER = ("/api/v1/courses/{course_id}/learners", "post")
 ERASE_LEARNER = ("/api/v1/courses/{course_id}/learners/{learner_id}", "delete")
 RESULTS = ("/api/v1/courses/{course_id}/results", "get")
+LIST_COURSES = ("/api/v1/courses", "get")
+LIST_JOBS = ("/api/v1/courses/jobs", "get")
 
 
 def test_document_is_openapi_3_1_with_every_operation(document):
@@ -69,8 +71,49 @@ def test_document_is_openapi_3_1_with_every_operation(document):
     assert {(path, method) for path, ops in document["paths"].items() for method in ops} == {
         CREATE, POLL, EXPORT, READ, VERSIONS, VERSION, REPLACE, PATCH, REGENERATE, QUALITY,
         CREATE_SOURCE, LIST_SOURCES, GET_SOURCE, DELETE_SOURCE, DOWNLOAD, DELETE_COURSE, REVOKE_EXPORT,
-        UPDATE, ADD_LEARNER, ERASE_LEARNER, RESULTS,
+        UPDATE, ADD_LEARNER, ERASE_LEARNER, RESULTS, LIST_COURSES, LIST_JOBS,
     }
+
+
+def test_every_request_body_is_closed_to_fields_it_does_not_know(document):
+    schemas = document["components"]["schemas"]
+    bodies = [
+        (path, method, media_type, body["schema"])
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        for media_type, body in operation.get("requestBody", {}).get("content", {}).items()
+    ]
+
+    assert len(bodies) == 10
+    for path, method, media_type, schema in bodies:
+        if "$ref" in schema:  # the one open body is a merge patch of the course document
+            assert schemas[schema["$ref"].rsplit("/", 1)[1]]["additionalProperties"] is False, (path, method)
+        else:
+            assert (path, method, media_type) == (PATCH[0], PATCH[1], "application/merge-patch+json")
+
+
+def test_a_400_lists_every_problem_with_its_path_and_allowed_values(document):
+    body = document["components"]["schemas"]["ErrorBody"]
+    problem = document["components"]["schemas"]["ErrorProblem"]
+
+    assert body["required"] == ["code", "message"]
+    assert body["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/ErrorProblem"}
+    assert set(problem["properties"]) == {"field", "message", "allowed"}
+    assert set(problem["required"]) == {"field", "message"}
+
+
+def test_the_lists_of_courses_and_jobs_page_and_filter_as_documented(document):
+    def parameters(operation):
+        return {parameter["name"]: parameter["schema"] for parameter in document["paths"][operation[0]][operation[1]]["parameters"]}
+
+    courses, jobs = parameters(LIST_COURSES), parameters(LIST_JOBS)
+    assert set(courses) == {"languageId", "createdAfter", "cursor", "limit", "X-Request-ID"}
+    assert set(jobs) == {"status", "cursor", "limit", "X-Request-ID"}
+    assert courses["limit"] == jobs["limit"] == {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+    assert courses["createdAfter"]["format"] == "date-time"
+    assert jobs["status"]["enum"] == ["pending", "running", "completed", "failed"]
+    item = document["components"]["schemas"]["CourseListItem"]
+    assert {"id", "name", "shareUrl", "createdAt", "version", "updatedAt"} <= set(item["required"])
 
 
 def test_deleting_answers_204_and_names_its_own_codes(document):

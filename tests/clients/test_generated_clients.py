@@ -159,6 +159,16 @@ def test_the_quickstart_flow_runs_unedited(generated_client, service, plain_key,
     assert not Course.objects.filter(public_id=deleted["courseId"]).exists()
     assert RemovedLink.objects.filter(public_id=deleted["courseId"]).exists()
     assert (deleted["job"]["status"], deleted["job"]["course"]) == ("completed", None)
+    # Listed, newest first: every course of the key, over pages, and every completed job.
+    assert state["listed"]["courses"] == list(
+        Course.objects.filter(api_key=api_key).order_by("-created_at", "-id").values_list("public_id", flat=True)
+    )
+    assert state["listed"]["jobs"] == list(
+        GenerationJob.objects.filter(api_key=api_key, status="completed")
+        .order_by("-created_at", "-id")
+        .values_list("public_id", flat=True)
+    )
+    assert len(state["listed"]["courses"]) == 2 and len(state["listed"]["jobs"]) == 4
 
 
 def test_the_flow_calls_every_operation_of_the_api(generated_client, service, plain_key, live_document):
@@ -526,6 +536,12 @@ OWN_ERRORS = {
     "listSources": [
         lambda call, keys, tmp: Case("listSources", 400, "VALIDATION_ERROR", query={"limit": 0}, api_key=keys.valid),
     ],
+    "listCourses": [
+        lambda call, keys, tmp: Case("listCourses", 400, "VALIDATION_ERROR", query={"limit": 101}, api_key=keys.valid),
+    ],
+    "listJobs": [
+        lambda call, keys, tmp: Case("listJobs", 400, "VALIDATION_ERROR", query={"limit": 0}, api_key=keys.valid),
+    ],
     "updateCourse": [
         lambda call, keys, tmp: Case(
             "updateCourse",
@@ -588,7 +604,8 @@ UNPROVOKABLE = {
         (operation, 500, "INTERNAL_ERROR"): "it only reads the database (a 503 when it is down) and Redis, "
         "which is only a cache of answers there"
         for operation in (
-            "readCourse", "listCourseVersions", "readCourseVersion", "getCourseQuality", "listSources", "getSource"
+            "readCourse", "listCourseVersions", "readCourseVersion", "getCourseQuality", "listSources", "getSource",
+            "listCourses", "listJobs",
         )
     },
     **{
@@ -678,11 +695,9 @@ def test_every_documented_error_parses_into_the_error_body(
         } - {"location"}
         outcome = (answer.status, answer.parsed.get("code"), answer.model in (None, "ErrorBody"))
         missing_headers = expected_headers - {name.lower() for name in answer.headers}
-        if (
-            outcome != (case.status, case.code, True)
-            or missing_headers
-            or set(answer.parsed) != {"message", "code"}
-        ):
+        # A 400 lists its problems too.
+        fields = {"message", "code", "errors"} if case.status == 400 else {"message", "code"}
+        if outcome != (case.status, case.code, True) or missing_headers or set(answer.parsed) != fields:
             failures.append(
                 (case.operation, case.status, case.code, outcome, sorted(missing_headers), answer.parsed)
             )
@@ -692,6 +707,23 @@ def test_every_documented_error_parses_into_the_error_body(
         "documented errors without a case"
     )
     assert failures == []
+
+
+def test_a_400_names_every_problem_in_the_typed_error_body(generated_client, service, plain_key):
+    answer = generated_client.call(
+        "createCourse",
+        base_url=service,
+        api_key=plain_key,
+        body={"subject": " ", "outline": ["Basics", ""]},
+        schema="ErrorBody",
+    )
+
+    assert (answer.status, answer.parsed["code"]) == (400, "VALIDATION_ERROR")
+    assert answer.parsed["message"] == "subject: Must not be blank. (1 more in `errors`.)"
+    assert answer.parsed["errors"] == [
+        {"field": "subject", "message": "Must not be blank."},
+        {"field": "outline[1]", "message": "This field may not be blank."},
+    ]
 
 
 def test_the_download_link_of_an_unknown_export_is_the_404_page(generated_client, service):

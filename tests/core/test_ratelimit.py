@@ -18,6 +18,7 @@ from django.test import RequestFactory
 from accounts import services as account_services
 from api.views import ApiView
 from core import ratelimit, redis_client
+from tests.support.errors import refusal
 from tests.support.factories import AccountFactory, PlanFactory
 from tests.support.keys import client_for
 
@@ -236,7 +237,7 @@ def test_headers_are_on_success_and_on_errors_after_the_limiter(api_client, froz
     assert (accepted.status_code, limit_headers(accepted)) == (202, ("30", "29", "60"))
     assert (invalid.status_code, limit_headers(invalid)) == (400, ("30", "28", "60"))
     assert (malformed.status_code, limit_headers(malformed)) == (400, ("30", "27", "60"))
-    assert missing.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
+    assert refusal(missing) == {"message": "Job not found.", "code": "NOT_FOUND"}
     assert (missing.status_code, limit_headers(missing)) == (404, ("120", "119", "60"))
     assert "Retry-After" not in accepted
 
@@ -249,7 +250,7 @@ def test_an_oversized_body_is_413_after_the_limiter_with_headers(api_client, fro
     accepted = create(api_client)
 
     assert too_large.status_code == 413
-    assert too_large.json() == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
+    assert refusal(too_large) == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
     assert limit_headers(too_large) == ("30", "29", "60")
     assert (export.status_code, limit_headers(export)) == (413, ("30", "29", "60"))
     assert limit_headers(accepted) == ("30", "28", "60")  # the 413 was counted
@@ -269,7 +270,7 @@ def test_an_accept_header_without_json_is_406_after_the_limiter_with_headers(api
 
     assert refused.status_code == 406
     assert refused["Content-Type"] == "application/json"
-    assert refused.json() == {
+    assert refusal(refused) == {
         "message": 'Could not satisfy the request Accept header.', "code": "NOT_ACCEPTABLE"
     }
     assert limit_headers(refused) == ("120", "119", "60")
@@ -279,7 +280,7 @@ def test_invalid_key_gets_headers_of_its_address(client, frozen_clock):
     response = client.post(CREATE, BODY, **JSON, REMOTE_ADDR=CLIENT)
 
     assert response.status_code == 401
-    assert response.json() == {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
+    assert refusal(response) == {"message": "Missing or invalid API key.", "code": "INVALID_API_KEY"}
     assert limit_headers(response) == ("30", "29", "60")
 
 
@@ -292,7 +293,7 @@ def test_request_refused_for_its_plan_gets_headers_but_is_not_counted(frozen_clo
     after_upgrade = create(client)
 
     assert refused[-1].status_code == 403
-    assert refused[-1].json() == {"message": "This API requires a paid plan.", "code": "PAID_PLAN_REQUIRED"}
+    assert refusal(refused[-1]) == {"message": "This API requires a paid plan.", "code": "PAID_PLAN_REQUIRED"}
     assert {limit_headers(response) for response in refused} == {("30", "30", "0")}
     assert after_upgrade.status_code == 202
     assert limit_headers(after_upgrade) == ("30", "29", "60")

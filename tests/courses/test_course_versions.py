@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from courses import content
 from courses.models import Course, CourseVersion
 from tests.support import samples
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile
@@ -240,7 +241,7 @@ def test_an_edit_holds_at_most_ten_thousand_characters_that_open_links_and_empha
     over_it = put(api_client, course, document, if_match='"2"')
 
     assert at_the_limit.status_code == 200
-    assert over_it.json() == {
+    assert refusal(over_it) == {
         "message": "content: its Markdown may hold at most 10000 of the characters that open links and emphasis "
         "([ * _ ~) in all, unescaped; it holds 10001.",
         "code": "VALIDATION_ERROR",
@@ -270,7 +271,7 @@ def test_an_edit_holds_at_most_twenty_thousand_lines_of_markdown(api_client, cou
     back_under_it = put(api_client, course, document, if_match='"2"')
 
     assert at_the_limit.status_code == 200
-    assert over_it.json() == {
+    assert refusal(over_it) == {
         "message": "content: its Markdown may hold at most 20000 lines in all; it holds 20001.",
         "code": "VALIDATION_ERROR",
     }
@@ -330,7 +331,7 @@ def test_an_edit_may_bring_the_document_to_900_kb_so_that_every_course_read_can_
     assert at_the_limit.status_code == 200
     assert len(json.dumps(read["content"], indent=2)) <= 1024 * 1024
     assert (sent_back.status_code, sent_back.json()["version"]) == (200, 2)  # nothing changed
-    assert over_it.json() == {
+    assert refusal(over_it) == {
         "message": "content: the document may take at most 900000 bytes as compact JSON with characters "
         "beyond ASCII escaped; it takes 900001.",
         "code": "VALIDATION_ERROR",
@@ -475,7 +476,7 @@ def test_an_edit_from_another_version_is_412(api_client, course, if_match):
     response = patch(api_client, course, {"name": "X"}, if_match=if_match)
 
     assert response.status_code == 412
-    assert response.json() == {
+    assert refusal(response) == {
         "message": 'The course is at version 1: read it again, apply your change to that version, and send If-Match: "1".',
         "code": "VERSION_CONFLICT",
     }
@@ -554,7 +555,7 @@ def test_a_document_sent_with_a_key_in_the_old_casing_is_400_naming_the_key_now(
     response = put(api_client, course, old_casing(document, pointer, old_key))
 
     assert response.status_code == 400
-    assert response.json() == {
+    assert refusal(response) == {
         "message": f"content{spelled}: the document spells this key {pointer.rsplit('/', 1)[1]}",
         "code": "VALIDATION_ERROR",
     }
@@ -568,7 +569,7 @@ def test_a_whole_document_in_schema_version_2_is_400_naming_its_first_key_in_the
 
     response = put(api_client, course, samples.in_version_2(document))
 
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "content/schema_version: the document spells this key schemaVersion",
         "code": "VALIDATION_ERROR",
     }
@@ -615,7 +616,7 @@ def test_a_merge_patch_with_a_key_in_the_old_casing_is_400_naming_the_key_now(
 ):
     response = patch(api_client, course, body)
 
-    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": message, "code": "VALIDATION_ERROR"}
     assert Course.objects.get(pk=course.pk).version == 1
 
 
@@ -689,7 +690,7 @@ def test_the_version_limit_is_409(api_client, course, settings):
     response = patch(api_client, course, {"name": "Third"}, if_match='"2"')
 
     assert response.status_code == 409
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "This course has reached its limit of 2 versions.",
         "code": "VERSION_LIMIT_REACHED",
     }
@@ -716,7 +717,7 @@ def test_versions_are_listed_newest_first_and_each_can_be_read_whole(api_client,
     assert all(v["createdAt"].endswith("Z") for v in listing["versions"])
     assert (first["version"], first["courseId"], first["content"]) == (1, course.public_id, original)
     assert missing.status_code == 404
-    assert missing.json() == {"message": "Version not found.", "code": "NOT_FOUND"}
+    assert refusal(missing) == {"message": "Version not found.", "code": "NOT_FOUND"}
 
 
 def test_listing_versions_and_reading_one_cost_three_queries_each(
@@ -736,7 +737,7 @@ def test_listing_versions_and_reading_one_cost_three_queries_each(
     assert [v["version"] for v in listing.json()["versions"]] == [2, 1]
     assert first.json()["version"] == 1
     assert (missing.status_code, unknown.status_code) == (404, 404)
-    assert unknown.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert refusal(unknown) == {"message": "Course not found.", "code": "NOT_FOUND"}
 
 
 # Everywhere else ------------------------------------------------------------------------------

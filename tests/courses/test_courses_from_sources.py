@@ -14,6 +14,7 @@ from accounts import services as account_services
 from courses.models import Course, GenerationJob
 from sources.models import Passage, Source
 from tests.support import grounded_documents as documents
+from tests.support.errors import refusal
 from tests.support.factories import SourceFactory
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
@@ -276,7 +277,7 @@ def test_a_malformed_list_of_sources_is_refused(api_client, api_key, sources, me
     response = create_course(api_client, subject="Records", sources=sources)
 
     assert response.status_code == 400
-    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": message, "code": "VALIDATION_ERROR"}
     assert credits_used(api_key) == 0
 
 

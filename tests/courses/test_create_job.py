@@ -5,6 +5,7 @@ import pytest
 from accounts import services as account_services
 from courses import idempotency
 from courses.models import GenerationJob, IdempotencyRecord
+from tests.support.errors import error_of, refusal
 from tests.support.queues import no_worker
 
 VALID = {"subject": "Intro to SQL"}
@@ -13,11 +14,6 @@ VALID = {"subject": "Intro to SQL"}
 def post(client, body, **headers):
     return client.post("/api/v1/courses", body, format="json", **headers)
 
-
-def error_of(response) -> tuple[int, str, str]:
-    body = response.json()
-    assert set(body) == {"message", "code"}
-    return response.status_code, body["code"], body["message"]
 
 
 def test_accepted_job_answers_202_with_poll_url_and_location(api_client):
@@ -41,7 +37,7 @@ def test_defaults_are_applied(api_client):
     )
 
 
-def test_all_fields_are_stored_and_unknown_fields_ignored(api_client):
+def test_all_fields_are_stored(api_client):
     body = {
         "subject": "  Intro to SQL  ",
         "format": "classic",
@@ -49,7 +45,6 @@ def test_all_fields_are_stored_and_unknown_fields_ignored(api_client):
         "outline": ["Basics", "Joins"],
         "addOns": ["wrapup", "assessment", "wrapup"],
         "callbackUrl": "https://hooks.example.com/cgs/s3cret",
-        "somethingElse": {"ignored": True},
     }
 
     job = GenerationJob.objects.get(public_id=post(api_client, body).json()["jobId"])
@@ -140,7 +135,7 @@ def test_invalid_body_is_400_naming_the_field(api_client, account, body, field):
 
     status, code, message = error_of(response)
     assert (status, code) == (400, "VALIDATION_ERROR")
-    assert message.startswith(f"{field}: "), message
+    assert message.startswith((f"{field}: ", f"{field}[")), message
     assert GenerationJob.objects.count() == 0
     assert account_services.usage_for(account=account).used == 0
 
@@ -206,7 +201,7 @@ def test_same_idempotency_key_with_another_body_is_409(api_client):
     response = post(api_client, {"subject": "Something else"}, HTTP_IDEMPOTENCY_KEY="order-42")
 
     assert response.status_code == 409
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "This Idempotency-Key was already used with a different request body.",
         "code": "IDEMPOTENCY_KEY_REUSED",
     }
@@ -248,7 +243,7 @@ def test_malformed_idempotency_key_is_400(api_client, key):
     response = post(api_client, VALID, HTTP_IDEMPOTENCY_KEY=key)
 
     assert response.status_code == 400
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "Idempotency-Key must be 1 to 255 printable ASCII characters.",
         "code": "VALIDATION_ERROR",
     }

@@ -4,6 +4,7 @@ import pytest
 
 from courses import jobs
 from courses.models import GenerationJob
+from tests.support.errors import refusal
 from tests.support.factories import GenerationJobFactory
 
 
@@ -74,7 +75,7 @@ def test_stranger_cannot_see_a_job(api_client, stranger_key):
     response = poll_once(api_client, job.public_id)
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Job not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Job not found.", "code": "NOT_FOUND"}
 
 
 @pytest.mark.parametrize("job_id", ["job_x", "x" * 300, "%00", "..", "job_' OR 1=1 --"])

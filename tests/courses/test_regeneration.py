@@ -11,6 +11,7 @@ from core import leases
 from courses import jobs
 from courses.models import Course, GenerationJob
 from tests.support import legacy
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 from tests.support.fake_openai import FakeOpenAI, closed_port_url
 from webhooks.models import WebhookEvent
@@ -186,7 +187,7 @@ def test_a_part_the_course_does_not_have_is_400(api_client, api_key):
     response = regenerate(api_client, plain, {"target": "assessment"})
 
     assert response.status_code == 400
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "target: this course has no assessment (the add-on was not asked for).",
         "code": "VALIDATION_ERROR",
     }
@@ -196,7 +197,7 @@ def test_another_keys_course_is_404(generated_course, stranger_client):
     response = regenerate(stranger_client, generated_course, {"target": "assessment"})
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Course not found.", "code": "NOT_FOUND"}
 
 
 def test_a_course_being_regenerated_cannot_be_edited_or_regenerated_again(

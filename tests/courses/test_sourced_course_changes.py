@@ -13,6 +13,7 @@ from courses.content import CourseContent
 from courses.models import Course, GenerationJob, JobSource
 from sources.models import Passage
 from tests.support import grounded_documents as documents
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
@@ -144,7 +145,7 @@ def test_a_course_whose_sources_are_all_deleted_cannot_be_generated_again_in_par
     response = regenerate(api_client, sourced_course["id"], {"target": "wrapup"})
 
     assert response.status_code == 400
-    assert response.json() == {
+    assert refusal(response) == {
         "message": "target: every source this course was built from has been deleted, so no part of it can be "
         "generated again from them; edit the course instead.",
         "code": "VALIDATION_ERROR",

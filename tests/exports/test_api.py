@@ -12,6 +12,7 @@ from django.test import Client
 
 from exports.models import Export
 from tests.support import legacy, samples
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 from webhooks.models import WebhookEvent
 
@@ -169,7 +170,7 @@ def test_another_keys_course_is_not_found(api_client, stranger_key):
     response = export(api_client, strangers_course.public_id, {"callbackUrl": CALLBACK})
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Course not found.", "code": "NOT_FOUND"}
     assert not Export.objects.exists()
     assert not WebhookEvent.objects.exists()
 
@@ -178,7 +179,7 @@ def test_unknown_course_is_not_found(api_client):
     response = export(api_client, "cou_doesNotExist0000000000")
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Course not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Course not found.", "code": "NOT_FOUND"}
 
 
 @pytest.mark.parametrize(
@@ -199,7 +200,7 @@ def test_invalid_body_is_a_validation_error_naming_the_field(api_client, course,
     response = export(api_client, course.public_id, body)
 
     assert response.status_code == 400
-    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": message, "code": "VALIDATION_ERROR"}
     assert not Export.objects.exists()
 
 
@@ -219,7 +220,7 @@ def test_malformed_json_is_a_validation_error(api_client, course):
     )
 
     assert response.status_code == 400
-    assert response.json() == {"message": "Malformed JSON body.", "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": "Malformed JSON body.", "code": "VALIDATION_ERROR"}
 
 
 def test_export_needs_an_api_key(client, course):

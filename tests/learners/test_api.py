@@ -18,6 +18,7 @@ from courses import deletion
 from courses.models import Course, GenerationJob
 from learners import queries, services
 from learners.models import Learner, QuizAttempt, Signoff
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory, WebhookEventFactory
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile, second_session
@@ -113,7 +114,7 @@ def test_a_learner_needs_an_external_id_of_1_to_200_characters(api_client, cours
     response = add(api_client, course, **body)
 
     assert response.status_code == 400
-    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": message, "code": "VALIDATION_ERROR"}
     assert Learner.objects.count() == 0
 
 
@@ -257,7 +258,7 @@ def test_malformed_filters_are_refused(api_client, course, query, message):
     response = results(api_client, course, query)
 
     assert response.status_code == 400
-    assert response.json() == {"message": message, "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": message, "code": "VALIDATION_ERROR"}
 
 
 def test_a_leap_second_is_the_second_before(api_client, course, two_learners):

@@ -16,6 +16,7 @@ from courses.models import Course
 from learners import signoffs
 from learners.models import Signoff
 from tests.support import legacy, samples
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 from tests.support.readers import some_ip
 
@@ -316,7 +317,7 @@ def test_unknown_api_path_still_gets_the_json_404(client):
     response = client.get("/api/v1/nothing-here")
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Not found.", "code": "NOT_FOUND"}
 
 
 # Speed: queries and conditional requests ------------------------------------------------------

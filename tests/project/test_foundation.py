@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +19,7 @@ def test_unknown_api_route_is_json_404(client):
     response = client.get("/api/v1/nothing-here")
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+    assert refusal(response) == {"message": "Not found.", "code": "NOT_FOUND"}
 
 
 def test_unknown_page_outside_api_is_not_json(client):
@@ -32,21 +33,21 @@ def test_wrong_method_is_json_405(client):
     response = client.delete("/api/v1/test-explode")
 
     assert response.status_code == 405
-    assert response.json() == {"message": 'Method "DELETE" not allowed.', "code": "METHOD_NOT_ALLOWED"}
+    assert refusal(response) == {"message": 'Method "DELETE" not allowed.', "code": "METHOD_NOT_ALLOWED"}
 
 
 def test_malformed_json_is_400(client):
     response = client.post("/api/v1/test-explode", data="{not json", content_type="application/json")
 
     assert response.status_code == 400
-    assert response.json() == {"message": "Malformed JSON body.", "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": "Malformed JSON body.", "code": "VALIDATION_ERROR"}
 
 
 def test_body_that_is_not_json_media_type_is_400(client):
     response = client.post("/api/v1/test-explode", data="subject=x", content_type="text/plain")
 
     assert response.status_code == 400
-    assert response.json() == {"message": "The body must be application/json.", "code": "VALIDATION_ERROR"}
+    assert refusal(response) == {"message": "The body must be application/json.", "code": "VALIDATION_ERROR"}
 
 
 def test_body_over_one_mebibyte_is_413(client):
@@ -55,7 +56,7 @@ def test_body_over_one_mebibyte_is_413(client):
     response = client.post("/api/v1/test-explode", data=body, content_type="application/json")
 
     assert response.status_code == 413
-    assert response.json() == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
+    assert refusal(response) == {"message": "The request body is larger than 1 MiB.", "code": "PAYLOAD_TOO_LARGE"}
 
 
 @pytest.mark.parametrize(
@@ -80,7 +81,7 @@ def test_unexpected_exception_is_500_without_internals(client, caplog):
         response = client.get("/api/v1/test-explode", HTTP_X_REQUEST_ID="req-500")
 
     assert response.status_code == 500
-    assert response.json() == {"message": "Internal server error.", "code": "INTERNAL_ERROR"}
+    assert refusal(response) == {"message": "Internal server error.", "code": "INTERNAL_ERROR"}
     assert "hunter2" not in response.content.decode()
     error = next(record for record in caplog.records if record.message == "unhandled error")
     assert error.request_id == "req-500"

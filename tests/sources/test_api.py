@@ -13,9 +13,10 @@ from accounts import services as account_services
 from sources import queries
 from sources.models import Passage, Source
 from tests.support import documents
+from tests.support.errors import error_of
 from tests.support.factories import AccountFactory, PlanFactory
 from tests.support.keys import client_for
-from tests.support.uploads import error_of, read, upload
+from tests.support.uploads import read, upload
 from webhooks.models import WebhookEvent
 
 PDF = documents.pdf_with_bookmarks(chapters=2, pages_per_chapter=1)

@@ -15,10 +15,11 @@ from exports.models import Export
 from sources import services
 from sources.models import Source
 from tests.support import documents
+from tests.support.errors import error_of
 from tests.support.factories import CourseFactory
 from tests.support.locks import run_until_they_wait, second_session
 from tests.support.queues import no_worker, purge_task_queues
-from tests.support.uploads import error_of, passages_of, post_url, upload
+from tests.support.uploads import passages_of, post_url, upload
 
 
 @pytest.fixture

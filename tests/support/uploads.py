@@ -33,8 +33,3 @@ def read(client, data: bytes, name: str = "document.bin", **fields) -> dict:
 def passages_of(source_id: str) -> list:
     return list(Source.objects.get(public_id=source_id).passages.order_by("ordinal"))
 
-
-def error_of(response) -> tuple[int, str, str]:
-    body = response.json()
-    assert set(body) == {"message", "code"}
-    return response.status_code, body["code"], body["message"]

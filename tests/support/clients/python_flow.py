@@ -7,7 +7,7 @@ download links; send its learners' events to a receiver, add a learner with a pe
 results as JSON and as CSV, erase the learner and stop the events; then add a source by uploading a
 file, wait until it is read, build a course from it and read its citations, list the sources, delete
 the source and read the course again (its citations stay, the source marked deleted); last, make a
-second course and delete it.
+second course and delete it, and find the key's courses and jobs again by listing them.
 
 Each step is one thing a client does. An endpoint that lands joins the flow here, as a step, and
 records its call (`state.calls`): the error tests replay that call with a wrong key, an unpaid plan,
@@ -31,6 +31,8 @@ from course_generation_api_client.api.courses import (
     get_course_quality,
     list_course_results,
     list_course_versions,
+    list_courses,
+    list_jobs,
     patch_course_content,
     poll_job,
     read_course,
@@ -47,6 +49,7 @@ from course_generation_api_client.models import (
     AddOnsEnum,
     CourseContent,
     CourseDetailOutput,
+    CourseList,
     CourseOutput,
     CourseQualityOutput,
     CourseSettingsOutput,
@@ -56,6 +59,7 @@ from course_generation_api_client.models import (
     ExportCourseInputRequest,
     ExportFormatEnum,
     JobAccepted,
+    JobList,
     JobOutput,
     JobStatusEnum,
     LearnerOutput,
@@ -104,6 +108,7 @@ class FlowState:
     source: SourceOutput | None = None
     revoked: str = ""  # the export whose link was revoked
     deleted: dict = field(default_factory=dict)  # the course made to be deleted, and its job after
+    listed: dict = field(default_factory=dict)  # the ids of the key's courses and completed jobs, as listed
     sourced: CourseDetailOutput | None = None  # the course built from the source, as last read
     calls: list[dict] = field(default_factory=list)  # successful calls, as the error tests replay them
 
@@ -426,6 +431,27 @@ def make_a_course_and_delete_it(state: FlowState) -> None:
     state.deleted = {"courseId": course_id, "job": job.parsed.to_dict()}
 
 
+def find_courses_and_jobs_again(state: FlowState) -> None:
+    """What a client that lost its ids does: list its courses, a page of 2 at a time, and its completed jobs."""
+    courses, cursor = [], None
+    while True:
+        query = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+        answer = list_courses.sync_detailed(client=state.client, **query)
+        if not isinstance(answer.parsed, CourseList):
+            raise ApiError("listCourses", answer)
+        if cursor is None:
+            state.calls.append({"operation": "listCourses", "query": query})
+        courses += [course.id for course in answer.parsed.courses]
+        cursor = answer.parsed.next_cursor
+        if cursor is None:
+            break
+    jobs = list_jobs.sync_detailed(client=state.client, status=JobStatusEnum.COMPLETED, limit=100)
+    if not isinstance(jobs.parsed, JobList):
+        raise ApiError("listJobs", jobs)
+    state.calls.append({"operation": "listJobs", "query": {"status": "completed", "limit": 100}})
+    state.listed = {"courses": courses, "jobs": [job.job_id for job in jobs.parsed.jobs]}
+
+
 INTRODUCTION = "SQL lets you ask a database questions. This course starts from the first query."
 LEARNER_HOOK = "https://hooks.example.com/learners/7f3a9c2e"
 # Enough text in its own sections for a course to be built from it (a section per chapter).
@@ -473,6 +499,7 @@ STEPS: list[Callable[[FlowState], None]] = [
     list_and_delete_source,
     read_course_after_source_deleted,
     make_a_course_and_delete_it,
+    find_courses_and_jobs_again,
 ]
 
 
@@ -500,5 +527,6 @@ def run_flow(*, base_url: str, api_key: str) -> dict:
         "exports": state.exports,
         "revoked": state.revoked,
         "deleted": state.deleted,
+        "listed": state.listed,
         "calls": state.calls,
     }

@@ -30,6 +30,8 @@ import {
   getSource,
   listCourseResults,
   listCourseVersions,
+  listCourses,
+  listJobs,
   listSources,
   patchCourseContent,
   pollJob,
@@ -98,6 +100,8 @@ export interface FlowState {
   deleted?: { courseId: string; job: JobOutput };
   /** The course built from the source, as last read. */
   sourcedCourse?: CourseDetailOutput;
+  /** The ids of the key's courses and completed jobs, as listed. */
+  listed?: { courses: string[]; jobs: string[] };
   calls: Call[];
 }
 
@@ -388,6 +392,25 @@ const makeACourseAndDeleteIt: Step = async (state) => {
   state.deleted = { courseId: path.course_id, job: job.data };
 };
 
+/** What a client that lost its ids does: list its courses, a page of 2 at a time, and its completed jobs. */
+const findCoursesAndJobsAgain: Step = async (state) => {
+  const courses: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: { limit: number; cursor?: string } = cursor ? { limit: 2, cursor } : { limit: 2 };
+    const page = await listCourses({ query });
+    if (page.error) throw new ApiError('listCourses', page.response.status, page.error);
+    if (cursor === null) state.calls.push({ operation: 'listCourses', query });
+    courses.push(...page.data.courses.map((course) => course.id));
+    cursor = page.data.nextCursor;
+  } while (cursor !== null);
+  const query = { status: 'completed' as const, limit: 100 };
+  const jobs = await listJobs({ query });
+  if (jobs.error) throw new ApiError('listJobs', jobs.response.status, jobs.error);
+  state.calls.push({ operation: 'listJobs', query });
+  state.listed = { courses, jobs: jobs.data.jobs.map((job) => job.jobId) };
+};
+
 /**
  * The options that send a body as multipart/form-data, for uploading a file to `createSource`. The
  * generator writes one kind of body per operation, JSON where JSON is one of them (a source by its
@@ -425,6 +448,7 @@ export const steps: Step[] = [
   listAndDeleteSource,
   readCourseAfterSourceDeleted,
   makeACourseAndDeleteIt,
+  findCoursesAndJobsAgain,
 ];
 
 export async function runFlow(baseUrl: string, apiKey: string): Promise<FlowState> {
