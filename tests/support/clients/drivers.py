@@ -8,6 +8,7 @@ A body is JSON, except that a value `{"fileName": ..., "text": ...}` stands for 
 then sent as multipart/form-data.
 """
 
+import enum as enum_module
 import importlib
 import json
 import pkgutil
@@ -62,8 +63,11 @@ class PythonClient:
             client = self.package.AuthenticatedClient(
                 base_url=base_url, token=api_key, raise_on_unexpected_status=True
             )
-        kwargs = {snake(name): value for name, value in {**(path or {}), **(query or {})}.items()}
         documented = typing.get_type_hints(module.sync_detailed)
+        kwargs = {
+            snake(name): as_documented(documented.get(snake(name)), value)
+            for name, value in {**(path or {}), **(query or {})}.items()
+        }
         extra = {}
         for name, value in (headers or {}).items():
             if snake(name) in documented:
@@ -90,6 +94,14 @@ class PythonClient:
         model = getattr(self.models, schema).from_dict(json.loads(text))
         assert model.additional_properties == {}, model.additional_properties
         return model.to_dict()
+
+
+def as_documented(hint, value):
+    """A parameter's value as the operation takes it: a member of its enum where it has one."""
+    for option in (hint, *typing.get_args(hint)):
+        if isinstance(option, type) and issubclass(option, enum_module.Enum):
+            return option(value)
+    return value
 
 
 def files_in(body: dict) -> dict:
