@@ -34,13 +34,14 @@ class AppError(Exception):
     status, code, message = 400, "VALIDATION_ERROR", "The request could not be processed."
 
     def __init__(self, message: str | None = None, *, field: str | None = None):
-        self.message = message or self.message
-        self.field = field  # the path of the field at fault, for a 400's `errors`
+        """`field`: the path of the field at fault, which the message then starts with."""
+        self.problem = problem(field, message or self.message)
+        self.message = f"{field}: {self.problem['message']}" if field else self.problem["message"]
         super().__init__(self.message)
 
     def problems(self) -> list[dict]:
         """The `errors` of a 400's body: this one problem."""
-        return [problem(self.field, self.message)]
+        return [self.problem]
 
 
 class ValidationError(AppError):

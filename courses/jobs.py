@@ -62,13 +62,15 @@ def sources_to_build_from(*, api_key: ApiKey, public_ids: list[str]) -> list[Sou
     """
     found = source_queries.sources_of_key(api_key=api_key, public_ids=public_ids, held=True)
     for public_id in dict.fromkeys(public_ids):
-        source = found.get(public_id)
+        source, field = found.get(public_id), f"sources[{public_ids.index(public_id)}]"
         if source is None:
-            raise InvalidSources(f"sources: {public_id} is not a source of this API key.")
+            raise InvalidSources(f"{public_id} is not a source of this API key.", field=field)
         if source.status == Source.Status.PENDING:
-            raise InvalidSources(f"sources: {public_id} is still being read; create the course once it is ready.")
+            raise InvalidSources(f"{public_id} is still being read; create the course once it is ready.", field=field)
         if source.status == Source.Status.FAILED:
-            raise InvalidSources(f"sources: {public_id} could not be read ({source.error_code}); it cannot be built from.")
+            raise InvalidSources(
+                f"{public_id} could not be read ({source.error_code}); it cannot be built from.", field=field
+            )
     return [found[public_id] for public_id in dict.fromkeys(public_ids)]
 
 
@@ -238,8 +240,9 @@ def _sources_left(course: Course) -> list[Source]:
     )
     if not left:
         raise InvalidPart(
-            "target: every source this course was built from has been deleted, so no part of it can be "
-            "generated again from them; edit the course instead."
+            "every source this course was built from has been deleted, so no part of it can be generated "
+            "again from them; edit the course instead.",
+            field="target",
         )
     return left
 
@@ -249,9 +252,9 @@ def _check_part(*, course: Course, part: str, chapter: int | None) -> None:
     if part == Part.CHAPTER:
         count = len(document.get("chapters", []))
         if chapter is None or not 1 <= chapter <= count:
-            raise InvalidPart(f"chapter: this course has chapters 1 to {count}.")
+            raise InvalidPart(f"this course has chapters 1 to {count}.", field="chapter")
     elif part in (Part.WRAPUP, Part.ASSESSMENT, Part.AGREEMENT) and not document.get(part):
-        raise InvalidPart(f"target: this course has no {part} (the add-on was not asked for).")
+        raise InvalidPart(f"this course has no {part} (the add-on was not asked for).", field="target")
 
 
 # Running jobs ---------------------------------------------------------------------------------

@@ -64,7 +64,8 @@ class UnsupportedMediaType(errors.AppError):
 
 
 class EmptyFile(errors.ValidationError):
-    message = "file: The file is empty."
+    def __init__(self):
+        super().__init__("The file is empty.", field="file")
 
 
 class FileTooLarge(errors.AppError):

@@ -214,8 +214,8 @@ def test_another_keys_source_is_refused_by_name_and_spends_no_credit(api_client,
     response = create_course(api_client, subject="Records", sources=[foreign])
 
     assert response.status_code == 400
-    assert response.json() == {
-        "message": f"sources: {foreign} is not a source of this API key.",
+    assert refusal(response) == {
+        "message": f"sources[0]: {foreign} is not a source of this API key.",
         "code": "VALIDATION_ERROR",
     }
     assert credits_used(api_key) == before
@@ -242,21 +242,21 @@ def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_s
     before = credits_used(api_key)
 
     answers = {
-        name: create_course(api_client, subject="Records", sources=[handbook, source_id]).json()
+        name: refusal(create_course(api_client, subject="Records", sources=[handbook, source_id]))
         for name, source_id in (("unknown", unknown), ("pending", pending.public_id), ("failed", failed))
     }
 
     assert answers == {
         "unknown": {
-            "message": f"sources: {unknown} is not a source of this API key.",
+            "message": f"sources[1]: {unknown} is not a source of this API key.",
             "code": "VALIDATION_ERROR",
         },
         "pending": {
-            "message": f"sources: {pending.public_id} is still being read; create the course once it is ready.",
+            "message": f"sources[1]: {pending.public_id} is still being read; create the course once it is ready.",
             "code": "VALIDATION_ERROR",
         },
         "failed": {
-            "message": f"sources: {failed} could not be read (SOURCE_UNREADABLE); it cannot be built from.",
+            "message": f"sources[1]: {failed} could not be read (SOURCE_UNREADABLE); it cannot be built from.",
             "code": "VALIDATION_ERROR",
         },
     }
@@ -268,8 +268,8 @@ def test_an_unknown_pending_or_failed_source_is_refused_by_name_with_no_credit_s
     [
         ([], "sources: Ensure this field has at least 1 elements."),
         ([f"src_{n:022d}" for n in range(11)], "sources: Ensure this field has no more than 10 elements."),
-        (["cou_" + "A" * 22], "sources: 0: Must be a source id (src_ and 22 letters or digits)."),
-        ([42], "sources: 0: Must be a string."),
+        (["cou_" + "A" * 22], "sources[0]: Must be a source id (src_ and 22 letters or digits)."),
+        ([42], "sources[0]: Must be a string."),
         ("src_AAAAAAAAAAAAAAAAAAAAAA", "sources: Must be an array."),
     ],
 )
