@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.DebugErrorsMiddleware",
     "core.middleware.ApiErrorMiddleware",
     "core.middleware.FormBodiesMiddleware",
     # For the pages browsers use; API requests go straight through (core.middleware).
