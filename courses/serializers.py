@@ -318,7 +318,8 @@ class CourseQualityOutput(serializers.Serializer):
     untestedObjectives = serializers.ListField(
         source="untested_objectives",
         child=serializers.CharField(),
-        help_text="Ids of the objectives that no question tests (in a course with an assessment).",
+        help_text="Ids of the objectives that no question tests: in a course without an assessment, every "
+        "objective.",
     )
     readability = LessonReadabilityOutput(many=True)
 

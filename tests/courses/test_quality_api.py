@@ -158,17 +158,20 @@ def test_a_course_without_an_assessment_has_no_objective_tested(
     api_client, api_key, django_capture_on_commit_callbacks
 ):
     # No question tests any (nor is it a finding, as the course asks none): the summary counted
-    # every objective as tested.
+    # every objective as tested, and the report listed none as untested.
     with django_capture_on_commit_callbacks(execute=True):
         job = jobs.create_job(
             api_key=api_key, subject="Intro to SQL", format="onepage", language_id="en-US",
             outline=["Joins", "Indexes"], add_ons=[],
         )
 
-    summary = quality(api_client, Course.objects.get(job=job).public_id).json()["summary"]
+    body = quality(api_client, Course.objects.get(job=job).public_id).json()
 
+    summary = body["summary"]
     assert (summary["questions"], summary["objectivesTested"]) == (0, 0)
     assert summary["objectives"] > 0
+    assert body["untestedObjectives"] == [objective["id"] for objective in body["objectives"]]
+    assert body["findings"] == []
 
 
 def test_a_course_stored_with_options_the_rules_now_refuse_reports_them_as_a_finding(api_client, api_key):

@@ -798,11 +798,13 @@ def test_an_objective_no_question_tests_is_untested_and_listed():
     assert tested.findings == ()
 
 
-def test_without_an_assessment_no_objective_counts_as_untested():
+def test_without_an_assessment_every_objective_is_untested_though_no_quiz_is_there_to_mend():
     report = quality.report_for(course(chapters=2, assessment=False))
 
-    assert report.findings == () and report.untested_objectives == ()
+    assert report.untested_objectives == ("1.1", "2.1")
     assert [objective.questions for objective in report.objectives] == [(), ()]
+    assert report.summary.objectives_tested == 0
+    assert report.findings == ()
 
 
 def test_a_question_naming_no_objective_trips_the_rule_in_a_course_with_objectives():
