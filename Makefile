@@ -10,13 +10,15 @@ export PORT
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
 # in the environment, on the make command line or in .env, else http://localhost:$(PORT)), and the
-# links a worker writes (shareUrl, downloadUrl) point at the web server.
+# links a worker writes (shareUrl, downloadUrl) point at the web server. WEB_PORT tells the `ready`
+# process where to wait for the web server, to print the demo key and addresses (build/demo.txt).
 run: bootstrap
-	$(PY) manage.py seed_demo --port $(PORT)
+	$(PY) manage.py seed_demo --port $(PORT) --file build/demo.txt
 	@if (exec 3<>/dev/tcp/127.0.0.1/$(PORT)) 2>/dev/null; then \
 		echo "Port $(PORT) is already in use (another make run?). Try: make run PORT=8001"; exit 1; fi
 	base_url=$$(PORT=$(PORT) $(PY) -c 'from config.settings import PUBLIC_BASE_URL; print(PUBLIC_BASE_URL)') && \
-		PUBLIC_BASE_URL=$$base_url $(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
+		PUBLIC_BASE_URL=$$base_url WEB_PORT=$(PORT) \
+		$(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
 test: bootstrap browser load-tools corpus docs
 	$(VENV)/bin/ruff check .

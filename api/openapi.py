@@ -11,7 +11,13 @@ clients already use them: keep both, and name new ones after the same pattern (`
 """
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    OpenApiWebhook,
+    extend_schema,
+)
 from rest_framework import serializers
 
 from api import pagination
@@ -103,6 +109,40 @@ ERROR_CODES = [
 ]
 _MEANING = dict(ERROR_CODES)
 
+# A message of each code as the server words it, for the examples of the error answers: without
+# them the interactive docs made up one example per answer from the enum's first value.
+_EXAMPLE_MESSAGES = {
+    "VALIDATION_ERROR": "subject: This field is required.",
+    "UNSUPPORTED_MEDIA_TYPE": "The file is not a PDF, DOCX, PPTX, HTML, Markdown or plain text document.",
+    "INVALID_API_KEY": "Missing or invalid API key.",
+    "PAID_PLAN_REQUIRED": "This API requires a paid plan.",
+    "USAGE_LIMIT_EXCEEDED_PLAN": (
+        "Monthly course credits used up for your plan (Starter). Wait for the next billing period or upgrade "
+        "your plan."
+    ),
+    "STORAGE_LIMIT_EXCEEDED": (
+        "Storage limit for sources exceeded for your plan (Starter, 100 MB): delete sources you no longer "
+        "need, or upgrade."
+    ),
+    "FORBIDDEN": "You do not have permission to perform this action.",
+    "NOT_FOUND": "Not found.",
+    "METHOD_NOT_ALLOWED": 'Method "GET" not allowed.',
+    "NOT_ACCEPTABLE": "Could not satisfy the request Accept header.",
+    "IDEMPOTENCY_KEY_REUSED": "This Idempotency-Key was already used with a different request body.",
+    "COURSE_BUSY": "A part of this course is being generated again; try again once that job has finished.",
+    "VERSION_LIMIT_REACHED": "This course has reached its limit of 100 versions.",
+    "VERSION_CONFLICT": (
+        'The course is at version 3: read it again, apply your change to that version, and send If-Match: "3".'
+    ),
+    "PAYLOAD_TOO_LARGE": "The request body is larger than 1 MiB.",
+    "PRECONDITION_REQUIRED": (
+        "Send If-Match with the course's current version (its ETag), so an edit never overwrites another."
+    ),
+    "RATE_LIMIT_EXCEEDED": "Too many requests: at most 30 per 60 seconds on this endpoint. Retry in 12 seconds.",
+    "INTERNAL_ERROR": "Internal server error.",
+    "SERVICE_UNAVAILABLE": "The service is briefly unavailable. Please try again in a few seconds.",
+}
+
 
 def _common(code: str) -> tuple[str, str]:
     return code, _MEANING[code].split(": ", 1)[1]
@@ -148,9 +188,13 @@ class ErrorBody(serializers.Serializer):
 
 
 def error_response(*codes_and_meanings: tuple[str, str]) -> OpenApiResponse:
-    """An error answer, listing the codes it can carry."""
+    """An error answer, listing the codes it can carry, with an example of each."""
     lines = "\n".join(f"- `{code}`: {meaning}" for code, meaning in codes_and_meanings)
-    return OpenApiResponse(ErrorBody, description=lines)
+    examples = [
+        OpenApiExample(code.lower(), summary=code, value={"message": _EXAMPLE_MESSAGES[code], "code": code})
+        for code, _meaning in codes_and_meanings
+    ]
+    return OpenApiResponse(ErrorBody, description=lines, examples=examples)
 
 
 def responses(success: dict, **errors_by_status: list[tuple[str, str]]) -> dict:

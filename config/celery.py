@@ -8,6 +8,7 @@ import os
 import time
 
 from celery import Celery, signals
+from django.conf import settings
 
 from core.logs import request_id_var
 
@@ -35,16 +36,33 @@ def _task_started(task_id=None, task=None, **_):
 
 
 @signals.task_postrun.connect
-def _task_finished(task_id=None, task=None, kwargs=None, state=None, **_):
+def _task_finished(task_id=None, task=None, kwargs=None, retval=None, state=None, **_):
     started = _started.pop(task_id, None)
-    logger.info(
-        "task",
-        extra={
-            "task": task.name,
-            "task_id": task_id,
-            "job_id": (kwargs or {}).get("job_id"),
-            "outcome": state,
-            "duration_ms": round((time.perf_counter() - started) * 1000, 1) if started else None,
-        },
-    )
+    extra = {
+        "task": task.name,
+        "task_id": task_id,
+        "job_id": (kwargs or {}).get("job_id"),
+        "outcome": state,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 1) if started else None,
+    }
+    level = logging.INFO
+    if state == "SUCCESS" and task.name in _sweeps():
+        # Beat sends a sweep every few seconds: its line says what it did, and is a DEBUG line when
+        # it did nothing, so that a service at rest is quiet.
+        extra["result"] = retval
+        if not _did_something(retval):
+            level = logging.DEBUG
+    logger.log(level, "task", extra=extra)
     request_id_var.set(None)
+
+
+def _sweeps() -> set[str]:
+    """The tasks beat sends."""
+    return {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
+def _did_something(result) -> bool:
+    """Whether a sweep's result, a count or counts by kind, counts anything."""
+    if isinstance(result, dict):
+        return any(result.values())
+    return bool(result)

@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.DebugErrorsMiddleware",
     "core.middleware.ApiErrorMiddleware",
     "core.middleware.FormBodiesMiddleware",
     # For the pages browsers use; API requests go straight through (core.middleware).
@@ -233,6 +234,12 @@ LOGGING = {
         "django.request": {"level": "ERROR"},
         "django.server": {"level": "WARNING"},
         "celery": {"level": LOG_LEVEL},
+        # Our one line per task (config/celery.py) replaces Celery's: a task received, succeeded or
+        # retried, and beat sending one. Their warnings and errors stay.
+        **{
+            name: {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"}
+            for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        },
     },
 }
 

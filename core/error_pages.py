@@ -14,6 +14,7 @@ import logging
 from django.http import HttpResponse
 from django.template import loader
 from django.template.loader import render_to_string
+from django.urls import is_valid_path
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext_lazy as _
@@ -128,7 +129,7 @@ def permission_denied(request, exception):
 
 def not_found(request, exception):
     if is_api_request(request):
-        return errors.json_error(errors.NotFound())
+        return errors.json_error(_api_not_found(request))
     return page(request, 404)
 
 
@@ -136,3 +137,18 @@ def server_error(request):
     if is_api_request(request):
         return errors.json_error(errors.InternalError())
     return page(request, 500)
+
+
+def handler_answer(request, status: int) -> HttpResponse:
+    """What the handler of `status` answers: 400, 403 and 404 their own, any other status 500's."""
+    handlers = {400: bad_request, 403: permission_denied, 404: not_found}
+    return handlers[status](request, None) if status in handlers else server_error(request)
+
+
+def _api_not_found(request) -> errors.NotFound:
+    # A path of the API with a slash added (`/api/v1/courses/`) is not served: rather than a redirect,
+    # which a client follows by sending a POST again as a GET, the answer says what to change.
+    trimmed = request.path_info.rstrip("/")
+    if trimmed != request.path_info and is_valid_path(trimmed):
+        return errors.NotFound("Not found. API paths end without a slash: drop the one at the end.")
+    return errors.NotFound()

@@ -5,6 +5,7 @@ import time
 import uuid
 
 from csp import middleware as csp_middleware
+from django.conf import settings
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.messages import middleware as message_middleware
 from django.contrib.sessions import middleware as session_middleware
@@ -144,6 +145,38 @@ class ApiErrorMiddleware:
             return None
         logger.error("unhandled error", extra={"path": redacted_path(request)}, exc_info=exception)
         return errors.json_error(errors.InternalError())
+
+
+class DebugErrorsMiddleware:
+    """
+    The service's own error answers with DEBUG on too. There Django answers a path no pattern
+    matches, an Http404, a BadRequest and an unexpected exception with its technical pages rather
+    than the handlers of core.error_pages: under /api/ each is answered as its handler would (JSON),
+    and elsewhere a page not found is the service's 404 page. A server error on a page keeps the
+    technical page, which is what DEBUG is for.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not settings.DEBUG or response.status_code < 400 or _is_json(response):
+            return response
+        # A technical 404 of a path no pattern matched: Django resolved nothing.
+        unmatched = response.status_code == 404 and request.resolver_match is None
+        if is_api_request(request) or unmatched:
+            return error_pages.handler_answer(request, response.status_code)
+        return response
+
+    def process_exception(self, request, exception):
+        if settings.DEBUG and isinstance(exception, Http404):
+            return error_pages.not_found(request, exception)
+        return None
+
+
+def _is_json(response) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
 
 
 class FormBodiesMiddleware:

@@ -279,7 +279,21 @@ class QualityFindingOutput(serializers.Serializer):
     part = serializers.ChoiceField(choices=QUALITY_PARTS, help_text="What the rule looks at.")
     where = serializers.CharField(
         help_text="A JSON Pointer into the course document: `/assessment/questions/3`, `/assessment`, "
-        "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`, `/sources/0`."
+        "`/chapters/0/objectives/1`, `/chapters/2`, `/chapters/0/lessons/1`, `/sources/0`. Positions "
+        "count from 0: `/chapters/1/lessons/0` is the page's lesson 2.1."
+    )
+    partId = serializers.CharField(
+        source="part_id",
+        allow_null=True,
+        help_text="The `id` of the part in the course document: an objective's or a source's. Null for a "
+        "chapter, a lesson or a question, which have none, and for the quiz as a whole.",
+    )
+    partTitle = serializers.CharField(
+        source="part_title",
+        allow_null=True,
+        help_text="The part's title as the course shows it: a chapter's or a lesson's title, a question's "
+        "stem (at most 80 characters, shortened with …), an objective's statement, a source's title or "
+        "else its name. Null for the quiz as a whole.",
     )
     message = serializers.CharField(help_text="What is wrong and how to fix it, in English.")
     ruleVersion = serializers.IntegerField(source="rule_version", min_value=1)
@@ -348,7 +362,8 @@ class CourseQualityOutput(serializers.Serializer):
     untestedObjectives = serializers.ListField(
         source="untested_objectives",
         child=serializers.CharField(),
-        help_text="Ids of the objectives that no question tests (in a course with an assessment).",
+        help_text="Ids of the objectives that no question tests: in a course without an assessment, every "
+        "objective.",
     )
     readability = LessonReadabilityOutput(many=True)
 

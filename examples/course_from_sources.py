@@ -1,5 +1,6 @@
 """
-Upload a PDF, build a course from it, and print where each lesson's words come from.
+Upload a PDF, build a course from it, and print the course's id and share link, then where each
+lesson's words come from.
 
     API_KEY=cgs_... BASE_URL=http://localhost:8000 python examples/course_from_sources.py handbook.pdf
 """
@@ -57,7 +58,10 @@ def main() -> None:
     if job["status"] == "failed":
         sys.exit(f"Job {job['jobId']} failed: {job['error']['code']}: {job['error']['message']}")
 
-    content = ok(API.get(f"{BASE_URL}/api/v1/courses/{job['course']['id']}", timeout=30)).json()["content"]
+    course = job["course"]
+    print(f"Course {course['id']}: {course['shareUrl']}")
+
+    content = ok(API.get(f"{BASE_URL}/api/v1/courses/{course['id']}", timeout=30)).json()["content"]
     names = {cited["id"]: cited["name"] for cited in content["sources"]}
     for chapter in content["chapters"]:
         print(chapter["title"])

@@ -11,8 +11,8 @@ def send_events(*, learner_id: int, **_newer_kwargs) -> None:
 
 
 @shared_task(ignore_result=True)
-def sweep_events(**_newer_kwargs) -> None:
-    events.enqueue_pending()
+def sweep_events(**_newer_kwargs) -> int:
+    return events.enqueue_pending()
 
 
 @shared_task(ignore_result=True)

@@ -13,5 +13,5 @@ def deliver_event(*, event_id: int, **_newer_kwargs) -> None:
 
 
 @shared_task(ignore_result=True)
-def sweep_events(**_newer_kwargs) -> None:
-    services.enqueue_due_events()
+def sweep_events(**_newer_kwargs) -> int:
+    return services.enqueue_due_events()

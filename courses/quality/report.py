@@ -1,6 +1,7 @@
 """The quality report of one course document: a pure function of the document, in one pass."""
 
 import collections
+import dataclasses
 import hashlib
 import json
 import threading
@@ -14,6 +15,8 @@ from sources.extraction.document import SECTION_NUMBER
 
 # What each finding takes off the score of 100 (never below 0).
 PENALTY = {"high": 15, "medium": 5, "low": 1}
+# A question's stem names it in a finding up to this many characters.
+STEM_AS_TITLE_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ def report_for(
             )
     lessons = _lessons(course, findings, from_documents=from_documents, sections=sections)
     findings += _sources(course, sections)
+    findings = [dataclasses.replace(item, **_part_named(course, item.where)) for item in findings]
 
     counts = {
         severity: sum(1 for item in findings if item.severity == severity) for severity in rules.SEVERITIES
@@ -207,6 +211,37 @@ def report_for_document(document: dict, *, sections: tuple[coverage.Section, ...
         while len(_remembered) > REMEMBERED_REPORTS:
             _remembered.popitem(last=False)
     return report
+
+
+def _part_named(course: content.CourseContent, where: str) -> dict:
+    """
+    The id and title of the part at `where`, which name it as a reader of the page knows it (a
+    pointer counts from 0, the page from 1). Chapters, lessons and questions have no id in the
+    document; the quiz as a whole has neither.
+    """
+    part_id, title = None, None
+    match where.split("/")[1:]:
+        case ["assessment", "questions", number]:
+            title = _shortened(course.assessment.questions[int(number)].prompt)
+        case ["chapters", chapter, "objectives", number]:
+            objective = course.chapters[int(chapter)].objectives[int(number)]
+            part_id = objective.id
+            title = bloom.statement(verb=objective.verb, object=objective.object, language=course.language_id)
+        case ["chapters", chapter, "lessons", number]:
+            title = course.chapters[int(chapter)].lessons[int(number)].title
+        case ["chapters", chapter]:
+            title = course.chapters[int(chapter)].title
+        case ["sources", number]:
+            source = course.sources[int(number)]
+            part_id, title = source.id, source.title or source.name
+    return {"part_id": part_id, "part_title": title}
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= STEM_AS_TITLE_MAX:
+        return text
+    cut = text[: STEM_AS_TITLE_MAX - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
 
 
 def _question_order(item: Finding) -> tuple[int, int]:
@@ -270,15 +305,13 @@ def _objectives(
                         f"“{objective.verb}” is at the level {level} in our verb table, not {objective.bloom_level}.",
                     )
                 )
-            if course.assessment is not None and not testing:
+            if not testing:
                 untested.append(objective.id)
-                findings.append(
-                    finding(
-                        "OBJECTIVE_UNTESTED",
-                        where,
-                        "No question of the assessment tests this objective.",
+                # A flaw of the quiz: a course without one has none to mend, though it tests no objective.
+                if course.assessment is not None:
+                    findings.append(
+                        finding("OBJECTIVE_UNTESTED", where, "No question of the assessment tests this objective.")
                     )
-                )
     return reports, untested
 
 

@@ -139,6 +139,10 @@ class Finding:
     where: str  # a JSON Pointer into the course document: /assessment/questions/3
     message: str
     rule_version: int
+    # The part at `where`, as the report names it (courses.quality.report): its id in the document
+    # (objectives and sources have one) and its title.
+    part_id: str | None = None
+    part_title: str | None = None
 
 
 def finding(code: str, where: str, message: str) -> Finding:

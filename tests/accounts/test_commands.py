@@ -1,4 +1,6 @@
 import io
+import re
+import stat
 import subprocess
 import sys
 
@@ -64,6 +66,55 @@ def test_issue_key_prints_a_second_working_key(db):
     assert second != first
     assert services.authenticate_key(plain_key=second).name == "rotation"
     assert services.authenticate_key(plain_key=first)
+
+
+def demo_key(demo_file) -> str:
+    [key] = re.findall(r"API key: +(\S+)", demo_file.read_text())
+    return key
+
+
+def test_seed_demo_writes_the_demo_key_and_the_addresses_to_a_file_only_its_owner_reads(db, tmp_path):
+    demo_file = tmp_path / "build" / "demo.txt"
+
+    [said] = run("seed_demo", "--port", "8001", "--file", str(demo_file))
+
+    text = demo_file.read_text()
+    key = services.authenticate_key(plain_key=demo_key(demo_file))
+    assert (key.account.email, key.account.plan.slug) == ("demo@example.com", "pro")
+    assert "http://localhost:8001/docs/" in text
+    assert "http://localhost:8001/admin/" in text and "make superuser" in text
+    assert f"Authorization: Bearer {demo_key(demo_file)}" in text
+    assert stat.S_IMODE(demo_file.stat().st_mode) == 0o600
+    assert str(demo_file) in said
+
+
+def test_seed_demo_keeps_the_key_it_wrote_while_it_works(db, tmp_path):
+    demo_file = tmp_path / "demo.txt"
+    run("seed_demo", "--file", str(demo_file))
+    first = demo_key(demo_file)
+
+    run("seed_demo", "--port", "8002", "--file", str(demo_file))
+
+    assert demo_key(demo_file) == first
+    assert "http://localhost:8002/docs/" in demo_file.read_text()
+    assert ApiKey.objects.filter(account__email="demo@example.com").count() == 1
+
+
+@pytest.mark.parametrize("lost", ["file deleted", "key revoked"])
+def test_seed_demo_issues_a_new_key_when_the_one_it_wrote_is_lost(db, tmp_path, lost):
+    # A second checkout shares the database, not the file; or staff revoked the key.
+    demo_file = tmp_path / "demo.txt"
+    run("seed_demo", "--file", str(demo_file))
+    first = demo_key(demo_file)
+    if lost == "file deleted":
+        demo_file.unlink()
+    else:
+        services.revoke_key(key_or_prefix=first)
+
+    run("seed_demo", "--file", str(demo_file))
+
+    assert demo_key(demo_file) != first
+    assert services.authenticate_key(plain_key=demo_key(demo_file)).account.email == "demo@example.com"
 
 
 def test_revoke_key_by_whole_key_and_by_prefix(db):

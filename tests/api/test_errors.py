@@ -26,6 +26,13 @@ def limit_headers(response) -> tuple[str, str, str]:
     return (response["RateLimit-Limit"], response["RateLimit-Remaining"], response["RateLimit-Reset"])
 
 
+@pytest.fixture(params=[False, True], ids=["debug-off", "debug-on"])
+def debug(request, settings):
+    # `make run` runs with DEBUG on, where Django answers with technical pages of its own.
+    settings.DEBUG = request.param
+    return request.param
+
+
 # 500 ------------------------------------------------------------------------------------------
 
 
@@ -43,7 +50,7 @@ def test_unexpected_exception_in_an_api_view_is_a_logged_500_with_rate_limit_hea
     assert "hunter2" not in error.getMessage()
 
 
-def test_unexpected_exception_outside_drf_under_api_is_still_a_logged_json_500(client, caplog):
+def test_unexpected_exception_outside_drf_under_api_is_still_a_logged_json_500(client, caplog, debug):
     with caplog.at_level(logging.ERROR, logger="cgs.request"):
         response = client.get("/api/v1/test-errors/plain-explode", HTTP_X_REQUEST_ID="req-plain")
 
@@ -109,7 +116,7 @@ def test_wrong_method_on_the_create_endpoint_leaves_its_window_alone(api_client)
 # Django's own 400 and 403 ---------------------------------------------------------------------
 
 
-def test_host_not_allowed_is_json_400_under_api(client):
+def test_host_not_allowed_is_json_400_under_api(client, debug):
     response = client.post(
         "/api/v1/courses", {"subject": "SQL"}, content_type="application/json", HTTP_HOST="evil.example"
     )
@@ -136,7 +143,7 @@ def test_host_not_allowed_outside_api_gets_the_400_page(client):
         ("suspicious", 400, {"message": "Bad request.", "code": "VALIDATION_ERROR"}),
     ],
 )
-def test_what_django_answers_outside_drf_is_json_under_api_not_a_500(client, raised, status, body):
+def test_what_django_answers_outside_drf_is_json_under_api_not_a_500(client, raised, status, body, debug):
     response = client.get(f"/api/v1/test-errors/plain-raise/{raised}")
 
     assert response.status_code == status
@@ -154,6 +161,65 @@ def test_what_django_answers_outside_api_is_the_services_page(client, raised, st
     assert response["Content-Type"].startswith("text/html")
     assert title in response.content.decode()
     assert "secret internals" not in response.content.decode()
+
+
+# 404 ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/api/v1/nothing-here"), ("POST", "/api/nothing"), ("GET", "/api/v1/courses/cou_x/nothing")],
+)
+def test_an_unknown_api_path_is_json_404(client, debug, method, path):
+    response = client.generic(method, path)
+
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not found.", "code": "NOT_FOUND"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/api/v1/courses/"),
+        ("GET", "/api/v1/courses/jobs/job_0000000000000000000000/"),
+        ("GET", "/api/v1/openapi.json/"),
+    ],
+)
+def test_an_api_path_with_a_trailing_slash_is_a_json_404_that_says_to_drop_it(client, debug, method, path):
+    response = client.generic(method, path, "{}", content_type="application/json")
+
+    assert response.status_code == 404
+    assert response.json() == {
+        "message": "Not found. API paths end without a slash: drop the one at the end.",
+        "code": "NOT_FOUND",
+    }
+
+
+@pytest.mark.parametrize(
+    "path", ["/nothing-here", "/go/cou_doesnotexist0000000000", "/go/cou_doesnotexist0000000000/2"]
+)
+def test_a_page_not_found_is_the_services_404_page(client, debug, path):
+    response = client.get(path)
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "<h1>Page not found</h1>" in html
+    assert "URLconf" not in html
+
+
+def test_a_page_of_a_course_that_is_not_there_is_the_services_404_page(client, debug, course):
+    response = client.get(f"/go/{course.public_id}/99")
+
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in response.content.decode()
+
+
+def test_a_page_address_without_its_slash_is_still_redirected_to_it(client, debug):
+    response = client.get("/admin")
+
+    assert response.status_code == 301
+    assert response["Location"] == "/admin/"
 
 
 def test_an_unexpected_exception_outside_api_is_the_500_page(caplog):

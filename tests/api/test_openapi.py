@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from openapi_spec_validator import validate
 
-from api.openapi import error_codes_in
+from api.openapi import ERROR_CODES, error_codes_in
 from core import errors
 from courses.generation import errors as generation_errors
 from sources import services as source_services
@@ -248,6 +248,54 @@ def test_every_code_an_operation_lists_is_in_the_enum(document):
         if path.startswith("/api/"):
             for method in operations:
                 assert error_codes_in(document, path, method) <= enum, (path, method)
+
+
+def test_every_error_answer_shows_an_example_of_each_of_its_codes_and_no_other(document):
+    # The interactive docs made up the examples from the enum's first value: every error answer, a
+    # 401 or a 404 too, showed VALIDATION_ERROR.
+    status_of = {code: int(re.match(r"\d{3}", meaning)[0]) for code, meaning in ERROR_CODES}
+    checked = 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, answer in operation["responses"].items():
+                listed = [line.split("`")[1] for line in answer["description"].splitlines() if line.startswith("- `")]
+                if int(status) < 400 or not listed:
+                    continue
+                examples = answer["content"]["application/json"]["examples"].values()
+
+                shown = [example["value"]["code"] for example in examples]
+
+                assert shown == listed, (path, method, status)
+                assert {status_of[code] for code in shown} == {int(status)}, (path, method, status)
+                assert all(example["value"]["message"] for example in examples)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_examples_of_errors_are_worded_as_the_server_words_them(document):
+    import_module(settings.ROOT_URLCONF)
+    classes_by_code = {}
+    for cls in every_error_class(errors.AppError):
+        classes_by_code.setdefault(cls.code, set()).add(cls)
+    # The codes whose one class always says the same.
+    fixed = {
+        code: cls.message
+        for code, (cls,) in ((code, tuple(classes)) for code, classes in classes_by_code.items() if len(classes) == 1)
+        if "__init__" not in vars(cls)
+    }
+    examples = {
+        example["value"]["code"]: example["value"]["message"]
+        for operations in document["paths"].values()
+        for operation in operations.values()
+        for answer in operation["responses"].values()
+        for example in answer.get("content", {}).get("application/json", {}).get("examples", {}).values()
+        if "code" in example.get("value", {})
+    }
+
+    assert {"INVALID_API_KEY", "PAID_PLAN_REQUIRED", "COURSE_BUSY", "IDEMPOTENCY_KEY_REUSED"} <= set(fixed) & set(examples)
+    assert {code: examples[code] for code in fixed if code in examples} == {
+        code: message for code, message in fixed.items() if code in examples
+    }
 
 
 def test_the_job_error_code_enum_is_every_failure_code_of_generation(document):

@@ -122,6 +122,8 @@ def test_findings_say_which_rule_how_severe_what_is_wrong_and_where(api_client, 
             "severity": "medium",
             "part": "question",
             "where": "/assessment/questions/0",
+            "partId": None,
+            "partTitle": "Which of these is not a join?",
             "message": "Option D is “all (none) of the above”: learners answer it from partial knowledge. "
             "Write a specific, plausible option instead.",
             "ruleVersion": 1,
@@ -131,6 +133,8 @@ def test_findings_say_which_rule_how_severe_what_is_wrong_and_where(api_client, 
             "severity": "medium",
             "part": "question",
             "where": "/assessment/questions/0",
+            "partId": None,
+            "partTitle": "Which of these is not a join?",
             "message": "The stem is negative (“not”) without emphasis, so learners miss it: ask positively, or "
             "write the negative word in capitals (NOT).",
             "ruleVersion": 1,
@@ -151,6 +155,10 @@ def test_a_course_written_before_objectives_existed_reports_their_absence(api_cl
         ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/1"),
         ("CHAPTER_WITHOUT_OBJECTIVES", "/chapters/2"),
     ]
+    # Chapters have no id in the document: their titles name them, as the page shows them.
+    assert [(finding["partId"], finding["partTitle"]) for finding in body["findings"]] == [
+        (None, None), *((None, chapter["title"]) for chapter in course.content["chapters"])
+    ]
     assert body["objectives"] == [] and body["summary"]["score"] == 100 - 15 - 3
 
 
@@ -158,17 +166,20 @@ def test_a_course_without_an_assessment_has_no_objective_tested(
     api_client, api_key, django_capture_on_commit_callbacks
 ):
     # No question tests any (nor is it a finding, as the course asks none): the summary counted
-    # every objective as tested.
+    # every objective as tested, and the report listed none as untested.
     with django_capture_on_commit_callbacks(execute=True):
         job = jobs.create_job(
             api_key=api_key, subject="Intro to SQL", format="onepage", language_id="en-US",
             outline=["Joins", "Indexes"], add_ons=[],
         )
 
-    summary = quality(api_client, Course.objects.get(job=job).public_id).json()["summary"]
+    body = quality(api_client, Course.objects.get(job=job).public_id).json()
 
+    summary = body["summary"]
     assert (summary["questions"], summary["objectivesTested"]) == (0, 0)
     assert summary["objectives"] > 0
+    assert body["untestedObjectives"] == [objective["id"] for objective in body["objectives"]]
+    assert body["findings"] == []
 
 
 def test_a_course_stored_with_options_the_rules_now_refuse_reports_them_as_a_finding(api_client, api_key):
@@ -186,6 +197,8 @@ def test_a_course_stored_with_options_the_rules_now_refuse_reports_them_as_a_fin
         "severity": "medium",
         "part": "question",
         "where": "/assessment/questions/0",
+        "partId": None,
+        "partTitle": course.content["assessment"]["questions"][0]["prompt"],
         "message": "Options A and B are nearly the same text: make every option distinct.",
         "ruleVersion": 2,
     }

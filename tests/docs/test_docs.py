@@ -1,7 +1,7 @@
 """
 The manual keeps up with the API: its endpoints page names every operation of the OpenAPI document
 (and no other), and its errors page every error code with its status, and every failure code of jobs
-and sources.
+and sources; the README and the manual name add-ons by their values.
 """
 
 import re
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
@@ -59,3 +60,26 @@ def test_errors_page_lists_every_failure_code_of_jobs_and_sources(document):
 
     assert job_codes == set(document["components"]["schemas"]["JobErrorCodeEnum"]["enum"])
     assert set(document["components"]["schemas"]["SourceErrorCodeEnum"]["enum"]) <= source_codes
+
+
+def test_the_readme_and_the_manuals_home_name_every_add_on_by_its_value(document):
+    # They said "exercises", and clients sent it: the value is `practical-exercises`.
+    add_ons = document["components"]["schemas"]["AddOnsEnum"]["enum"]
+
+    for page in (ROOT / "README.md", DOCS / "index.md"):
+        opening = page.read_text().split("\n\n")[1]
+        assert [value for value in add_ons if f"`{value}`" not in opening] == [], page.name
+
+
+def test_every_add_on_the_readme_and_the_manual_send_is_one_the_api_takes(document):
+    add_ons = set(document["components"]["schemas"]["AddOnsEnum"]["enum"])
+    pages = [ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "examples").glob("*.py")]
+
+    sent = {
+        (page.name, value)
+        for page in pages
+        for listed in re.findall(r'"addOns": \[([^\]]*)\]', page.read_text())
+        for value in re.findall(r'"([^"]*)"', listed)
+    }
+
+    assert sent and {(page, value) for page, value in sent if value not in add_ons} == set()

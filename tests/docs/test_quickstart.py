@@ -404,7 +404,7 @@ def test_python_edit_example_reads_fixes_regenerates_and_lists_versions(service,
 # Python: examples/course_from_sources.py ----------------------------------------------------------
 
 
-def test_python_sources_example_uploads_a_pdf_builds_a_course_from_it_and_prints_its_citations(
+def test_python_sources_example_uploads_a_pdf_builds_a_course_and_prints_its_link_and_citations(
     service, plain_key, api_key, tmp_path
 ):
     from sources.models import Passage, Source
@@ -424,8 +424,9 @@ def test_python_sources_example_uploads_a_pdf_builds_a_course_from_it_and_prints
     assert result.returncode == 0, result.stderr
     source = Source.objects.get(api_key=api_key)
     course = Course.objects.get(api_key=api_key)
-    first, *rest = result.stdout.splitlines()
+    first, made, *rest = result.stdout.splitlines()
     assert first == f"Source {source.public_id}: 40 pages, 45 headings"
+    assert made == f"Course {course.public_id}: {service}/go/{course.public_id}"
     chapters = [line for line in rest if not line.startswith("  ")]
     assert chapters == [chapter["title"] for chapter in course.content["chapters"]]
     cited = [line for line in rest if line.startswith("  ")]

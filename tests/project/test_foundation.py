@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import processes
 from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
 
@@ -244,12 +245,86 @@ def test_production_values_pass_the_deploy_check():
 def test_every_task_logs_one_line_with_outcome_and_duration(caplog):
     from courses import tasks
 
-    with caplog.at_level(logging.INFO, logger="cgs.task"):
+    with caplog.at_level(logging.DEBUG, logger="cgs.task"):
         tasks.recover_jobs.delay()
 
     [line] = [record for record in caplog.records if record.name == "cgs.task"]
     assert (line.task, line.outcome) == ("courses.tasks.recover_jobs", "SUCCESS")
     assert line.duration_ms >= 0 and line.task_id
+
+
+@pytest.mark.django_db
+def test_a_sweep_that_found_nothing_to_do_logs_its_line_at_debug_only(caplog, empty_task_queue):
+    # Beat sends them every 15 to 60 seconds: at INFO, a service at rest wrote lines all day.
+    from courses import tasks as course_tasks
+    from learners import tasks as learner_tasks
+    from sources import tasks as source_tasks
+    from webhooks import tasks as webhook_tasks
+
+    with caplog.at_level(logging.DEBUG):
+        for sweep in (
+            course_tasks.recover_jobs, source_tasks.recover_sources, webhook_tasks.sweep_events,
+            learner_tasks.sweep_events, course_tasks.purge_expired_idempotency_records,
+            learner_tasks.purge_expired,
+        ):
+            sweep.delay()
+
+    lines = [record for record in caplog.records if record.name == "cgs.task"]
+    assert len(lines) == 6
+    assert {(line.levelno, line.outcome) for line in lines} == {(logging.DEBUG, "SUCCESS")}
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.INFO] == []
+
+
+@pytest.mark.django_db
+def test_a_sweep_that_did_something_logs_at_info_what_it_did(api_key, caplog, time_machine, empty_task_queue):
+    from courses import jobs, tasks
+
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    # The job row committed but its message never reached the broker (on_commit never ran here).
+    jobs.create_job(api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[])
+    time_machine.move_to("2026-05-01T10:05:00Z", tick=False)
+
+    with caplog.at_level(logging.INFO, logger="cgs.task"):
+        tasks.recover_jobs.delay()
+
+    [sweep] = [record for record in caplog.records if getattr(record, "task", "") == "courses.tasks.recover_jobs"]
+    assert (sweep.levelno, sweep.result) == (logging.INFO, {"resent": 1, "retried": 0, "failed": 0})
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_started_as_make_run_starts_it_writes_no_line_of_celerys_per_task(tmp_path, empty_task_queue):
+    from config.celery import app
+
+    log = tmp_path / "worker.log"
+    with open(log, "wb") as output:
+        # Procfile.dev's worker, in one process.
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=info", "-Q", "celery",
+             "--pool", "solo", "--without-mingle", "--without-gossip"],
+            cwd=ROOT, env=processes.environment(), stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    app.conf.task_always_eager = False
+    try:
+        app.send_task("courses.tasks.recover_jobs")  # a sweep with nothing to do
+        app.send_task("courses.tasks.run_generation", kwargs={"job_id": 0})  # no such job: its line, then done
+        assert processes.wait_for(lambda: '"task": "courses.tasks.run_generation"' in log.read_text(), 60), (
+            log.read_text()
+        )
+    finally:
+        app.conf.task_always_eager = True
+        processes.stop(worker)
+
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    assert [line["task"] for line in lines if line["logger"] == "cgs.task"] == ["courses.tasks.run_generation"]
+    # Celery's "Task … received" and "Task … succeeded in …", two more lines per task.
+    assert [line for line in lines if line["logger"] in ("celery.app.trace", "celery.worker.strategy")] == []
+
+
+def test_beat_writes_no_line_per_task_it_sends():
+    # Beat logs "Sending due task" at INFO; the task's own line, when it did something, says it all.
+    assert not logging.getLogger("celery.beat").isEnabledFor(logging.INFO)
+    assert logging.getLogger("celery.beat").isEnabledFor(logging.WARNING)
 
 
 def _make_run_processes_print(variable: str, *, port: int, tmp_path: Path, **env: str) -> dict[str, str]:
@@ -287,7 +362,7 @@ def _make_run_processes_print(variable: str, *, port: int, tmp_path: Path, **env
 
     # honcho prefixes what a process prints: "12:00:00 web.1 | web=..."
     printed = dict(re.findall(r"^\S+ (\w+)\.1 +\| \1=(.*)$", result.stdout, flags=re.MULTILINE))
-    assert set(printed) == set(names) == {"web", "worker", "webhooks", "beat"}, result.stdout + result.stderr
+    assert set(printed) == set(names) == {"web", "worker", "webhooks", "beat", "ready"}, result.stdout + result.stderr
     return printed
 
 
@@ -314,6 +389,25 @@ def test_make_run_keeps_a_public_base_url_it_is_given(tmp_path):
     )
 
     assert set(printed.values()) == {"https://courses.example.com"}
+
+
+def test_make_run_prints_the_demo_key_and_addresses_once_the_web_server_is_ready(live_server, tmp_path):
+    # They were printed before the processes started, and scrolled away under their start-up lines.
+    demo_file = tmp_path / "demo.txt"
+    demo_file.write_text("API key: cgs_demo\nInteractive docs: http://localhost:8000/docs/\n")
+    [ready] = [line for line in (ROOT / "Procfile.dev").read_text().splitlines() if line.startswith("ready:")]
+    assert "print-when-ready.py http://127.0.0.1:$WEB_PORT/readyz build/demo.txt" in ready
+
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "print-when-ready.py"), f"{live_server.url}/readyz", str(demo_file)],
+        capture_output=True, text=True, timeout=60,
+    )
+
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout == (
+        f"\nThe service is ready. Kept in {demo_file}:\n\n"
+        "API key: cgs_demo\nInteractive docs: http://localhost:8000/docs/\n\n"
+    )
 
 
 def test_every_setting_read_from_the_environment_is_documented():

@@ -798,11 +798,13 @@ def test_an_objective_no_question_tests_is_untested_and_listed():
     assert tested.findings == ()
 
 
-def test_without_an_assessment_no_objective_counts_as_untested():
+def test_without_an_assessment_every_objective_is_untested_though_no_quiz_is_there_to_mend():
     report = quality.report_for(course(chapters=2, assessment=False))
 
-    assert report.findings == () and report.untested_objectives == ()
+    assert report.untested_objectives == ("1.1", "2.1")
     assert [objective.questions for objective in report.objectives] == [(), ()]
+    assert report.summary.objectives_tested == 0
+    assert report.findings == ()
 
 
 def test_a_question_naming_no_objective_trips_the_rule_in_a_course_with_objectives():
@@ -1052,6 +1054,63 @@ def test_a_course_built_with_every_flaw_a_trainer_found_in_one_from_two_manuals_
         "QUESTIONS_SHARE_SENTENCE", "DISTRACTOR_RECURS", "SOURCE_TITLED_BY_HEADING",
     } <= {item.code for item in flawed.findings}
     assert flawed.summary.score == 0
+
+
+# --- what a finding names --------------------------------------------------------------------------
+
+
+def test_a_finding_names_its_chapter_and_lesson_by_title_and_its_source_by_id_and_title():
+    # A pointer counts from 0: /chapters/0/lessons/0 is lesson 1.1 on the page.
+    document = from_documents([
+        ("1. Introduction", [{**cited(LONG_ENOUGH), "title": "1.1 Version"}, cited(LONG_ENOUGH)]),
+        ("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)]),
+    ]).model_dump(mode="json", by_alias=True, exclude_none=True)
+    document["sources"][0]["title"] = "1. Introduction"
+
+    report = quality.report_for(content.CourseContent.model_validate(document))
+
+    assert [(item.where, item.part_id, item.part_title) for item in report.findings] == [
+        ("/chapters/0", None, "1. Introduction"),
+        ("/chapters/0/lessons/0", None, "1.1 Version"),
+        ("/sources/0", SOURCES[0]["id"], "1. Introduction"),
+    ]
+
+
+def test_a_source_without_a_title_is_named_by_its_name():
+    sections = tuple(
+        coverage.Section(source_id=SOURCES[0]["id"], title=f"Part {number}", passage_ids=frozenset({f"psg_{number:022d}"}), words=500)
+        for number in range(1, 5)
+    )
+
+    report = quality.report_for(from_documents([("Joins", [cited(LONG_ENOUGH), cited(LONG_ENOUGH)])]), sections=sections)
+
+    assert [(item.code, item.part_id, item.part_title) for item in report.findings] == [
+        ("THIN_COVERAGE", SOURCES[0]["id"], "a.pdf")
+    ]
+
+
+def test_a_finding_names_its_question_by_its_stem_its_objective_by_id_and_statement_and_the_quiz_by_nothing():
+    long_stem = (
+        "Which of these clauses, written after the FROM clause of a SELECT statement that reads two tables, "
+        "is not a join?"
+    )
+    piled = [question(prompt, list(options)) for prompt, options in QUIZ_EN[:3]]
+    piled[0] = {**piled[0], "prompt": long_stem}
+    flawed = course(questions=piled, objectives=[objective("en-US", verb="understand")], chapters=2)
+
+    report = quality.report_for(flawed)
+
+    named = {(item.code, item.where): (item.part_id, item.part_title) for item in report.findings}
+    assert named[("NEGATIVE_STEM", "/assessment/questions/0")] == (
+        None, "Which of these clauses, written after the FROM clause of a SELECT statement…"
+    )
+    assert len(named[("NEGATIVE_STEM", "/assessment/questions/0")][1]) <= 80
+    assert named[("ANSWER_POSITION_PILED", "/assessment")] == (None, None)
+    assert named[("OBJECTIVE_VERB_VAGUE", "/chapters/0/objectives/0")] == (
+        "1.1", report.objectives[0].statement
+    )
+    assert report.objectives[0].statement.startswith("Understand ")
+    assert named[("OBJECTIVE_UNTESTED", "/chapters/1/objectives/0")] == ("2.1", report.objectives[1].statement)
 
 
 def test_every_rule_is_tested_here():
