@@ -187,13 +187,19 @@ class ErrorBody(serializers.Serializer):
     )
 
 
+def _example(code: str) -> dict:
+    """An error body with `code`; a 400's lists its problems too (as core.errors makes them)."""
+    message = _EXAMPLE_MESSAGES[code]
+    if _MEANING[code].startswith("400"):
+        field, _, said = message.partition(": ") if code == "VALIDATION_ERROR" else (None, "", message)
+        return {"message": message, "code": code, "errors": [{"field": field, "message": said}]}
+    return {"message": message, "code": code}
+
+
 def error_response(*codes_and_meanings: tuple[str, str]) -> OpenApiResponse:
     """An error answer, listing the codes it can carry, with an example of each."""
     lines = "\n".join(f"- `{code}`: {meaning}" for code, meaning in codes_and_meanings)
-    examples = [
-        OpenApiExample(code.lower(), summary=code, value={"message": _EXAMPLE_MESSAGES[code], "code": code})
-        for code, _meaning in codes_and_meanings
-    ]
+    examples = [OpenApiExample(code.lower(), summary=code, value=_example(code)) for code, _meaning in codes_and_meanings]
     return OpenApiResponse(ErrorBody, description=lines, examples=examples)
 
 

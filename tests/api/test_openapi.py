@@ -538,3 +538,13 @@ def test_no_schema_is_described_by_how_the_service_builds_it(document):
     # A serializer's docstring becomes its schema's description, and a base class's is inherited.
     for name, schema in document["components"]["schemas"].items():
         assert "DRF" not in schema.get("description", ""), name
+
+
+def test_the_example_of_a_400_lists_its_problem(document):
+    answer = document["paths"]["/api/v1/courses"]["post"]["responses"]["400"]["content"]["application/json"]
+
+    assert answer["examples"]["ValidationError"]["value"] == {
+        "message": "subject: This field is required.",
+        "code": "VALIDATION_ERROR",
+        "errors": [{"field": "subject", "message": "This field is required."}],
+    }
