@@ -166,6 +166,39 @@ def test_a_quiz_checked_with_a_question_unanswered_is_not_scored(live_server, le
     assert_page_is_clean(learner)
 
 
+def colours(option) -> tuple[str, str]:
+    return tuple(option.evaluate("o => [getComputedStyle(o).backgroundColor, getComputedStyle(o).borderTopColor]"))
+
+
+@pytest.mark.parametrize(
+    ("scheme", "wrong", "right"),
+    [
+        ("light", ("rgb(251, 234, 234)", "rgb(159, 42, 47)"), ("rgb(229, 243, 234)", "rgb(27, 107, 58)")),
+        ("dark", ("rgb(51, 25, 26)", "rgb(255, 158, 158)"), ("rgb(20, 41, 28)", "rgb(132, 217, 160)")),
+    ],
+)
+def test_a_wrong_choice_is_shown_wrong_and_the_right_answer_right_once_checked(
+    live_server, learner, scheme, wrong, right
+):
+    # The style of a chosen option outranked the style of a wrong one: a wrong choice kept the
+    # colours of a choice, as if nothing were the matter with it.
+    course = CourseFactory(format="onepage")
+    learner.emulate_media(color_scheme=scheme)
+    learner.goto(f"{live_server.url}/go/{course.public_id}#assessment")
+    first = learner.locator("[data-question]").nth(0).locator("label.option")
+    first.nth(1).click()
+    chosen_before = colours(first.nth(1))
+
+    answer_quiz(learner, right=0)  # the first question answered with its second option
+    expect(learner.locator("[data-quiz-result]")).to_contain_text("You answered 0 of 5 questions correctly.")
+
+    assert chosen_before not in (wrong, right)  # a choice before the check has colours of its own
+    assert colours(first.nth(1)) == wrong
+    assert colours(first.nth(0)) == right
+    assert colours(first.nth(2)) not in (wrong, right)  # neither chosen nor the answer
+    assert_page_is_clean(learner)
+
+
 def brightness(css_color: str) -> float:
     red, green, blue = (int(part) for part in re.findall(r"\d+", css_color)[:3])
     return (red + green + blue) / 3
