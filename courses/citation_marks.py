@@ -43,13 +43,14 @@ def where(reference: Reference, words: Words) -> str:
 class Marks:
     """Makes marks for one page: ids unique within it, even where a reference is marked twice."""
 
-    def __init__(self, words: Words, *, anchor: str = "source"):
+    def __init__(self, words: Words, *, anchor: str = "source", ids: str = "cite"):
         self.words = words
         self.anchor = anchor
+        self.ids = ids
         self._ids = itertools.count(1)
 
     def mark(self, reference: Reference) -> SafeString:
-        uid = f"cite-{reference.number}-{next(self._ids)}"
+        uid = f"{self.ids}-{reference.number}-{next(self._ids)}"
         return format_html(
             '<span class="cite" data-cite>'
             '<a class="cite-mark" href="#{anchor}-{number}" aria-label="{label}" aria-describedby="{uid}"'
@@ -106,14 +107,15 @@ def source_list(references: list[Reference], words: Words, *, anchor: str = "sou
 class Citing:
     """
     The citations of a page (or of a page of the player): marks for its parts, and the list of the
-    references marked on it. `anchor` prefixes the ids of the list's entries, unique per page.
+    references marked on it. `anchor` prefixes the ids of the list's entries, unique per page, and
+    `ids` those of the marks' quotes, for marks added to a page later.
     """
 
-    def __init__(self, references: References, words: Words, *, anchor: str = "source"):
+    def __init__(self, references: References, words: Words, *, anchor: str = "source", ids: str = "cite"):
         self.references = references
         self.words = words
         self.anchor = anchor
-        self._marks = Marks(words, anchor=anchor)
+        self._marks = Marks(words, anchor=anchor, ids=ids)
         self._shown: dict[int, Reference] = {}
 
     def refs(self, cited) -> list[Reference]:

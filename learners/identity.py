@@ -5,9 +5,8 @@ How the preview page knows a learner: a first-party cookie per course, and perso
   SECRET_KEY, on the course's own path (`/go/<course id>`): each course a browser visits has a
   learner of its own. A course page gives a browser that has none a random id (no query, no
   record: a crawler or a link preview is never recorded); the first progress the page's script
-  sends records the learner under that id, or, for a reader whose browser runs no script, their
-  sign-off of the agreement (learners.progress). Every request of
-  the browser names the same learner from the start, however fast the reader moves on.
+  sends records the learner under that id (learners.progress). Every request of the browser names
+  the same learner from the start, however fast the reader moves on.
 - A personal link is the share link plus `?learner=<token>`: the learner's id signed for that
   course (Django's signing; no personal data in it). Opening it on any device puts that learner's
   id in the browser's cookie, marked as a personal learner's, without a query to the database.

@@ -123,9 +123,9 @@ class Signoff(models.Model):
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="signoffs")
     # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
     public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
-    # The learner who signed, whom the browser's learner cookie names (made by the sign-off if the
-    # page's script never recorded them); null without one (a browser that keeps no cookies, a
-    # personal link's learner who was erased, or before learners were recorded).
+    # The learner who signed, whom the browser's learner cookie names, once they had done the rest of
+    # the course (learners.completion); null in sign-offs recorded before a sign-off needed its
+    # learner (from a browser that kept no cookies, or before learners were recorded).
     learner = models.ForeignKey(
         Learner, on_delete=models.CASCADE, null=True, blank=True, related_name="signoffs"
     )

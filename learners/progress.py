@@ -1,11 +1,12 @@
 """
 What the preview page records of a learner. The page's script sends small batches (a page view,
-the pages seen, time spent, a quiz attempt); each batch is one SQL statement, one write: it
-updates the learner's row, and with a quiz attempt inserts that too (data-modifying WITH). A new
-learner's first batch finds no row to update: it takes one of its address's new learners for the
-minute, then a second statement makes the row. A sign-off is one statement the same way. Every
-statement that makes a fact (started, an attempt, completed, signed) marks the row for
-learners.events, which tells the client's receiver after the write.
+the pages seen, time spent) and, apart, each quiz attempt, which the service scores; each is one
+SQL statement, one write: it updates the learner's row, and with a quiz attempt inserts that too
+(data-modifying WITH). A new learner's first write finds no row to update: it takes one of its
+address's new learners for the minute, then a second statement makes the row. A sign-off is one
+statement the same way. Every statement that makes a fact (started, an attempt, completed, signed)
+marks the row for learners.events, which tells the client's receiver after the write. Whether a
+write completes the course is learners.completion's rule.
 
 The pages of a course, for progress and resume: 0 is the introduction (a classic course's
 overview), 1 to n its chapters, n + 1 the closing page (wrap-up, assessment, agreement) when the
@@ -26,7 +27,8 @@ from django.utils import timezone
 
 from core import errors, queue, ratelimit
 from core.ids import looks_like_public_id
-from learners import identity
+from courses import content as course_content
+from learners import completion, identity
 from learners.models import new_learner_id
 
 # Limits of what a batch may say; the page sends far less.
@@ -44,6 +46,10 @@ class CourseNotFound(errors.NotFound):
 
 class InvalidBatch(errors.ValidationError):
     message = "The progress batch is malformed."
+
+
+class InvalidAttempt(errors.ValidationError):
+    message = "The quiz attempt is malformed."
 
 
 class TooManyRequests(errors.AppError):
@@ -78,47 +84,60 @@ class Batch:
 
 def parse_batch(raw) -> Batch:
     """
-    The batch a page sent (JSON in the form field `batch`).
+    The batch of progress a page sent (JSON in the form field `batch`).
     :raises InvalidBatch: for anything but the shape the page sends
     """
-    if not isinstance(raw, str) or len(raw) > MAX_BATCH_CHARACTERS:
-        raise InvalidBatch()
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise InvalidBatch() from None
-    if not isinstance(data, dict) or not set(data) <= {
-        "version", "page", "seen", "seconds", "hello", "answers", "attempt",
-    }:
-        raise InvalidBatch()
+    data = _json_object(raw, keys={"version", "page", "seen", "seconds", "hello"}, error=InvalidBatch)
     seen = data.get("seen", [])
-    answers = data.get("answers")
     if not isinstance(seen, list) or len(seen) > MAX_PAGES + 1:
-        raise InvalidBatch()
-    if answers is not None and (not isinstance(answers, list) or not 1 <= len(answers) <= MAX_QUESTIONS):
         raise InvalidBatch()
     hello = data.get("hello", False)
     if not isinstance(hello, bool):
         raise InvalidBatch()
-    attempt = data.get("attempt")
-    if attempt is not None and (
-        answers is None or not isinstance(attempt, str) or not _ATTEMPT_ID.fullmatch(attempt)
-    ):
-        raise InvalidBatch()
     return Batch(
-        version=_whole(data.get("version"), 1, MAX_VERSION),
-        page=None if data.get("page") is None else _whole(data["page"], 0, MAX_PAGES),
-        seen=frozenset(_whole(page, 0, MAX_PAGES) for page in seen),
-        seconds=min(_whole(data.get("seconds", 0), 0, 24 * 60 * 60), MAX_SECONDS_PER_BATCH),
+        version=_whole(data.get("version"), 1, MAX_VERSION, InvalidBatch),
+        page=None if data.get("page") is None else _whole(data["page"], 0, MAX_PAGES, InvalidBatch),
+        seen=frozenset(_whole(page, 0, MAX_PAGES, InvalidBatch) for page in seen),
+        seconds=min(_whole(data.get("seconds", 0), 0, 24 * 60 * 60, InvalidBatch), MAX_SECONDS_PER_BATCH),
         hello=hello,
-        answers=None if answers is None else tuple(None if a is None else _whole(a, 0, 5) for a in answers),
+    )
+
+
+def parse_attempt(raw) -> Batch:
+    """
+    The quiz attempt a page sent (JSON in the form field `attempt`): the version the page showed,
+    the option chosen per question (null for none), and the page's id of the attempt.
+    :raises InvalidAttempt: for anything but that shape
+    """
+    data = _json_object(raw, keys={"version", "answers", "id"}, error=InvalidAttempt)
+    answers = data.get("answers")
+    if not isinstance(answers, list) or not 1 <= len(answers) <= MAX_QUESTIONS:
+        raise InvalidAttempt()
+    attempt = data.get("id")
+    if attempt is not None and (not isinstance(attempt, str) or not _ATTEMPT_ID.fullmatch(attempt)):
+        raise InvalidAttempt()
+    return Batch(
+        version=_whole(data.get("version"), 1, MAX_VERSION, InvalidAttempt),
+        answers=tuple(None if a is None else _whole(a, 0, 5, InvalidAttempt) for a in answers),
         attempt=attempt,
     )
 
 
-def _whole(value, low: int, high: int) -> int:
+def _json_object(raw, *, keys: set[str], error: type[errors.AppError]) -> dict:
+    if not isinstance(raw, str) or len(raw) > MAX_BATCH_CHARACTERS:
+        raise error()
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise error() from None
+    if not isinstance(data, dict) or not set(data) <= keys:
+        raise error()
+    return data
+
+
+def _whole(value, low: int, high: int, error: type[errors.AppError]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidBatch()
+        raise error()
     return value
 
 
@@ -170,10 +189,28 @@ def _count(kind: str, name: str, *, limit: int) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
+class Scored:
+    """A quiz attempt as the service scored it, against the assessment of the version the page showed."""
+
+    version: int
+    answers: tuple[int | None, ...]
+    right: tuple[bool, ...]  # per question
+    correct: int
+    questions: int
+    score: int  # percent, rounded half up
+    needed: int  # right answers needed to pass
+    passed: bool
+    document: dict  # that version's document (schema version 3), with each question's answer
+    deleted_source_ids: tuple[str, ...]  # of the course now: its page marks what they cited so
+
+
+@dataclasses.dataclass(frozen=True)
 class Recorded:
     learner: identity.Known  # who was recorded: the learner the browser named, or a new one
     resume: int | None  # the page to resume at (known with `hello`)
     signed_at: datetime.datetime | None  # when they first signed the course's agreement (known with `hello`)
+    remaining: completion.Remaining  # what they have left to do, after this write
+    attempt: Scored | None = None  # the quiz attempt recorded, scored
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,30 +218,22 @@ class _Course:
     id: int
     version: int
     pages: int
-    agreement: bool
-    assessment: dict | None  # of the version the batch names, when it holds a quiz attempt
-
-
-@dataclasses.dataclass(frozen=True)
-class _Attempt:
-    version: int
-    answers: list
-    correct: int
-    questions: int
-    score: int
-    passed: bool
+    requirements: completion.Requirements
+    document: dict | None  # of the version the batch names, when it holds a quiz attempt
+    deleted_source_ids: tuple[str, ...] = ()  # with that document
 
 
 def record(
     *, course_public_id: str, learner: identity.Known | None, batch: Batch, client_address: str
 ) -> Recorded | None:
     """
-    Record a batch of progress of the learner the browser names, in one write, and return who was
-    recorded and where they left off. A browser that names no learner (it keeps no cookies) is not
-    recorded (None). An anonymous learner's first batch makes their row; a personal link's learner
+    Record a batch of progress, or a quiz attempt (parse_attempt), of the learner the browser names,
+    in one write, and return who was recorded, what remains of the course for them and, with a
+    `hello`, where they left off. A browser that names no learner (it keeps no cookies) is not
+    recorded (None). An anonymous learner's first write makes their row; a personal link's learner
     who was erased meanwhile is recorded afresh, as a new anonymous learner.
     :raises TooManyRequests: the learner sent too much, or their address made too many learners, this minute
-    :raises CourseNotFound, InvalidBatch
+    :raises CourseNotFound, InvalidBatch, InvalidAttempt
     """
     if learner is None:
         return None
@@ -220,47 +249,84 @@ def record(
         if learner.personal:
             learner = identity.Known(public_id=new_learner_id())
         row = _write(
-            _statement(_UPSERT, attempt), {**values, **_first_values(values), "learner": learner.public_id},
+            _statement(_UPSERT, attempt), {**values, **_first_values(course, values), "learner": learner.public_id},
             attempt=attempt,
         )
     if row is None:  # an id of another course's learner: not this course's to record
         raise CourseNotFound()
-    learner_id, current_page, events_pending, signed_at = row
+    learner_id, current_page, events_pending, signed_at, pages_seen, passed = row
     if events_pending:
         _tell(learner_id)
-    if not batch.hello:
-        return Recorded(learner=learner, resume=None, signed_at=None)
-    return Recorded(learner=learner, resume=current_page, signed_at=signed_at)
+    remaining = completion.remaining(
+        course.requirements, pages_seen=pages_seen, passed=passed, signed=signed_at is not None
+    )
+    return Recorded(
+        learner=learner,
+        resume=current_page if batch.hello else None,
+        signed_at=signed_at if batch.hello else None,
+        remaining=remaining,
+        attempt=attempt,
+    )
+
+
+def check_attempt(
+    *, course_public_id: str, learner: identity.Known | None, attempt: Batch, client_address: str
+) -> tuple[Scored, Recorded | None]:
+    """
+    Score a quiz attempt (parse_attempt) and record it for the learner the browser names, as
+    `record` does; return it scored, and what was recorded. A browser that names no learner has its
+    attempt scored all the same, and nothing recorded (None): its page still shows the verdict. Its
+    attempts are counted per client address, as tightly as a learner's.
+    :raises TooManyRequests: too many attempts this minute
+    :raises CourseNotFound, InvalidAttempt
+    """
+    recorded = record(course_public_id=course_public_id, learner=learner, batch=attempt, client_address=client_address)
+    if recorded is not None:
+        return recorded.attempt, recorded
+    if not looks_like_public_id(course_public_id, "cou_"):
+        raise CourseNotFound()
+    _count("unrecorded-attempts", client_address, limit=settings.PREVIEW_QUIZ_ATTEMPTS_LIMIT)
+    return _score(_course(course_public_id, quiz_version=attempt.version), attempt), None
+
+
+def remaining_for(*, course_id: int, document: dict, learner: identity.Known | None) -> completion.Remaining:
+    """What remains of the course for the learner the browser names (everything, for none yet): one query."""
+    row = None
+    if learner is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(_STANDING, {"course": course_id, "learner": learner.public_id})
+            row = cursor.fetchone()
+    pages_seen, passed, signed_at = row or (0, None, None)
+    return completion.remaining(
+        completion.requirements_of(document), pages_seen=pages_seen, passed=passed, signed=signed_at is not None
+    )
 
 
 def record_signoff(
-    *, course_id: int, course_version: int, pages: int, learner: identity.Known, name: str, ip_hash: str,
-    public_id: str,
-) -> tuple[int, int | None, identity.Known]:
+    *, course_id: int, document: dict, learner: identity.Known, name: str, ip_hash: str, public_id: str
+) -> tuple[int, int]:
     """
-    Record a sign-off (its id `public_id`) by the learner the cookie names (and, in the same
-    statement, their first sign-off and what it completes on their row). A learner not recorded yet
-    is recorded by it; a personal link's learner who was erased (before it, or while it waited for
-    the erasure) is recorded afresh, as a new anonymous learner, as their progress would be. Return
-    the sign-off's id, the learner's (None when an id of another course's learner leaves it on its
-    own), and who signed.
+    Record a sign-off (its id `public_id`) by the learner the cookie names, and, in the same
+    statement, their first sign-off and the completion it makes on their row, if everything else
+    the course asks is done (learners.completion). Return the sign-off's id and the learner's.
+    :raises completion.SignoffTooEarly: the learner has not done the rest (or was never recorded, or was erased)
     :raises CourseNotFound: if the course was deleted meanwhile
     """
+    requirements = completion.requirements_of(document)
     values = {
-        "course": course_id, "version": course_version, "pages": pages,
-        "last_page_bit": 1 << (pages - 1), "name": name, "ip_hash": ip_hash, "public_id": public_id,
+        **completion.sql_values(requirements),
+        "course": course_id, "learner": learner.public_id, "name": name, "ip_hash": ip_hash, "public_id": public_id,
     }
-    row = None
-    if learner.personal:
-        row = _execute(_SIGN_KNOWN, {**values, "learner": learner.public_id})
-        if row is None:
-            learner = identity.Known(public_id=new_learner_id())
-    if row is None:
-        row = _execute(_SIGN_NEW, {**values, "learner": learner.public_id})
-    signoff_id, learner_id = row
-    if learner_id is not None:
+    row = _execute(_SIGN, values)
+    if row is not None:
+        signoff_id, learner_id = row
         _tell(learner_id)
-    return signoff_id, learner_id, learner
+        return signoff_id, learner_id
+    with connection.cursor() as cursor:
+        cursor.execute('SELECT 1 FROM "courses_course" WHERE "id" = %s', [course_id])
+        if cursor.fetchone() is None:
+            raise CourseNotFound()
+    raise completion.SignoffTooEarly(remaining_for(course_id=course_id, document=document, learner=learner))
 
 
 def _tell(learner_id: int) -> None:
@@ -269,77 +335,91 @@ def _tell(learner_id: int) -> None:
     queue.enqueue_on_commit(tasks.send_events, learner_id=learner_id)
 
 
-# The course, without its document (with a quiz attempt, the assessment of the version the page
-# showed). How many pages it has and whether it has an agreement depend on its document only: they
-# are kept per process under the document's digest, and read from the JSON in the database once.
+# The course, without its document (with a quiz attempt, the document of the version the page
+# showed). How many pages it has and what completing it asks depend on its document only: they are
+# kept per process under the document's digest, and read from the JSON in the database once.
 _COURSE = """
-SELECT c."id", c."version", c."content_digest"{assessment}
+SELECT c."id", c."version", c."content_digest"{document}
 FROM "courses_course" c WHERE c."public_id" = %(course)s
 """
-_ASSESSMENT_OF_VERSION = """,
-       (SELECT v."content"->'assessment' FROM "courses_courseversion" v
+_DOCUMENT_OF_VERSION = """, c."deleted_source_ids",
+       (SELECT v."content" FROM "courses_courseversion" v
         WHERE v."course_id" = c."id" AND v."number" = %(quiz_version)s)"""
 _FACTS = """
-SELECT 1 + CASE WHEN jsonb_typeof(c."content"->'chapters') = 'array'
-                THEN jsonb_array_length(c."content"->'chapters') ELSE 0 END
-         + CASE WHEN jsonb_typeof(c."content"->'wrapup') = 'object'
-                  OR jsonb_typeof(c."content"->'assessment') = 'object'
-                  OR jsonb_typeof(c."content"->'agreement') = 'object' THEN 1 ELSE 0 END,
+SELECT CASE WHEN jsonb_typeof(c."content"->'chapters') = 'array'
+            THEN jsonb_array_length(c."content"->'chapters') ELSE 0 END,
+       jsonb_typeof(c."content"->'wrapup') = 'object',
+       jsonb_typeof(c."content"->'assessment') = 'object',
        jsonb_typeof(c."content"->'agreement') = 'object'
 FROM "courses_course" c WHERE c."id" = %s
+"""
+# What a learner has done of the course, for what remains.
+_STANDING = """
+SELECT l."pages_seen", l."passed", l."signed_at" FROM "learners_learner" l
+WHERE l."public_id" = %(learner)s AND l."course_id" = %(course)s
 """
 
 
 def _course(public_id: str, *, quiz_version: int | None) -> _Course:
-    sql = _COURSE.format(assessment=_ASSESSMENT_OF_VERSION if quiz_version is not None else "")
+    sql = _COURSE.format(document=_DOCUMENT_OF_VERSION if quiz_version is not None else "")
     with connection.cursor() as cursor:
         cursor.execute(sql, {"course": public_id, "quiz_version": quiz_version})
         row = cursor.fetchone()
     if row is None:
         raise CourseNotFound()
     course_id, version, digest = row[:3]
-    assessment = row[3] if len(row) > 3 else None
-    if isinstance(assessment, str):
-        assessment = json.loads(assessment)
-    pages, agreement = _facts(course_id, digest)
-    return _Course(id=course_id, version=version, pages=pages, agreement=agreement, assessment=assessment)
+    deleted_source_ids, document = (_json(value) for value in row[3:]) if len(row) > 3 else ((), None)
+    pages, requirements = _facts(course_id, digest)
+    return _Course(
+        id=course_id, version=version, pages=pages, requirements=requirements, document=document,
+        deleted_source_ids=tuple(deleted_source_ids or ()),
+    )
+
+
+def _json(value):
+    # Django has PostgreSQL send jsonb as text, for its JSONField to read.
+    return json.loads(value) if isinstance(value, str) else value
 
 
 @functools.lru_cache(maxsize=4096)
-def _facts(course_id: int, content_digest: str) -> tuple[int, bool]:
-    """The course's page count and whether it has an agreement, for this document of it."""
+def _facts(course_id: int, content_digest: str) -> tuple[int, completion.Requirements]:
+    """The course's page count and what completing it asks, for this document of it."""
     with connection.cursor() as cursor:
         cursor.execute(_FACTS, [course_id])
-        pages, agreement = cursor.fetchone()
-    return pages, agreement
+        chapters, wrapup, assessment, agreement = cursor.fetchone()
+    closing = 1 if wrapup or assessment or agreement else 0
+    requirements = completion.Requirements(chapters=chapters, assessment=bool(assessment), agreement=bool(agreement))
+    return 1 + chapters + closing, requirements
 
 
-def _score(course: _Course, batch: Batch) -> _Attempt:
-    """Score the answers against the assessment of the version the page showed, as the page does."""
-    questions = (course.assessment or {}).get("questions") if isinstance(course.assessment, dict) else None
+def _score(course: _Course, batch: Batch) -> Scored:
+    """Score the answers against the assessment of the version the page showed."""
+    # A version the previous release stored while a deploy ran may be of schema version 2
+    # (courses.content.upgraded: this module reads the JSON without the ORM).
+    document = course_content.upgraded(course.document) if isinstance(course.document, dict) else {}
+    assessment = document.get("assessment")
+    questions = assessment.get("questions") if isinstance(assessment, dict) else None
     if not questions or len(questions) != len(batch.answers):
-        raise InvalidBatch("The answers do not fit the assessment of that version.")
-    # The keys of schema version 3, or of version 2 in a version the previous release stored while a
-    # deploy ran (courses.content.upgraded: this module reads the JSON without the ORM).
-    correct = sum(
-        1
-        for question, answer in zip(questions, batch.answers, strict=True)
-        if answer == question.get("correctIndex", question.get("correct_index"))
-    )
+        raise InvalidAttempt("The answers do not fit the assessment of that version.")
+    right = tuple(answer == question.get("correctIndex") for question, answer in zip(questions, batch.answers, strict=True))
+    correct = sum(right)
     total = len(questions)
-    passing = course.assessment.get("passingScorePercent", course.assessment.get("passing_score_percent", 80))
-    needed = math.ceil(total * passing / 100)
-    return _Attempt(
+    needed = math.ceil(total * assessment.get("passingScorePercent", 80) / 100)
+    return Scored(
         version=batch.version,
-        answers=list(batch.answers),
+        answers=batch.answers,
+        right=right,
         correct=correct,
         questions=total,
         score=(correct * 200 + total) // (2 * total),  # the percentage, rounded half up
+        needed=needed,
         passed=correct >= needed,
+        document=document,
+        deleted_source_ids=course.deleted_source_ids,
     )
 
 
-def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
+def _values(course: _Course, batch: Batch, attempt: Scored | None) -> dict:
     pages = course.pages
     seen = 0
     for page in batch.seen:
@@ -347,6 +427,7 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
             seen |= 1 << page
     page = batch.page if batch.page is not None and batch.page < pages else None
     values = {
+        **completion.sql_values(course.requirements),
         "course": course.id,
         "version": min(batch.version, course.version),
         "pages": pages,
@@ -356,40 +437,40 @@ def _values(course: _Course, batch: Batch, attempt: _Attempt | None) -> dict:
         "keep_place": page is None or (batch.hello and page == 0),
         "seconds": batch.seconds,
         "most": datetime.timedelta(seconds=MAX_SECONDS_PER_BATCH),
-        "last_page_bit": 1 << (pages - 1),
-        "agreement": course.agreement,
         "attempts": 0 if attempt is None else 1,
         "score": None,
         "passed": None,
     }
     if attempt is not None:
         values.update(
-            answers=json.dumps(attempt.answers), correct=attempt.correct, questions=attempt.questions,
+            answers=json.dumps(list(attempt.answers)), correct=attempt.correct, questions=attempt.questions,
             score=attempt.score, passed=attempt.passed, quiz_version=attempt.version,
             attempt_key=batch.attempt,
         )
     return values
 
 
-def _first_values(values: dict) -> dict:
-    completes = values["seen"] & values["last_page_bit"] and not values["agreement"]
+def _first_values(course: _Course, values: dict) -> dict:
+    remaining = completion.remaining(
+        course.requirements, pages_seen=values["seen"], passed=values["passed"], signed=False
+    )
     return {
-        "completes_at_first": bool(completes),
+        "completes_at_first": remaining.complete,
         "best_score": values.get("score"),
         "first_passed": values.get("passed"),
     }
 
 
-def _statement(template: str, attempt: _Attempt | None) -> str:
+def _statement(template: str, attempt: Scored | None) -> str:
     return template.format(
-        completes=_COMPLETES, credit=_CREDIT, counted_from=_COUNTED_FROM,
+        completes=completion.BATCH_COMPLETES, credit=_CREDIT, counted_from=_COUNTED_FROM,
         attempt=_ATTEMPT if attempt is not None else "",
         new_attempt=_NEW_ATTEMPT if attempt is not None else "%(attempts)s",
         relaxed=_RELAXED if attempt is None else "",
     )
 
 
-def _write(sql: str, values: dict, *, attempt: _Attempt | None):
+def _write(sql: str, values: dict, *, attempt: Scored | None):
     """A batch's statement: waiting for the disk with a quiz attempt, and written again, once, when a
     copy of its attempt sent at the same instant was recorded first (see _HAS_THE_ATTEMPT)."""
     try:
@@ -420,11 +501,6 @@ def _execute(sql: str, values: dict):
 
 # The SQL. `l` is the learner's row before the write: in PostgreSQL an UPDATE's expressions read the
 # row as it was (and, when another write to it commits first, as that one left it).
-
-# Reaching the last page completes the course, once it is signed where it has an agreement.
-_COMPLETES = (
-    "(l.\"pages_seen\" | %(seen)s) & %(last_page_bit)s <> 0 AND (NOT %(agreement)s OR l.\"signed_at\" IS NOT NULL)"
-)
 
 # Time spent is counted against the clock: up to now, from where the counting stopped, or from a
 # batch's most (MAX_SECONDS_PER_BATCH) before now if that is later. One page's script sends each
@@ -460,7 +536,10 @@ _CHANGES = """
 # wait for the disk: a batch without a quiz attempt commits without it (SET LOCAL, inside the one
 # statement), so a crash of the database loses at most its last fraction of a second of them.
 _RELAXED = ", (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
-_RETURNING = 'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", l."signed_at"'
+_RETURNING = (
+    'RETURNING l."id", l."current_page", l."attempt_count", l."events_pending", l."signed_at", l."pages_seen",'
+    ' l."passed"'
+)
 
 # A learner already recorded: a personal link's learner was when the client added them, an
 # anonymous one by their first batch.
@@ -475,7 +554,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "signed_at" FROM learner{relaxed}
+SELECT "id", "current_page", "events_pending", "signed_at", "pages_seen", "passed" FROM learner{relaxed}
 """
 )
 
@@ -504,7 +583,7 @@ WITH learner AS (
     + _RETURNING
     + """
 ){attempt}
-SELECT "id", "current_page", "events_pending", "signed_at" FROM learner{relaxed}
+SELECT "id", "current_page", "events_pending", "signed_at", "pages_seen", "passed" FROM learner{relaxed}
 """
 )
 
@@ -532,59 +611,32 @@ attempt AS (
 )"""
 )
 
-# A sign-off with its learner: the first sign-off is the learner's (name and time), and it completes
-# the course when its last page was reached. A reader who signs before any progress of theirs was
-# recorded (their browser runs no script, or their first batch was refused by their address's limit
-# of new learners) is recorded by the sign-off, as a learner who started and signed; a personal
-# link's learner who was erased is recorded under a new id, as an anonymous learner.
-_SIGN_CHANGES = """
-    "updated_at" = %(now)s,
-    "last_seen_at" = %(now)s,
-    "started_at" = COALESCE(l."started_at", %(now)s),
-    "version" = COALESCE(l."version", %(version)s),
-    "pages" = CASE WHEN l."pages" = 0 THEN %(pages)s ELSE l."pages" END,
-    "signed_at" = COALESCE(l."signed_at", %(now)s),
-    "signed_name" = CASE WHEN l."signed_at" IS NULL THEN %(name)s ELSE l."signed_name" END,
-    "completed_at" = COALESCE(l."completed_at",
-                              CASE WHEN l."pages_seen" & %(last_page_bit)s <> 0 THEN %(now)s END),
-    "events_pending" = true
-  WHERE l."course_id" = (SELECT "id" FROM course)
-"""
-# The course is held first (as its deletion holds it before its learners), then the learner's row,
-# then the sign-off's row, which names the course: a sign-off and the course's deletion at the same
-# instant take turns rather than deadlock, and the sign-off then finds the course gone.
-_SIGN_WRITE = """
+# A sign-off by its learner, who has done everything else the course asks (learners.completion): the
+# first sign-off is the learner's (name and time), and it completes the course. The course is held
+# first (as its deletion holds it before its learners), then the learner's row, then the sign-off's
+# row, which names the course: a sign-off and the course's deletion at the same instant take turns
+# rather than deadlock, and the sign-off then finds the course gone. A learner not recorded, erased,
+# or with more to do first is not written, nor is the sign-off.
+_SIGN = (
+    """
 WITH course AS (
   SELECT c."id" FROM "courses_course" c WHERE c."id" = %(course)s FOR KEY SHARE
 ),
-learner AS ({write}
+learner AS (
+  UPDATE "learners_learner" AS l SET
+    "updated_at" = %(now)s,
+    "last_seen_at" = %(now)s,
+    "signed_at" = COALESCE(l."signed_at", %(now)s),
+    "signed_name" = CASE WHEN l."signed_at" IS NULL THEN %(name)s ELSE l."signed_name" END,
+    "completed_at" = COALESCE(l."completed_at", %(now)s),
+    "events_pending" = true
+  WHERE l."course_id" = (SELECT "id" FROM course) AND l."public_id" = %(learner)s AND """
+    + completion.MAY_SIGN
+    + """
   RETURNING l."id"
 )
 INSERT INTO "learners_signoff" ("public_id", "course_id", "learner_id", "name", "ip_hash", "signed_at")
-SELECT %(public_id)s, %(course)s, {signer}, %(name)s, %(ip_hash)s, %(now)s{signed_only_by}
+SELECT %(public_id)s, %(course)s, learner."id", %(name)s, %(ip_hash)s, %(now)s FROM learner
 RETURNING "id", "learner_id"
 """
-# A personal link's learner signs their row, or nothing is written (they were erased).
-_SIGN_KNOWN = _SIGN_WRITE.format(
-    write="""
-  UPDATE "learners_learner" AS l SET """ + _SIGN_CHANGES + """ AND l."public_id" = %(learner)s""",
-    signer='learner."id"',
-    signed_only_by=" FROM learner",
-)
-# A learner of the cookie: their row, made by the sign-off when their first batch has not made it
-# (when that batch makes it at the same instant, the insert waits for it and then signs that row).
-_SIGN_NEW = _SIGN_WRITE.format(
-    write="""
-  INSERT INTO "learners_learner" AS l (
-    "public_id", "course_id", "external_id", "name", "created_at", "updated_at", "started_at", "last_seen_at",
-    "version", "pages", "pages_seen", "current_page", "seconds_spent", "completed_at", "attempt_count",
-    "best_score", "passed", "signed_at", "signed_name", "events_pending", "notified", "attempts_notified"
-  )
-  SELECT %(learner)s, "id", NULL, '', %(now)s, %(now)s, %(now)s, %(now)s,
-         %(version)s, %(pages)s, 0, NULL, 0, NULL, 0,
-         NULL, NULL, %(now)s, %(name)s, true, 0, 0
-  FROM course
-  ON CONFLICT ("public_id") DO UPDATE SET """ + _SIGN_CHANGES,
-    signer='(SELECT "id" FROM learner)',
-    signed_only_by="",
 )

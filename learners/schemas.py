@@ -70,7 +70,10 @@ list_course_results = extend_schema(
         _COURSE,
         OpenApiParameter(
             "completed", {"type": "boolean"}, OpenApiParameter.QUERY,
-            description="Only learners who completed the course (`true`), or who have not (`false`).",
+            description=(
+                "Only learners who completed the course (`true`: every chapter seen, the assessment passed and the "
+                "agreement signed, each where the course has one), or who have not (`false`)."
+            ),
         ),
         OpenApiParameter(
             "passed", {"type": "boolean"}, OpenApiParameter.QUERY,
@@ -131,8 +134,8 @@ LEARNER_COMPLETED = openapi.webhook(
     "learner.completed",
     "notifyLearnerCompleted",
     serializers.LearnerCompletedEvent,
-    "A learner reached the course's last page, with the agreement signed where it has one. Deduplicate on "
-    "`learnerId` and `event`." + _LEARNER_DELIVERY,
+    "A learner completed the course: every chapter seen, the assessment passed and the agreement signed, each "
+    "where the course has one. Deduplicate on `learnerId` and `event`." + _LEARNER_DELIVERY,
 )
 LEARNER_SIGNED = openapi.webhook(
     "learner.signed",

@@ -79,7 +79,11 @@ class ResultOutput(serializers.Serializer):
     lastSeenAt = UtcMillisecondsField(allow_null=True)
     progressPercent = serializers.IntegerField(min_value=0, max_value=100, help_text="Pages seen of the course's pages.")
     completedAt = UtcMillisecondsField(
-        allow_null=True, help_text="The last page reached, and the agreement signed where the course has one."
+        allow_null=True,
+        help_text=(
+            "When the learner completed the course: every chapter seen, the assessment passed and the agreement "
+            "signed, each where the course has one (the agreement opens only once the rest is done). Null until then."
+        ),
     )
     bestScore = serializers.IntegerField(
         min_value=0, max_value=100, allow_null=True, help_text="Percent; null before a first quiz attempt."

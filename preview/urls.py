@@ -28,4 +28,5 @@ urlpatterns = [
     path("go/<str:course_id>/agreement", views.sign_agreement, name="course-sign"),
     path("go/<str:course_id>/signed/<str:token>", views.signed_page, name="course-signed"),
     path("go/<str:course_id>/progress", views.record_progress, name="course-progress"),
+    path("go/<str:course_id>/quiz", views.check_answers, name="course-quiz"),
 ]

@@ -5,7 +5,8 @@ The public preview page of a course, `/go/<course_id>`: no key, no login, in the
 per chapter at `/go/<id>/<n>`, and, when the course has a wrap-up, an assessment or an agreement,
 a last page after the chapters. Every generated string is escaped by the templates; Markdown goes
 through courses.markdown. Pages are rendered once and stored (see Stored pages): a view costs one
-query, two when it renders, three to record a sign-off.
+query, two when it renders, three to record a sign-off. A page holds no quiz answers: its script has
+the service check them (check_answers).
 """
 
 import functools
@@ -24,6 +25,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import etag, require_http_methods, require_POST, require_safe
 
@@ -34,7 +36,7 @@ from courses import citation_marks, citations, deletion, markdown, phrases
 from courses import content as course_content
 from courses.content import CourseContent
 from courses.models import Course, Format, RemovedLink
-from learners import identity, progress, signoffs
+from learners import completion, identity, progress, signoffs
 from learners.models import Signoff
 
 _ROOT = Path(settings.BASE_DIR)
@@ -129,16 +131,22 @@ def chapter_page(request, course_id: str, number: int):
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_agreement(request, course_id: str):
     """
-    GET: the agreement on a page of its own, with its form (for a browser that runs no script: the
+    GET: the agreement on a page of its own, with its form, open once the reader has done the rest
+    of the course and until then saying what remains (for a browser that runs no script: the
     course's stored pages leave their form to the script, which gives it the CSRF token). POST:
-    record a learner's sign-off of the course's agreement, then show the confirmation.
+    record a learner's sign-off of the course's agreement, then show the confirmation; 409 with the
+    agreement's page again when the rest is not done (learners.completion).
     """
     course = _course(request, course_id)
     if request.method != "POST":
         course, content = _course_with_document(request, course)
         if content.agreement is None:
             raise Http404("This course has no agreement.")
-        return _agreement_page(request, course, content, form=SignoffForm(), status=200)
+        signer = _signer(request, course)
+        remaining = progress.remaining_for(course_id=course.pk, document=course.content, learner=signer)
+        return _agreement_page(
+            request, course, content, form=SignoffForm(), remaining=remaining, tracked=signer is not None, status=200
+        )
     if _too_many_signoffs(request):
         return _render_message(
             request,
@@ -151,7 +159,6 @@ def sign_agreement(request, course_id: str):
     if content.agreement is None:
         raise Http404("This course has no agreement.")
     form = SignoffForm(request.POST)
-    signoff = None
     signer = _signer(request, course)
     if form.is_valid():
         try:
@@ -163,15 +170,22 @@ def sign_agreement(request, course_id: str):
             )
         except signoffs.InvalidSignoffName:
             form.add_error("name", SignoffForm.base_fields["name"].error_messages["required"])
+        except completion.SignoffTooEarly as early:
+            # The form opens only once the rest is done; this one was sent around it.
+            return _agreement_page(
+                request, course, content, form=form, remaining=early.remaining, tracked=signer is not None,
+                status=409,
+            )
         except signoffs.CourseDeleted:
             _gone(course.public_id)
-    if signoff is None:
-        return _agreement_page(request, course, content, form=form, status=400)
-    response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
-    response.status_code = 303  # See Other: reloading the confirmation never posts again
-    if signer is not None and signoff.signer != signer:
-        identity.remember(response, course_public_id=course.public_id, learner=signoff.signer)
-    return response
+        else:
+            response = HttpResponseRedirect(reverse("course-signed", args=[course.public_id, signoff.public_id]))
+            response.status_code = 303  # See Other: reloading the confirmation never posts again
+            return response
+    remaining = progress.remaining_for(course_id=course.pk, document=course.content, learner=signer)
+    return _agreement_page(
+        request, course, content, form=form, remaining=remaining, tracked=signer is not None, status=400
+    )
 
 
 @gone_when_deleted
@@ -188,17 +202,24 @@ def signed_page(request, course_id: str, token: str):
     return _respond(request, _render(signoff.course, "preview/signed.html", {"signoff": signoff}))
 
 
-def _agreement_page(request, course: Course, content: CourseContent, *, form, status: int) -> HttpResponse:
-    # Rendered for this reader, never stored: its form carries the reader's CSRF token.
-    context = {"agreement": _agreement(course, content, form=form), "csrf_token": get_token(request)}
+def _agreement_page(
+    request, course: Course, content: CourseContent, *, form, remaining: completion.Remaining, tracked: bool,
+    status: int,
+) -> HttpResponse:
+    # Rendered for this reader, never stored: its form carries the reader's CSRF token, and says
+    # what the reader has left to do before it opens.
+    context = {
+        "agreement": _agreement(course, content, form=form, remaining=remaining, tracked=tracked, on_its_own=True),
+        "csrf_token": get_token(request),
+    }
     return _respond(request, _render(course, "preview/agreement.html", context), status=status)
 
 
 def _signer(request, course: Course) -> identity.Known | None:
     """
-    The learner who signs: the one the browser names, recorded by the sign-off if their page's
-    script never ran. A browser that keeps no cookies, or a request that names a crawler or no
-    User-Agent (never a learner, as with progress), signs on its own.
+    The learner who signs: the one the browser names. A browser that keeps no cookies, or a request
+    that names a crawler or no User-Agent (never a learner, as with progress), names none, and
+    nothing of theirs is recorded that a sign-off could follow.
     """
     if not progress.is_a_learner(request.headers.get("User-Agent", "")):
         return None
@@ -279,8 +300,15 @@ def _render_message(request, course: Course, *, title, text, status: int):
 
 def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
     """The citation marks of a page, in the course's language."""
-    with translation.override(course.language_id):
-        open_quote, close_quote = phrases.quotation_marks(course.language_id)
+    return _citing_for(content, course.deleted_source_ids, language_id=course.language_id)
+
+
+def _citing_for(
+    content: CourseContent, deleted_source_ids, *, language_id: str | None = None, ids: str = "cite"
+) -> citation_marks.Citing:
+    language_id = language_id or content.language_id
+    with translation.override(language_id):
+        open_quote, close_quote = phrases.quotation_marks(language_id)
         words = citation_marks.Words(
             source=str(_("Source {number}")),
             page=str(_("page {page}")),
@@ -289,7 +317,7 @@ def _citing(course: Course, content: CourseContent) -> citation_marks.Citing:
             open_quote=open_quote,
             close_quote=close_quote,
         )
-    return citation_marks.Citing(citations.References(content, course.deleted_source_ids), words)
+    return citation_marks.Citing(citations.References(content, deleted_source_ids), words, ids=ids)
 
 
 def _render_onepage(course: Course, content: CourseContent) -> str:
@@ -434,30 +462,53 @@ def _closing(course: Course, content: CourseContent, *, citing: citation_marks.C
             "marks": citing.line(content.wrapup.citations),
         }
     if content.assessment:
-        questions = [
-            {
-                **question.model_dump(by_alias=False),  # the template reads attribute names
-                "correct_option": question.options[question.correct_index],
-                # In the answer key: a quote that states the answer would give it away before.
-                "marks": citing.line(question.citations),
-            }
-            for question in content.assessment.questions
-        ]
+        # The prompts and options only: the answers, the explanations and the citations (whose
+        # quotes state the answers) come from the service once it has scored an attempt.
+        questions = [{"prompt": question.prompt, "options": question.options} for question in content.assessment.questions]
         closing["assessment"] = {
             "questions": questions,
             "needed": math.ceil(len(questions) * content.assessment.passing_score_percent / 100),
             "total": len(questions),
+            "check_url": reverse("course-quiz", args=[course.public_id]),
         }
     if content.agreement:
         closing["agreement"] = _agreement(course, content, form=SignoffForm())
     return closing
 
 
-def _agreement(course: Course, content: CourseContent, *, form: SignoffForm) -> dict:
+def _agreement(
+    course: Course, content: CourseContent, *, form: SignoffForm, remaining: completion.Remaining | None = None,
+    tracked: bool = True, on_its_own: bool = False,
+) -> dict:
+    """
+    The agreement and its form, which opens once the rest of the course is done
+    (learners.completion). A course page, the same for every reader, lists all that comes before
+    the agreement, and its script strikes what the reader has done (static/courses/learner.js); the
+    agreement's own page (`on_its_own`) lists what `remaining` says for its reader.
+    """
+    base = _course_url(course)
+    on_one_page = course.format == Format.ONEPAGE and not on_its_own
+    chapters = [
+        {"number": number, "title": chapter.title, "url": f"#chapter-{number}" if on_one_page else f"{base}/{number}"}
+        for number, chapter in enumerate(content.chapters, start=1)
+        if remaining is None or number in remaining.chapters
+    ]
+    assessment_url = None
+    if content.assessment is not None and (remaining is None or remaining.assessment):
+        if not on_its_own:
+            assessment_url = "#assessment"  # on the same page
+        elif course.format == Format.ONEPAGE:
+            assessment_url = f"{base}#assessment"
+        else:
+            assessment_url = f"{base}/{len(content.chapters) + 1}#assessment"  # the closing page
     return {
         "statement": markdown.render(content.agreement.statement, top_heading=3),
         "form": form,
         "action": reverse("course-sign", args=[course.public_id]),
+        "chapters": chapters,
+        "assessment_url": assessment_url,
+        "open": remaining is not None and remaining.may_sign and tracked,
+        "tracked": tracked,
     }
 
 
@@ -469,8 +520,8 @@ def record_progress(request, course_id: str):
     """
     A batch of progress from the preview page's script (CSRF-protected, form-encoded, so that the
     `pagehide` beacon can send it too), for the learner the browser's cookie names. 204, or 200 with
-    where to resume and when the learner signed for the first batch of a page; 429 with Retry-After
-    when the learner sent too much.
+    where to resume, when the learner signed and what remains of the course for the first batch of
+    a page; 429 with Retry-After when the learner sent too much.
     """
     if not progress.is_a_learner(request.headers.get("User-Agent", "")):
         return _no_store(HttpResponse(status=204))  # crawlers and link previews make no learners
@@ -492,12 +543,70 @@ def record_progress(request, course_id: str):
     if recorded is None:  # a browser that keeps no cookies: its batches could not be told apart
         return _no_store(HttpResponse(status=204))
     if batch.hello:
-        response = JsonResponse({"resume": recorded.resume, "signedAt": recorded.signed_at})
+        response = JsonResponse(
+            {"resume": recorded.resume, "signedAt": recorded.signed_at, "remaining": recorded.remaining.as_json()}
+        )
     else:
         response = HttpResponse(status=204)
     if recorded.learner != known:
         identity.remember(response, course_public_id=course_id, learner=recorded.learner)
     return _no_store(response)
+
+
+@require_POST
+def check_answers(request, course_id: str):
+    """
+    A quiz attempt from the preview page's script (CSRF-protected, form-encoded, as progress is):
+    scored by the service against the assessment of the version the page showed, recorded for the
+    learner the browser's cookie names, and answered with the verdict, each question's answer and
+    explanation, and what remains of the course. The page holds no answer key; a browser whose
+    progress is not recorded is answered all the same. 429 with Retry-After when too many came.
+    """
+    known = None
+    if progress.is_a_learner(request.headers.get("User-Agent", "")):
+        known = identity.learner_in(request, course_public_id=course_id)
+    try:
+        scored, recorded = progress.check_attempt(
+            course_public_id=course_id,
+            learner=known,
+            attempt=progress.parse_attempt(request.POST.get("attempt")),
+            client_address=ratelimit.client_address(request),
+        )
+    except progress.TooManyRequests as exc:
+        response = JsonResponse({"message": exc.message, "code": exc.code}, status=429)
+        response["Retry-After"] = str(exc.retry_after_seconds)
+        return _no_store(response)
+    except (progress.InvalidAttempt, progress.CourseNotFound) as exc:
+        return _no_store(JsonResponse({"message": exc.message, "code": exc.code}, status=exc.status))
+    response = JsonResponse(
+        {
+            "score": scored.score,
+            "correct": scored.correct,
+            "questions": scored.questions,
+            "needed": scored.needed,
+            "passed": scored.passed,
+            "recorded": recorded is not None,
+            "remaining": None if recorded is None else recorded.remaining.as_json(),
+            "results": _answers(scored),
+        }
+    )
+    if recorded is not None and recorded.learner != known:
+        identity.remember(response, course_public_id=course_id, learner=recorded.learner)
+    return _no_store(response)
+
+
+def _answers(scored: progress.Scored) -> list[dict]:
+    """Each question's verdict, its right option and its explanation as HTML, with its citation marks."""
+    content = course_content.read_stored(scored.document)
+    citing = _citing_for(content, scored.deleted_source_ids, ids="answer-cite")  # beside the page's own marks
+    return [
+        {
+            "right": right,
+            "answer": question.correct_index,
+            "explanationHtml": str(format_html("{}{}", question.explanation, citing.line(question.citations))),
+        }
+        for question, right in zip(content.assessment.questions, scored.right, strict=True)
+    ]
 
 
 def _no_store(response):

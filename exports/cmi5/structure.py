@@ -5,11 +5,11 @@ One AU for the whole course, for the reasons the SCORM packages have one SCO (se
 courses/scorm/manifest.py): the LMS gets the course's completion, score and pass/fail from one
 place, and the player keeps the learner's place itself.
 
-The AU is satisfied (`moveOn`) when the learner has reached the end, which needs the assessment
-submitted and the agreement confirmed, and, with an assessment, also passed it:
-`CompletedAndPassed`. `CompletedOrPassed` would let a learner who fails the assessment but clicks
-on to the end satisfy the course, and one who passes it satisfy the course before confirming the
-agreement; SCORM 2004 likewise needs completion and success.
+The AU is satisfied (`moveOn`) when the learner has completed the course (the player reports it by
+the service's rule: every chapter seen, the assessment passed, the agreement confirmed) and, with an
+assessment, passed it: `CompletedAndPassed`. `CompletedOrPassed` would let a learner who passes the
+assessment satisfy the course before the rest is done; SCORM 2004 likewise needs completion and
+success.
 """
 
 from decimal import Decimal

@@ -10,6 +10,7 @@ the page's Content-Security-Policy forbids it, so the player works offline and n
 """
 
 import functools
+import hashlib
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 from django.template import Context, Engine
 
 from courses import citation_marks, citations, markdown, phrases
-from courses.content import CourseContent, Video
+from courses.content import Assessment, CourseContent, Video
 from exports.player.strings import words_for
 
 HERE = Path(__file__).resolve().parent
@@ -61,7 +62,7 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
     config = {
         "version": runtime.version,
         "passPercent": assessment.passing_score_percent if assessment else None,
-        "answers": [question.correct_index for question in assessment.questions] if assessment else [],
+        "key": answer_key(assessment) if assessment else None,
         "words": {
             key: words[key]
             for key in (
@@ -77,8 +78,8 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
                 "agreement_needed",
                 "finish",
                 "finished",
-                "finish_not_passed",
-                "finished_not_passed",
+                "finish_incomplete",
+                "finished_incomplete",
                 "no_lms",
                 "lms_failed",
                 "session_ended",
@@ -91,6 +92,7 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
         "headline": content.headline,
         "words": words,
         "pages": pages,
+        "to_do": _to_do(pages, words),
         "config": config,
         "runtime_script": runtime.path,
         "connect_src": runtime.connect_src,
@@ -98,6 +100,41 @@ def render_launch_page(*, content: CourseContent, runtime: Runtime) -> bytes:
         "stylesheet": STYLESHEET,
     }
     return _ENGINE.get_template("player/index.html").render(Context(context)).encode("utf-8")
+
+
+def answer_key(assessment: Assessment) -> dict:
+    """
+    The answers, for the player to score offline (a package scored inside an LMS must carry them),
+    out of plain sight: each question's right option as a digest salted per assessment, which the
+    player matches the chosen options against (sco.js). Whoever reads the player's script can still
+    work the answers out: a deterrent, not a lock (docs/how-it-works/export.md).
+    """
+    prompts = "\0".join(question.prompt for question in assessment.questions)
+    salt = hashlib.sha256(prompts.encode()).hexdigest()[:16]
+    return {
+        "salt": salt,
+        "marks": [_digest(f"{salt}:{number}:{question.correct_index}") for number, question in enumerate(assessment.questions)],
+    }
+
+
+def _digest(text: str) -> str:
+    """FNV-1a (32 bits) of ASCII text, in hex: small enough for the player to compute in plain ES5."""
+    value = 0x811C9DC5
+    for byte in text.encode("ascii"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{value:08x}"
+
+
+def _to_do(pages: list[dict], words: dict[str, str]) -> list[dict]:
+    """What completing the course asks before its agreement, each item leading to its page (sco.js)."""
+    items = []
+    for index, page in enumerate(pages):
+        if page["kind"] == "chapter":
+            text = words["read_chapter"] % {"number": page["number"], "title": page["chapter"]["title"]}
+            items.append({"page": index, "text": text})
+        elif page["kind"] == "assessment":
+            items.append({"page": index, "text": words["pass_assessment"]})
+    return items
 
 
 def _citing(content: CourseContent, words: dict[str, str]) -> citation_marks.Citing:
@@ -133,6 +170,7 @@ def _pages(content: CourseContent, words: dict[str, str]) -> list[dict]:
         pages.append(
             {
                 "kind": "chapter",
+                "number": number,
                 "label": label,
                 "title": f"{label}: {chapter.title}",
                 "chapter": {

@@ -46,13 +46,13 @@ WORDS: dict[str, str] = {
     "confirm": _("Confirm"),
     "confirmed": _("Confirmed. Thank you."),
     "agreement_needed": _("Confirm the agreement to finish the course."),
+    "agreement_remaining": _("Before you confirm, finish the course:"),
+    "read_chapter": _("Read chapter %(number)s: %(title)s"),
+    "pass_assessment": _("Pass the assessment"),
     "finish": _("Course complete"),
     "finished": _("You have completed this course."),
-    "finish_not_passed": _("End of the course"),
-    "finished_not_passed": _(
-        "You have reached the end of the course, but you have not passed the assessment yet."
-    ),
-    "back_to_assessment": _("Back to the assessment"),
+    "finish_incomplete": _("End of the course"),
+    "finished_incomplete": _("You have reached the end of the course, but it is not complete yet:"),
     "no_lms": _("Your progress is not being recorded: no learning management system was found."),
     "lms_failed": _("Your progress is not being recorded: the learning management system did not answer."),
     "session_ended": _("This session has ended, so your progress here is no longer recorded. Open the course again from your learning management system to go on."),

@@ -1,6 +1,6 @@
 /*
- * The course page's enhancements. The page works without them: the contents are links, the quiz
- * is a list with its answers behind "Show the answer", the agreement is signed on a page of its own.
+ * The course page's enhancements. The page reads without them: the contents are links, the quiz is
+ * a list of questions (checking the answers needs this script), the agreement is on a page of its own.
  */
 (function () {
   "use strict";
@@ -122,74 +122,127 @@
     }
   }
 
-  /* The assessment: scored in the browser, with each question's explanation. */
+  /*
+   * The assessment. The page holds no answer key: once every question has an answer, the chosen
+   * options go to the service, which scores them against the version of the course the page shows,
+   * records the attempt for the learner's results, and answers with the verdict and each question's
+   * answer and explanation, shown here. What the learner is shown is what was recorded.
+   */
   function setupQuiz(form) {
     var lang = document.documentElement.lang || undefined;
-    var needed = parseInt(form.getAttribute("data-needed"), 10);
     var check = form.querySelector("[data-quiz-check]");
     var retry = form.querySelector("[data-quiz-retry]");
     var result = form.querySelector("[data-quiz-result]");
     var message = form.querySelector("[data-quiz-message]");
     var questions = form.querySelectorAll("[data-question]");
+    var attempt = null; // the answers last sent and their id: sent again after a failure, recorded once
+
+    if (!window.fetch || !window.URLSearchParams) {
+      return; // the check button stays hidden
+    }
 
     function text(name) {
       return form.getAttribute("data-text-" + name) || "";
     }
 
-    function hideAnswers() {
-      each("[data-answer-key]", function (key) {
-        key.hidden = true;
-        key.open = false;
-        key.classList.remove("is-revealed");
-      }, form);
+    function chosenAnswers() {
+      return Array.prototype.map.call(questions, function (question) {
+        return parseInt(question.querySelector("input:checked").value, 10);
+      });
     }
 
-    function score() {
-      var right = 0;
-      var answers = [];
-      Array.prototype.forEach.call(questions, function (question) {
-        var correct = question.getAttribute("data-correct");
-        var chosen = question.querySelector("input:checked");
-        answers.push(parseInt(chosen.value, 10));
+    function send(answers) {
+      var key = answers.join(",");
+      if (!attempt || attempt.key !== key) {
+        attempt = { key: key, id: attemptId() };
+      }
+      var sent = { version: parseInt(form.getAttribute("data-version"), 10), answers: answers };
+      if (attempt.id) {
+        sent.id = attempt.id;
+      }
+      check.disabled = true;
+      form.setAttribute("aria-busy", "true");
+      fetch(form.getAttribute("data-url"), {
+        method: "POST",
+        body: new URLSearchParams({
+          csrfmiddlewaretoken: readCookie(form.getAttribute("data-csrf-cookie")),
+          attempt: JSON.stringify(sent),
+        }),
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      }).then(function (response) {
+        if (!response.ok) {
+          throw response.status;
+        }
+        return response.json();
+      }).then(function (answer) {
+        done();
+        attempt = null;
+        show(answer);
+      }, function (status) {
+        done();
+        showMessage(status === 429 ? text("too-many") : text("unavailable"));
+      });
+    }
+
+    function done() {
+      check.disabled = false;
+      form.removeAttribute("aria-busy");
+    }
+
+    function show(answer) {
+      Array.prototype.forEach.call(questions, function (question, index) {
+        var scored = answer.results[index];
         var feedback = question.querySelector("[data-feedback]");
         var key = question.querySelector("[data-answer-key]");
-        var ok = chosen.value === correct;
-        if (ok) {
-          right += 1;
-        }
+        var right = null;
         each("input", function (input) {
           var option = input.closest(".option");
-          option.classList.toggle("is-answer", input.value === correct);
-          option.classList.toggle("is-wrong", input.checked && input.value !== correct);
+          var isAnswer = parseInt(input.value, 10) === scored.answer;
+          option.classList.toggle("is-answer", isAnswer);
+          option.classList.toggle("is-wrong", input.checked && !scored.right);
           input.disabled = true;
+          if (isAnswer) {
+            right = option.textContent.trim();
+          }
         }, question);
-        feedback.textContent = ok ? text("correct") : text("incorrect");
-        feedback.className = "feedback " + (ok ? "is-correct" : "is-incorrect");
+        feedback.textContent = scored.right ? text("correct") : text("incorrect");
+        feedback.className = "feedback " + (scored.right ? "is-correct" : "is-incorrect");
         feedback.hidden = false;
+        key.textContent = "";
+        var answerLine = document.createElement("p");
+        var label = document.createElement("strong");
+        label.textContent = text("answer");
+        answerLine.appendChild(label);
+        answerLine.appendChild(document.createTextNode(" " + right));
+        // The explanation with its citation marks, as the service rendered and escaped them.
+        var explanation = document.createElement("p");
+        explanation.innerHTML = scored.explanationHtml;
+        key.appendChild(answerLine);
+        key.appendChild(explanation);
         key.hidden = false;
-        key.open = true;
-        key.classList.add("is-revealed");
       });
-      var total = questions.length;
-      var passed = right >= needed;
-      var percent = new Intl.NumberFormat(lang, { style: "percent" }).format(total ? right / total : 0);
+      var percent = new Intl.NumberFormat(lang, { style: "percent" }).format(answer.correct / answer.questions);
       result.textContent = "";
       var scoreLine = document.createElement("p");
       scoreLine.className = "quiz-score";
-      scoreLine.setAttribute("data-quiz-score", String(right));
+      scoreLine.setAttribute("data-quiz-score", String(answer.correct));
       scoreLine.textContent = percent;
       var summary = document.createElement("p");
-      summary.textContent = text("score").replace("{score}", right).replace("{total}", total) + " " +
-        (passed ? text("passed") : text("failed"));
+      summary.textContent = text("score").replace("{score}", answer.correct).replace("{total}", answer.questions) +
+        " " + (answer.passed ? text("passed") : text("failed"));
       result.appendChild(scoreLine);
       result.appendChild(summary);
-      result.className = "quiz-result " + (passed ? "is-passed" : "is-failed");
+      result.className = "quiz-result " + (answer.passed ? "is-passed" : "is-failed");
       result.hidden = false;
       check.hidden = true;
       retry.hidden = false;
       result.focus();
-      // The attempt, for the learner's results (learner.js); the service scores it again itself.
-      form.dispatchEvent(new CustomEvent("course:quiz", { bubbles: true, detail: { answers: answers } }));
+      // For the agreement, which opens once the rest is done (learner.js).
+      form.dispatchEvent(new CustomEvent("course:scored", {
+        bubbles: true,
+        detail: { passed: answer.passed, recorded: answer.recorded, remaining: answer.remaining },
+      }));
     }
 
     /* The first question left unanswered, or null when every one has its answer. */
@@ -214,7 +267,10 @@
         feedback.hidden = true;
         feedback.textContent = "";
       }, form);
-      hideAnswers();
+      each("[data-answer-key]", function (key) {
+        key.hidden = true;
+        key.textContent = "";
+      }, form);
       showMessage("");
       result.hidden = true;
       retry.hidden = true;
@@ -225,12 +281,14 @@
       }
     }
 
-    hideAnswers();
     check.hidden = false;
     // An attempt is every question answered, as in the packages: a learner who pressed Enter on
-    // their first answer, or checked too soon, is shown where to go on, and nothing is scored.
+    // their first answer, or checked too soon, is shown where to go on, and nothing is sent.
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (check.disabled) {
+        return; // on its way
+      }
       var unanswered = firstUnanswered();
       if (unanswered) {
         showMessage(text("answer-all"));
@@ -238,22 +296,30 @@
         return;
       }
       showMessage("");
-      score();
+      send(chosenAnswers());
     });
     retry.addEventListener("click", reset);
+  }
+
+  /* A random id for a quiz attempt (none where the browser has no crypto: it is then sent without). */
+  function attemptId() {
+    try {
+      var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      return Array.prototype.map.call(bytes, function (byte) {
+        return ("0" + byte.toString(16)).slice(-2);
+      }).join("");
+    } catch (error) {
+      return undefined;
+    }
   }
 
   /*
    * Citation marks: hovering or focusing one shows its quote (CSS); a tap or Enter keeps it shown, a
    * second one, Escape or a tap elsewhere hides it. Without this script a mark links to its source
-   * in the list at the end.
+   * in the list at the end. Listened for on the document, so marks that come later (the quiz's
+   * explanations) behave the same.
    */
   function setupCitations() {
-    var marks = document.querySelectorAll("[data-cite-mark]");
-    if (!marks.length) {
-      return;
-    }
-
     function close(cite, dismiss) {
       cite.classList.remove("is-open");
       cite.classList.toggle("is-dismissed", dismiss);
@@ -268,30 +334,40 @@
       });
     }
 
-    Array.prototype.forEach.call(marks, function (mark) {
-      var cite = mark.closest("[data-cite]");
-      mark.addEventListener("click", function (event) {
-        event.preventDefault();
-        var shown = cite.classList.contains("is-open");
-        closeAll(cite);
-        if (shown) {
-          close(cite, true);
-        } else {
-          cite.classList.remove("is-dismissed");
-          cite.classList.add("is-open");
-          mark.setAttribute("aria-expanded", "true");
-        }
-      });
-      cite.addEventListener("focusout", function () {
-        close(cite, false);
-      });
-      cite.addEventListener("mouseleave", function () {
-        cite.classList.remove("is-dismissed");
-      });
-    });
+    function citeOf(node) {
+      return node && node.closest ? node.closest("[data-cite]") : null;
+    }
+
     document.addEventListener("click", function (event) {
-      if (!event.target.closest || !event.target.closest("[data-cite]")) {
-        closeAll(null);
+      var mark = event.target.closest ? event.target.closest("[data-cite-mark]") : null;
+      if (!mark) {
+        if (!citeOf(event.target)) {
+          closeAll(null);
+        }
+        return;
+      }
+      event.preventDefault();
+      var cite = citeOf(mark);
+      var shown = cite.classList.contains("is-open");
+      closeAll(cite);
+      if (shown) {
+        close(cite, true);
+      } else {
+        cite.classList.remove("is-dismissed");
+        cite.classList.add("is-open");
+        mark.setAttribute("aria-expanded", "true");
+      }
+    });
+    document.addEventListener("focusout", function (event) {
+      var cite = citeOf(event.target);
+      if (cite) {
+        close(cite, false);
+      }
+    });
+    document.addEventListener("mouseout", function (event) {
+      var cite = citeOf(event.target);
+      if (cite && !cite.contains(event.relatedTarget)) {
+        cite.classList.remove("is-dismissed");
       }
     });
     document.addEventListener("keydown", function (event) {

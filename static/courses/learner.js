@@ -1,11 +1,12 @@
 /*
  * Records the reader's progress for the course's results (learners/progress.py): the pages seen,
- * the page being read (to resume there, on any device with a personal link), the time the page is
- * in view and in use, and each quiz attempt. Small batches, one request at a time: the first at
- * once, then every 15 seconds while there is something new, a quiz attempt at once, and what is
- * left in a beacon when the page is hidden or left. Nothing is sent before the page is first
- * visible (prerendering, link previews). A notice tells the learner while their progress is not
- * being saved. The page works the same without this script.
+ * the page being read (to resume there, on any device with a personal link), and the time the page
+ * is in view and in use (quiz attempts go with their check, course.js). Small batches, one request
+ * at a time: the first at once, then every 15 seconds while there is something new, a chapter the
+ * agreement waits for at once, and what is left in a beacon when the page is hidden or left.
+ * Nothing is sent before the page is first visible (prerendering, link previews). A notice tells the
+ * learner while their progress is not being saved. The agreement's form opens once the rest of the
+ * course is done, and until then says what remains. The page reads the same without this script.
  */
 (function () {
   "use strict";
@@ -32,7 +33,9 @@
   var sentPage = null;
   var seen = {};
   var unsentMs = 0;
-  var attempts = []; // quiz attempts not yet sent, each its answers and its id
+  // What the learner has left before the agreement, as the service said in its answer to the first
+  // batch, less what was recorded since: {chapters: [numbers], assessment: bool}, or null until then.
+  var remaining = null;
   var helloDone = false; // the service has answered this page's first batch
   var started = false;
   var busy = false;
@@ -62,8 +65,7 @@
   }
 
   function hasNews() {
-    return !helloDone || attempts.length > 0 || Object.keys(seen).length > 0 || page !== sentPage ||
-      unsentMs >= 1000;
+    return !helloDone || Object.keys(seen).length > 0 || page !== sentPage || unsentMs >= 1000;
   }
 
   function take() {
@@ -83,13 +85,6 @@
     if (seconds > 0) {
       batch.seconds = seconds;
     }
-    if (attempts.length) {
-      var attempt = attempts.shift();
-      batch.answers = attempt.answers;
-      if (attempt.id) {
-        batch.attempt = attempt.id; // the same when sent again: the service records it once
-      }
-    }
     seen = {};
     unsentMs -= seconds * 1000;
     sentPage = page;
@@ -102,9 +97,6 @@
       seen[number] = true;
     });
     unsentMs += (batch.seconds || 0) * 1000;
-    if (batch.answers) {
-      attempts.unshift({ answers: batch.answers, id: batch.attempt });
-    }
     sentPage = null;
   }
 
@@ -159,10 +151,16 @@
         return false;
       }
       tell(null);
+      recorded(batch.seen || []);
       if (batch.hello) {
         helloDone = true;
+        if (response.status === 204) {
+          untracked(); // no learner to record (a browser that keeps no cookies)
+          return true;
+        }
         return response.json().then(function (answer) {
           showSigned(answer);
+          showRemaining(answer && answer.remaining);
           resume(answer);
         }).then(function () {
           return true;
@@ -175,9 +173,10 @@
       tell("retrying");
       return false;
     }).then(function (arrived) {
-      // A quiz attempt made meanwhile goes at once; after a failure, what went back waits for the
-      // next tick, never sent again at once (a refused page would send it as fast as it is refused).
-      if (arrived && attempts.length) {
+      // A chapter the agreement waits for, seen meanwhile, goes at once; after a failure, what went
+      // back waits for the next tick, never sent again at once (a refused page would send it as
+      // fast as it is refused).
+      if (arrived && Object.keys(seen).some(awaited)) {
         send();
       }
     });
@@ -209,6 +208,57 @@
     var date = new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(signedAt);
     status.textContent = status.getAttribute("data-text").replace("{date}", date);
     status.hidden = false;
+  }
+
+  /*
+   * The agreement opens once the rest of the course is done (learners/completion.py): the list above
+   * its form keeps what remains, and the form opens when nothing does. The service refuses a
+   * sign-off that comes sooner all the same.
+   */
+  var remainingBox = document.querySelector("[data-signoff-remaining]");
+  var signoffFields = document.querySelector("[data-signoff-fields]");
+
+  function showRemaining(said) {
+    if (said && Array.isArray(said.chapters)) {
+      remaining = { chapters: said.chapters.slice(), assessment: Boolean(said.assessment) };
+    }
+    if (!remaining || !remainingBox) {
+      return;
+    }
+    Array.prototype.forEach.call(remainingBox.querySelectorAll("[data-remaining-chapter]"), function (item) {
+      item.hidden = !awaited(item.getAttribute("data-remaining-chapter"));
+    });
+    Array.prototype.forEach.call(remainingBox.querySelectorAll("[data-remaining-assessment]"), function (item) {
+      item.hidden = !remaining.assessment;
+    });
+    var open = !remaining.chapters.length && !remaining.assessment;
+    remainingBox.hidden = open;
+    if (signoffFields) {
+      signoffFields.disabled = !open;
+    }
+  }
+
+  /* Whether the agreement waits for this page (a chapter not recorded as seen yet). */
+  function awaited(number) {
+    return remaining !== null && remaining.chapters.indexOf(Number(number)) !== -1;
+  }
+
+  /* Pages the service has recorded as seen. */
+  function recorded(pages) {
+    if (remaining) {
+      remaining.chapters = remaining.chapters.filter(function (number) {
+        return pages.indexOf(number) === -1;
+      });
+      showRemaining(null);
+    }
+  }
+
+  /* This browser's progress is not recorded: the agreement cannot be signed from it. */
+  function untracked() {
+    var note = remainingBox && remainingBox.querySelector("[data-signoff-untracked]");
+    if (note) {
+      note.hidden = false;
+    }
   }
 
   /* Back where the learner left off, on arriving at the course's own link for the first time in this tab. */
@@ -255,25 +305,18 @@
       window.clearTimeout(seenTimer);
       seenTimer = window.setTimeout(function () {
         seen[number] = true;
+        if (awaited(number)) {
+          send();
+        }
       }, SEEN_AFTER_MS);
     }
   });
 
-  /* A random id for a quiz attempt (none where the browser has no crypto: it is then sent without). */
-  function attemptId() {
-    try {
-      var bytes = window.crypto.getRandomValues(new Uint8Array(16));
-      return Array.prototype.map.call(bytes, function (byte) {
-        return ("0" + byte.toString(16)).slice(-2);
-      }).join("");
-    } catch (error) {
-      return undefined;
+  /* A quiz attempt the service scored and recorded: what remains is its answer's. */
+  document.addEventListener("course:scored", function (event) {
+    if (event.detail.recorded) {
+      showRemaining(event.detail.remaining);
     }
-  }
-
-  document.addEventListener("course:quiz", function (event) {
-    attempts.push({ answers: event.detail.answers, id: attemptId() });
-    send();
   });
 
   function start() {
@@ -284,10 +327,8 @@
     visibleSince = Date.now();
     send();
     window.setInterval(function () {
-      // A hidden page sends nothing more, but a quiz attempt that went back (it failed after the
-      // page was hidden, so after its farewell): a browser may drop a hidden page without pagehide.
-      if (document.visibilityState === "visible" || attempts.length) {
-        send();
+      if (document.visibilityState === "visible") {
+        send(); // a hidden page sends nothing more
       }
     }, TICK_MS);
   }

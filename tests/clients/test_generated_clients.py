@@ -807,8 +807,9 @@ def test_every_webhook_event_and_job_failure_code_parses_into_its_model(
     assert settings_changed.status_code == 200
     reader = Reader(learned)
     reader.send(hello=True, page=0, seen=[0])
-    reader.send(page=4, seen=[1, 2, 3, 4], answers=FAILING)
-    reader.send(answers=PASSING)
+    reader.send(page=4, seen=[1, 2, 3, 4])
+    reader.answer(FAILING)
+    reader.answer(PASSING)
     reader.sign("Ada Lovelace")
     failed_jobs = {}
     for code, _when in generation_errors.FAILURE_CODES:

@@ -17,6 +17,7 @@ from accounts.models import ApiKey
 from core.logs import JsonFormatter
 from exports import queries
 from preview import views as pages
+from tests.support.readers import Reader
 from tests.support.receivers import answer
 
 pytestmark = pytest.mark.course(format="onepage")
@@ -98,6 +99,7 @@ def test_a_form_django_cannot_read_is_a_400_page_never_a_500(course, content_typ
     browser = Client(enforce_csrf_checks=True, HTTP_COOKIE="csrftoken=" + "A" * 32)
     answers = {
         f"/go/{course.public_id}/progress": (400, "This request could not be read"),
+        f"/go/{course.public_id}/quiz": (400, "This request could not be read"),
         f"/go/{course.public_id}/agreement": (400, "This request could not be read"),
         "/admin/login/": (400, "This request could not be read"),
         "/nothing-here": (404, "Page not found"),  # Django's own 404 page read the form as well
@@ -124,7 +126,8 @@ def test_a_multipart_form_in_another_charset_than_utf8_is_a_400_page(course, cha
     token = browser.get(f"/go/{course.public_id}").cookies["csrftoken"].value
     body = multipart({"csrfmiddlewaretoken": token.encode(), "name": b"Ada\\ud800", "username": b"\\ud800"})
 
-    for path in (f"/go/{course.public_id}/agreement", f"/go/{course.public_id}/progress", "/admin/login/"):
+    paths = ("agreement", "progress", "quiz")
+    for path in (*(f"/go/{course.public_id}/{name}" for name in paths), "/admin/login/"):
         response = browser.generic(
             "POST", path, body, content_type=f"multipart/form-data; boundary=B; charset={charset}"
         )
@@ -192,12 +195,14 @@ def test_download_links_and_confirmation_ids_are_masked_in_every_line_about_a_re
     api_client, course, caplog, django_capture_on_commit_callbacks
 ):
     export_id = api_client.post(export_path(course), {"format": "scorm12"}, format="json").json()["exportId"]
-    browser = Client()
+    reader = Reader(course)
+    reader.ready_to_sign()
+    browser = reader.client
     caplog.set_level(logging.INFO)
     caplog.clear()
 
     browser.get(f"/downloads/{export_id}")
-    signed = {"name": "Grace Hopper", "confirm": "yes"}
+    signed = {"name": "Grace Hopper", "confirm": "yes", "csrfmiddlewaretoken": reader.token}
     confirmation = browser.post(f"/go/{course.public_id}/agreement", signed)
     browser.get(confirmation["Location"])
     browser.get(confirmation["Location"] + "/")  # no pattern matches it

@@ -29,9 +29,10 @@ from courses.models import (
     RemovedLink,
 )
 from exports.models import Export
+from learners import identity
 from learners.models import Learner, Signoff
 from tests.support.exports import export, path_of
-from tests.support.factories import CourseFactory, GenerationJobFactory, SignoffFactory
+from tests.support.factories import CourseFactory, GenerationJobFactory, SignoffFactory, do_all_but_sign
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
 from tests.support.readers import BROWSER
@@ -539,9 +540,8 @@ def test_a_sign_off_waits_for_a_deletion_holding_the_course_before_it_holds_the_
     course = CourseFactory(api_key=api_key, format="classic")
     browser = Client(HTTP_USER_AGENT=BROWSER)
     browser.get(f"/go/{course.public_id}")
-    hello = json.dumps({"version": 1, "page": 1, "hello": True})
-    batch = {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value, "batch": hello}
-    assert browser.post(f"/go/{course.public_id}/progress", batch).status_code == 200
+    learner_id = browser.cookies["cgs_learner"].value.split(":")[0]
+    do_all_but_sign(course, identity.Known(public_id=learner_id))  # the agreement is open to them
     answers = []
     with second_session() as course_deletion:
         course_deletion.execute('SELECT 1 FROM "courses_course" WHERE "id" = %s FOR UPDATE', [course.pk])
@@ -558,19 +558,15 @@ def test_a_sign_off_waits_for_a_deletion_holding_the_course_before_it_holds_the_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
-    "learner", [None, "not recorded", "recorded"],
-    ids=["a browser without cookies", "a reader not yet recorded", "a recorded learner"],
+    "learner", ["not recorded", "ready"], ids=["a reader not yet recorded", "a learner who did the rest"],
 )
 def test_a_sign_off_sent_as_the_course_is_deleted_finds_it_gone(api_key, learner):
     # The page read the course; its deletion commits while the sign-off's write waits on the row.
     course = CourseFactory(api_key=api_key, format="classic")
     browser = Client(HTTP_USER_AGENT=BROWSER)
-    if learner is not None:
-        browser.get(f"/go/{course.public_id}")  # the browser's learner id
-    if learner == "recorded":
-        token = browser.cookies["csrftoken"].value
-        batch = {"csrfmiddlewaretoken": token, "batch": json.dumps({"version": 1, "page": 1, "hello": True})}
-        assert browser.post(f"/go/{course.public_id}/progress", batch).status_code == 200
+    browser.get(f"/go/{course.public_id}")  # the browser's learner id
+    if learner == "ready":
+        do_all_but_sign(course, identity.Known(public_id=browser.cookies["cgs_learner"].value.split(":")[0]))
     deleting, waiting = threading.Event(), threading.Event()
 
     def delete_once_the_sign_off_waits():

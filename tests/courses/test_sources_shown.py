@@ -11,10 +11,13 @@ import zipfile
 import pytest
 from pytest_httpserver import HTTPServer
 
+from courses import citations
 from courses.content import CourseContent
+from courses.models import Course
 from exports.scorm import package as scorm_package
 from tests.support import grounded_documents as documents
 from tests.support.grounded import ALL_ADD_ONS, add_source, make_course
+from tests.support.readers import Reader
 from tests.support.uploads import post_url
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -44,8 +47,15 @@ def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(c
     html = client.get(f"/go/{sourced_course['id']}").content.decode()
 
     document = CourseContent.model_validate(sourced_course["content"])
-    distinct = {(c.passage_id, c.quote) for _, cited in document.cited_parts() for c in cited}
-    assert entries_in(html) == list(range(1, len(distinct) + 1))
+    references = citations.References(document)
+    # The quiz's citations state its answers: they come with the answers, once an attempt is scored.
+    shown = {
+        reference.number
+        for part, cited in document.cited_parts()
+        if not part.startswith("/assessment/")
+        for reference in references.of(cited)
+    }
+    assert entries_in(html) == sorted(shown) == list(range(1, len(shown) + 1))
     assert set(marks_in(html)) == set(entries_in(html))
     assert '<a href="#sources">' in html  # in the contents
     first = document.chapters[0].lessons[0].citations[0]
@@ -60,16 +70,23 @@ def test_the_onepage_course_marks_every_cited_part_and_lists_every_source_once(c
     )
 
 
-def test_a_questions_marks_are_in_its_answer_key_only(client, sourced_course):
-    html = client.get(f"/go/{sourced_course['id']}").content.decode()
+def test_a_questions_marks_come_with_its_answer_once_an_attempt_is_scored(sourced_course):
+    reader = Reader(Course.objects.get(public_id=sourced_course["id"]))
+    html = reader.open().content.decode()
+    document = CourseContent.model_validate(sourced_course["content"])
+    references = citations.References(document)
 
-    for question in re.findall(
-        r'<li class="question".*?</li>\s*(?=<li class="question"|</ol>)', html, flags=re.S
-    ):
-        legend = question.split("</legend>")[0]
-        key = question.split('<details class="answer-key"')[1]
-        assert "data-cite" not in legend
-        assert "data-cite-mark" in key
+    answer = reader.answer([0] * len(document.assessment.questions)).json()
+
+    quiz = html[html.index('id="assessment"') : html.index('id="agreement"')]
+    assert "data-cite" not in quiz
+    ids = []
+    for question, result in zip(document.assessment.questions, answer["results"], strict=True):
+        numbers = [reference.number for reference in references.of(question.citations)]
+        assert numbers and marks_in(result["explanationHtml"]) == numbers
+        ids += re.findall(r'id="([^"]+)" role="tooltip"', result["explanationHtml"])
+    # Ids of their own, beside the page's marks.
+    assert all(uid.startswith("answer-cite-") for uid in ids) and len(set(ids)) == len(ids)
 
 
 def test_each_classic_page_lists_the_sources_it_cites(client, api_client, sourced_course):

@@ -10,7 +10,10 @@ import zipfile
 import pytest
 from django.test import Client
 
+from courses import content
+from courses.models import Course
 from exports.models import Export
+from exports.player import page as player
 from tests.support import legacy, samples
 from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
@@ -86,7 +89,10 @@ def test_a_course_stored_with_options_the_rules_now_refuse_is_exported_as_it_rea
     assert re.findall(r'name="q0" value="(\d)"> <span>([^<]*)</span>', first) == [
         ("0", "Right answer"), ("1", "Right answer"), ("2", "Also wrong"),
     ]
-    assert '"answers": [0, 0, 0, 0, 0]' in page
+    config = json.loads(re.search(r'<script id="sco-config" type="application/json">(.*?)</script>', page, re.S)[1])
+    stored = content.read_stored(Course.objects.get(pk=course.pk).content)
+    assert config["key"] == player.answer_key(stored.assessment)  # the answers it names: all the first
+    assert [question.correct_index for question in stored.assessment.questions] == [0] * 5
 
 
 def test_cmi5_export_answers_the_record_and_sends_the_event_with_the_package_to_download(

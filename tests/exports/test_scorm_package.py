@@ -5,6 +5,7 @@ every file, and the SCO is self-contained, in the course's language, with all co
 """
 
 import io
+import json
 import posixpath
 import re
 import time
@@ -15,6 +16,7 @@ from lxml import etree
 
 from courses.content import CourseContent
 from exports.models import Export
+from exports.player import page as player
 from exports.scorm import manifest, package, schemas
 from tests.support import samples
 
@@ -206,6 +208,30 @@ def test_course_text_is_escaped_in_the_sco():
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
     assert len(re.findall(r"<script\b", html)) == 3  # the config (JSON, not run) and the two assets
     assert not re.search(r"\son\w+=", html.replace("onerror=alert(1)&gt;", ""))
+
+
+@pytest.mark.parametrize("format", FORMATS)
+def test_the_answer_key_is_out_of_plain_sight(format):
+    # A package scored inside an LMS must carry its answers: not as readable attributes or indices,
+    # but as digests the player matches the chosen options against (a deterrent, not a lock).
+    document = samples.course_document(chapters=1)
+    for question, right in zip(document["assessment"]["questions"], (0, 1, 2, 1, 0), strict=True):
+        question["options"] = ["One", "Two", "Three"]
+        question["correctIndex"] = right
+    content = CourseContent.model_validate(document)
+    archive = zipfile.ZipFile(io.BytesIO(package.build_package(content=content, course_id="cou_key", format=format)))
+    html = archive.read("index.html").decode("utf-8")
+
+    config = json.loads(re.search(r'<script id="sco-config" type="application/json">(.*?)</script>', html, re.S)[1])
+    assert set(config) == {"version", "passPercent", "key", "words"}
+    assert re.fullmatch(r"[0-9a-f]{16}", config["key"]["salt"])
+    assert all(re.fullmatch(r"[0-9a-f]{8}", mark) for mark in config["key"]["marks"])
+    assert len(set(config["key"]["marks"])) == 5  # the same option is a mark of its own per question
+    assert "data-correct" not in html and "correctIndex" not in html and "[0, 1, 2, 1, 0]" not in html
+    other = CourseContent.model_validate({**document, "assessment": {
+        **document["assessment"], "questions": [{**q, "prompt": q["prompt"] + "?"} for q in document["assessment"]["questions"]],
+    }})
+    assert player.answer_key(other.assessment)["marks"] != config["key"]["marks"]  # salted per assessment
 
 
 def test_nine_chapter_course_with_every_add_on_builds_quickly(capsys):

@@ -233,7 +233,7 @@ def test_package_initialises_resumes_completes_and_passes_under_scorm_again(page
 
 
 @pytest.mark.parametrize("format", ["scorm12", "scorm2004_4"])
-def test_score_below_the_mastery_score_is_reported_as_failed(page, site, format):
+def test_score_below_the_mastery_score_is_reported_failed_and_the_agreement_waits_for_a_pass(page, site, format):
     zip_bytes, content = build(format, chapters=1)
     src = site.unpack(f"failing-{format}", zip_bytes)
     questions = content.assessment.questions
@@ -248,20 +248,76 @@ def test_score_below_the_mastery_score_is_reported_as_failed(page, site, format)
     result = session.sco.locator("#sco-result").inner_text()
     retry_offered = session.sco.locator("#sco-retry").is_visible()
     session.sco.locator("#sco-next").click()
-    session.confirm_agreement()
-    session.sco.locator("#sco-next").click()
+    on_agreement = (session.page_kind(), session.remaining("agreement"))
+    agreement_shut = session.sco.locator("#sco-agree").is_disabled()
     session.leave()
 
     assert "60%" in result
     assert retry_offered
+    assert on_agreement == ("agreement", ["Pass the assessment"])
+    assert agreement_shut
     assert session.problems() == []
     if RUNTIME[format] == "1.2":
-        assert session.value("cmi.core.lesson_status") == "failed"
+        # Not completed: a failed attempt is told by its score, not a status LMSs take for completion.
+        assert session.value("cmi.core.lesson_status") == "incomplete"
         assert session.value("cmi.core.score.raw") == "60"
     else:
-        assert session.value("cmi.completion_status") == "completed"
+        assert session.value("cmi.completion_status") == "incomplete"
         assert session.value("cmi.success_status") == "failed"
         assert session.value("cmi.score.scaled") == "0.6"
+
+
+@pytest.mark.parametrize("format", ["scorm12", "scorm2004_4"])
+def test_a_learner_who_skips_chapters_is_not_completed_until_every_chapter_is_seen(page, site, format):
+    # Straight from the introduction to the assessment, passed: the course is not complete, and the
+    # LMS is not told it is, until the chapters skipped are read.
+    zip_bytes, content = build(format, chapters=3, add_ons=["assessment"])
+    src = site.unpack(f"skipping-{format}", zip_bytes)
+    statuses = ["cmi.core.lesson_status"] if RUNTIME[format] == "1.2" else ["cmi.completion_status", "cmi.success_status"]
+
+    session = launch(page, site, src, format, manifest_mastery(zip_bytes, format))
+    session.contents_to("assessment")
+    session.answer(correct_answers(content))
+    session.sco.locator("#sco-next").click()
+    skipped = (session.finish_page(), [session.value(status) for status in statuses])
+    session.sco.locator("#sco-finish-remaining").get_by_role("link", name="Read chapter 2: Chapter title 2").click()
+    on_chapter = session.sco.locator('.sco-page:not([hidden]) h1').inner_text()
+    for chapter in (0, 2):
+        session.contents_to("chapter", chapter)
+    session.contents_to("finish")
+    read = (session.finish_page(), [session.value(status) for status in statuses])
+    session.leave()
+
+    assert skipped == (
+        (
+            "End of the course",
+            "You have reached the end of the course, but it is not complete yet:",
+            ["Read chapter 1: Chapter title 1", "Read chapter 2: Chapter title 2", "Read chapter 3: Chapter title 3"],
+        ),
+        ["incomplete"] if RUNTIME[format] == "1.2" else ["incomplete", "passed"],
+    )
+    assert on_chapter == "Chapter title 2"
+    assert read == (
+        ("Course complete", "You have completed this course.", []),
+        ["passed"] if RUNTIME[format] == "1.2" else ["completed", "passed"],
+    )
+    assert session.problems() == []
+
+
+def test_a_learners_place_saved_before_pages_seen_were_kept_counts_the_pages_up_to_it(page, site):
+    # A package exported before: its bookmark says how far the learner went, not which pages they saw.
+    zip_bytes, content = build("scorm2004_4", chapters=3)
+    src = site.unpack("older-state", zip_bytes)
+    kept = {"cmi.entry": "resume", "cmi.location": "6", "cmi.suspend_data": "v1|r6|a00000|c0"}
+
+    session = launch(page, site, src, "scorm2004_4", {**manifest_mastery(zip_bytes, "scorm2004_4"), **kept})
+    on_agreement = (session.page_kind(), session.remaining("agreement"))
+    session.confirm_agreement()
+    session.leave()
+
+    assert on_agreement == ("agreement", [])  # every chapter was on the way
+    assert session.value("cmi.completion_status") == "completed"
+    assert session.problems() == []
 
 
 def test_focus_goes_where_the_learner_acts_next_after_each_assessment_button(page, site):
@@ -292,7 +348,7 @@ def test_focus_goes_where_the_learner_acts_next_after_each_assessment_button(pag
 
 @pytest.mark.parametrize("format", ["scorm12", "scorm2004_4"])
 def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is_passed(page, site, format):
-    zip_bytes, content = build(format, chapters=1)
+    zip_bytes, content = build(format, chapters=1, add_ons=["assessment"])
     src = site.unpack(f"unpassed-{format}", zip_bytes)
     if RUNTIME[format] == "1.2":
         statuses = ["cmi.core.lesson_status"]
@@ -303,12 +359,10 @@ def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is
     session.next_until("assessment")
     session.answer(answers_with_right(content, 3))  # 60%, below the 80% mastery score
     session.sco.locator("#sco-next").click()
-    session.confirm_agreement()
-    session.sco.locator("#sco-next").click()
     unpassed = (session.finish_page(), session.sco.locator("#sco-final-result").inner_text())
     contents_unpassed = session.sco.locator("#sco-toc a[data-page]").last.text_content()
     reported_unpassed = [session.value(status) for status in statuses]
-    session.sco.locator("#sco-back-to-assessment").click()
+    session.sco.locator("#sco-finish-remaining").get_by_role("link", name="Pass the assessment").click()
     back_on = (session.page_kind(), session.focused())
     assessment_heading = session.sco.locator('[data-kind="assessment"] h1').get_attribute("id")
     session.sco.locator("#sco-retry").click()
@@ -321,18 +375,15 @@ def test_the_finish_page_says_the_course_is_complete_only_once_the_assessment_is
     assert unpassed == (
         (
             "End of the course",
-            "You have reached the end of the course, but you have not passed the assessment yet.",
-            True,
+            "You have reached the end of the course, but it is not complete yet:",
+            ["Pass the assessment"],
         ),
         "Your score: 60% — Not passed yet: you need 80%. You can try again.",
     )
     assert (contents_unpassed, contents_passed) == ("End of the course", "Course complete")  # as the heading
     assert back_on == ("assessment", assessment_heading)
-    assert passed == (
-        ("Course complete", "You have completed this course.", False), "Your score: 100% — Passed"
-    )
-    # Only the page's words depend on the verdict: the LMS is told what it was told before.
-    assert reported_unpassed == (["failed"] if RUNTIME[format] == "1.2" else ["completed", "failed"])
+    assert passed == (("Course complete", "You have completed this course.", []), "Your score: 100% — Passed")
+    assert reported_unpassed == (["incomplete"] if RUNTIME[format] == "1.2" else ["incomplete", "failed"])
     assert [session.value(status) for status in statuses] == (
         ["passed"] if RUNTIME[format] == "1.2" else ["completed", "passed"]
     )
@@ -378,8 +429,10 @@ def test_a_mastery_score_is_met_by_the_share_of_right_answers_itself_never_a_rou
     assert f"score: {score}% — Not passed yet: you need {mark}%" in result, result
     assert session.problems() == []
     assert {element: session.value(element) for element in reported} == reported
-    status = "cmi.core.lesson_status" if RUNTIME[format] == "1.2" else "cmi.success_status"
-    assert session.value(status) == "failed"
+    if RUNTIME[format] == "1.2":
+        assert session.value("cmi.core.lesson_status") == "incomplete"  # the score tells the LMS the rest
+    else:
+        assert session.value("cmi.success_status") == "failed"
 
 
 @pytest.mark.parametrize("format", FORMATS)
@@ -393,7 +446,7 @@ def test_course_without_add_ons_completes_when_the_learner_reaches_the_end(page,
     session.leave()
 
     assert manifest_mastery(zip_bytes, format) == {}
-    assert finish_page == ("Course complete", "You have completed this course.", False)
+    assert finish_page == ("Course complete", "You have completed this course.", [])
     assert session.problems() == []
     if RUNTIME[format] == "1.2":
         assert session.value("cmi.core.lesson_status") == "completed"

@@ -143,8 +143,8 @@ def two_learners(api_client, course, settings):
         ada = Reader(course)
         ada.send(hello=True, page=0, seen=[0], seconds=5)
         ada.send(page=4, seen=[1, 2, 3, 4], seconds=60)
-        ada.send(answers=FAILING)
-        ada.send(answers=PASSING)
+        ada.answer(FAILING)
+        ada.answer(PASSING)
     with time_machine.travel("2026-05-01T10:05:00Z", tick=False):
         ada.sign("Ada Lovelace")
     with time_machine.travel("2026-05-02T09:00:00Z", tick=False):
@@ -152,7 +152,8 @@ def two_learners(api_client, course, settings):
         grace = Reader(course)
         grace.client.get(link.removeprefix(settings.PUBLIC_BASE_URL))
         grace.send(hello=True, page=0, seen=[0])
-        grace.send(page=4, seen=[4], seconds=30, answers=FAILING)
+        grace.send(page=4, seen=[4], seconds=30)
+        grace.answer(FAILING)
     return Learner.objects.get(external_id=None), Learner.objects.get(external_id="E-2")
 
 
@@ -465,11 +466,12 @@ def test_an_erased_learners_link_and_cookie_name_no_one(api_client, course, sett
     api_client.delete(f"/api/v1/courses/{course.public_id}/learners/{erased.public_id}")
 
     reader.send(hello=True, page=3, seen=[3])
-    reader.sign("Ada")
+    refused = reader.sign("Ada")  # nothing of the course done since, for this learner
 
     newcomer = Learner.objects.get()
     assert newcomer.public_id != erased.public_id
-    assert (newcomer.external_id, newcomer.pages_seen, newcomer.signed_name) == (None, 0b1000, "Ada")
+    assert (newcomer.external_id, newcomer.pages_seen, newcomer.signed_name) == (None, 0b1000, "")
+    assert refused.status_code == 409
 
 
 @pytest.mark.parametrize("learner_id", ["lrn_doesnotexist000000000000", "cou_xxxxxxxxxxxxxxxxxxxxxx", "%3Cscript%3E"])

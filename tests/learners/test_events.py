@@ -48,11 +48,12 @@ def test_a_learners_story_is_told_in_the_order_it_happened(hooked):
     with at("2026-05-01T10:00:00Z"):
         reader.send(hello=True, page=0, seen=[0])
     with at("2026-05-01T10:01:00Z"):
-        reader.send(page=4, seen=[1, 2, 3, 4], answers=FAILING)
+        reader.send(page=4, seen=[1, 2, 3, 4])
+        reader.answer(FAILING)
     with at("2026-05-01T10:02:00Z"):
-        reader.send(answers=PASSING)
+        reader.answer(PASSING)
     with at("2026-05-01T10:03:00Z"):
-        reader.send(answers=PERFECT)  # after a pass, attempts change nothing anyone is told
+        reader.answer(PERFECT)  # after a pass, attempts change nothing anyone is told
     with at("2026-05-01T10:04:00Z"):
         reader.sign("Ada Lovelace")
     learner = Learner.objects.get()
@@ -78,22 +79,44 @@ def test_a_learners_story_is_told_in_the_order_it_happened(hooked):
 
 def test_each_fact_is_told_once(hooked):
     reader = Reader(hooked)
-    reader.send(hello=True, page=4, seen=[4])
+    reader.send(hello=True, page=4, seen=[0, 1, 2, 3, 4])
     learner = Learner.objects.get()
     events.send_events(learner_id=learner.pk)
 
     again = events.send_events(learner_id=learner.pk)
-    reader.send(answers=FAILING)
-    reader.send(answers=FAILING)
+    reader.answer(FAILING)
+    reader.answer(FAILING)
+    reader.answer(PASSING)
     reader.sign("Grace Hopper")
     reader.sign("Grace Brewster Hopper")
     later = events.send_events(learner_id=learner.pk)
 
     assert again == 0
-    assert later == 4
+    assert later == 5
     assert [(event["event"], event.get("attempt")) for event in told(hooked)] == [
-        ("learner.started", None), ("learner.failed", 1), ("learner.failed", 2), ("learner.signed", None),
-        ("learner.completed", None),
+        ("learner.started", None), ("learner.failed", 1), ("learner.failed", 2), ("learner.passed", 3),
+        ("learner.signed", None), ("learner.completed", None),
+    ]
+
+
+def test_completion_is_told_once_every_chapter_is_seen_the_quiz_passed_and_the_agreement_signed(hooked):
+    reader = Reader(hooked)
+    with at("2026-05-01T10:00:00Z"):
+        reader.send(hello=True, page=4, seen=[0, 4])  # straight to the end
+        reader.answer(PASSING)
+        refused = reader.sign("Ada Lovelace")
+    learner = Learner.objects.get()
+    events.send_events(learner_id=learner.pk)
+    at_the_end = [event["event"] for event in told(hooked)]
+    with at("2026-05-01T10:30:00Z"):
+        reader.send(page=3, seen=[1, 2, 3])
+        reader.sign("Ada Lovelace")
+    events.send_events(learner_id=learner.pk)
+
+    assert refused.status_code == 409
+    assert at_the_end == ["learner.started", "learner.passed"]
+    assert [(event["event"], event.get("completedAt")) for event in told(hooked)][2:] == [
+        ("learner.signed", None), ("learner.completed", "2026-05-01T10:30:00.000Z"),
     ]
 
 
@@ -111,12 +134,13 @@ def test_a_personal_link_learners_events_carry_the_clients_id(hooked, api_client
 
 def test_what_happens_while_there_is_no_learner_callback_url_is_never_told(course):
     reader = Reader(course)
-    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+    reader.send(hello=True, page=4, seen=[4])
+    reader.answer(FAILING)
     learner = Learner.objects.get()
     nothing = events.send_events(learner_id=learner.pk)
     Course.objects.filter(pk=course.pk).update(learner_callback_url=HOOK)
 
-    reader.send(answers=PASSING)
+    reader.answer(PASSING)
     told_then = events.send_events(learner_id=learner.pk)
 
     assert nothing == 0
@@ -130,7 +154,7 @@ def test_a_stopped_learner_callback_url_sends_nothing_more(hooked, api_client):
     events.send_events(learner_id=Learner.objects.get().pk)
     api_client.patch(f"/api/v1/courses/{hooked.public_id}", {"learnerCallbackUrl": None}, format="json")
 
-    reader.send(answers=PASSING)
+    reader.answer(PASSING)
     events.send_events(learner_id=Learner.objects.get().pk)
 
     assert [event["event"] for event in told(hooked)] == ["learner.started"]
@@ -151,11 +175,12 @@ def told_where(course) -> list[tuple[str, str]]:
 
 def test_what_happened_before_the_url_was_set_is_never_sent_to_it(course, api_client):
     reader = Reader(course)
-    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+    reader.send(hello=True, page=4, seen=[4])
+    reader.answer(FAILING)
 
     answer = change_url(api_client, course, HOOK)
     late = events.send_events(learner_id=Learner.objects.get().pk)
-    reader.send(answers=PASSING)
+    reader.answer(PASSING)
     after = events.send_events(learner_id=Learner.objects.get().pk)
 
     assert answer.status_code == 200
@@ -166,7 +191,8 @@ def test_what_happened_before_the_url_was_set_is_never_sent_to_it(course, api_cl
 def test_what_happened_while_the_url_was_set_is_sent_there_when_it_is_stopped(course, api_client):
     change_url(api_client, course, HOOK)
     reader = Reader(course)
-    reader.send(hello=True, page=4, seen=[4], answers=FAILING)
+    reader.send(hello=True, page=4, seen=[4])
+    reader.answer(FAILING)
 
     answer = change_url(api_client, course, None)
     late = events.send_events(learner_id=Learner.objects.get().pk)
@@ -183,7 +209,8 @@ def test_what_happened_goes_to_the_url_of_then_when_it_changes(course, api_clien
     reader.send(hello=True, page=0, seen=[0])
 
     change_url(api_client, course, OTHER)
-    reader.send(page=4, seen=[4], answers=FAILING)
+    reader.send(page=4, seen=[4])
+    reader.answer(FAILING)
     events.send_events(learner_id=Learner.objects.get().pk)
 
     assert told_where(course) == [("learner.started", HOOK), ("learner.failed", OTHER)]
@@ -194,7 +221,9 @@ def test_a_change_of_url_costs_as_many_queries_for_many_learners_as_for_one(cour
     costs = []
     for learners, url in ((1, OTHER), (30, HOOK)):
         for _ in range(learners):
-            Reader(course).send(hello=True, page=4, seen=[4], answers=FAILING)
+            reader = Reader(course)
+            reader.send(hello=True, page=4, seen=[4])
+            reader.answer(FAILING)
         with CaptureQueriesContext(connection) as change:
             change_url(api_client, course, url)
         costs.append(len(change))
@@ -321,11 +350,11 @@ def test_a_progress_write_while_the_url_changes_waits_for_the_change_and_goes_to
 
     answer, write = changed_meanwhile(
         after_query_with='"events_pending" FROM "learners_learner"',
-        change=lambda: writing.send(answers=FAILING),
+        change=lambda: writing.answer(FAILING),
         request=lambda: change_url(api_client, course, new),
     )
 
-    assert (answer.status_code, write.status_code) == (200, 204)
+    assert (answer.status_code, write.status_code) == (200, 200)
     assert told_where(course) == [("learner.started", old), ("learner.started", old), ("learner.failed", new)]
     assert sorted(request.path for request in receiver.requests) == ["/learners/new"] + ["/learners/old"] * 2
     assert not Learner.objects.filter(events_pending=True).exists()

@@ -15,11 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from core import redis_client
 from courses import versions
 from courses.models import CourseVersion
-from learners import progress, queries, services
+from learners import identity, progress, queries, services
 from learners.models import Learner, QuizAttempt, Signoff
 from tests.support import legacy, samples
-from tests.support.factories import CourseFactory
-from tests.support.locks import changed_meanwhile, run_until_they_wait, second_session
+from tests.support.factories import CourseFactory, do_all_but_sign
+from tests.support.locks import run_until_they_wait, second_session
 from tests.support.readers import FAILING, PASSING, Reader
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,9 @@ def test_a_page_gives_the_browser_a_learner_id_and_the_first_batch_records_the_l
     assert cookie["path"] == f"/go/{course.public_id}"
     assert cookie.value.startswith(learner.public_id + ":")  # the id, signed
     assert response.status_code == 200
-    assert response.json() == {"resume": 0, "signedAt": None}
+    assert response.json() == {
+        "resume": 0, "signedAt": None, "remaining": {"chapters": [1, 2, 3], "assessment": True, "agreement": True},
+    }
     assert response.headers["Cache-Control"] == "no-store"
     assert "cgs_learner" not in response.cookies
     assert re.fullmatch(r"lrn_[A-Za-z0-9]{22}", learner.public_id)
@@ -143,7 +145,8 @@ def test_time_sent_in_one_batch_counts_up_to_two_minutes(reader):
     assert Learner.objects.get().seconds_spent == progress.MAX_SECONDS_PER_BATCH == 120
 
 
-def test_reaching_the_last_page_completes_a_course_without_an_agreement(api_key):
+def test_reaching_the_last_page_does_not_complete_a_course(api_key):
+    # The learner of the report: opened the course, jumped to its end, 14 % of it seen.
     course = CourseFactory(api_key=api_key, format="classic", add_ons=["assessment"])
     reader = Reader(course)
 
@@ -151,29 +154,97 @@ def test_reaching_the_last_page_completes_a_course_without_an_agreement(api_key)
     reader.send(hello=True, page=4, seen=[4])
 
     learner = Learner.objects.get()
+    assert learner.completed_at is None
+    assert learner.progress_percent == 40
+
+
+def test_without_an_agreement_the_course_completes_with_every_chapter_seen_and_the_assessment_passed(api_key):
+    course = CourseFactory(api_key=api_key, format="classic", add_ons=["assessment"])
+    reader = Reader(course)
+
+    reader.send(hello=True, page=4, seen=[0, 4])
+    reader.answer(PASSING)
+    passed_first = Learner.objects.get().completed_at
+    reader.send(page=2, seen=[1, 2])
+    two_of_three = Learner.objects.get().completed_at
+    reader.send(page=3, seen=[3])
+
+    learner = Learner.objects.get()
+    assert passed_first is None and two_of_three is None
     assert learner.completed_at == learner.last_seen_at
-    assert learner.progress_percent == 40  # honest: pages 1-3 were skipped
+    assert learner.passed is True
 
 
-def test_with_an_agreement_the_course_completes_once_signed_and_its_last_page_reached(course):
-    last_page_first, signed_first = Reader(course), Reader(course)
+def test_a_quiz_passed_last_completes_the_course_in_its_own_write(api_key):
+    course = CourseFactory(api_key=api_key, format="onepage", add_ons=["assessment"])
+    reader = Reader(course)
+    reader.send(hello=True, page=3, seen=[0, 1, 2, 3])
 
-    last_page_first.send(hello=True, page=4, seen=[4])
-    before_signing = Learner.objects.get().completed_at
-    last_page_first.sign("Ada Lovelace")
-    signed_first.send(hello=True, page=0, seen=[0])
-    signed_first.sign("Grace Hopper")
-    not_yet = Learner.objects.get(signed_name="Grace Hopper").completed_at
-    signed_first.send(hello=True, page=4, seen=[4])
+    failed = reader.answer(FAILING)
+    not_yet = Learner.objects.get().completed_at
+    passed = reader.answer(PASSING)
 
-    ada, grace = Learner.objects.get(signed_name="Ada Lovelace"), Learner.objects.get(signed_name="Grace Hopper")
-    assert before_signing is None and not_yet is None
-    assert ada.completed_at == ada.signed_at
-    assert grace.completed_at == grace.last_seen_at > grace.signed_at
+    learner = Learner.objects.get()
+    assert not_yet is None
+    assert failed.json()["remaining"] == {"chapters": [], "assessment": True, "agreement": False}
+    assert passed.json()["remaining"] == {"chapters": [], "assessment": False, "agreement": False}
+    assert learner.completed_at == learner.attempts.get(number=2).created_at
+
+
+def test_without_an_assessment_every_chapter_seen_completes_the_course(api_key):
+    # The closing page (here a wrap-up) is not a chapter: the rule asks for every chapter.
+    course = CourseFactory(api_key=api_key, format="classic", add_ons=["wrapup"])
+    reader = Reader(course)
+
+    reader.send(hello=True, page=1, seen=[1, 2])
+    reader.send(page=3, seen=[3])
+
+    learner = Learner.objects.get()
+    assert learner.completed_at == learner.last_seen_at
+    assert learner.pages_seen == 0b1110
+
+
+def test_a_learners_first_batch_that_sees_every_chapter_of_a_course_without_add_ons_completes_it(api_key):
+    course = CourseFactory(api_key=api_key, format="onepage", add_ons=[])
+
+    response = Reader(course).send(hello=True, page=3, seen=[0, 1, 2, 3])
+
+    learner = Learner.objects.get()
+    assert response.json()["remaining"] == {"chapters": [], "assessment": False, "agreement": False}
+    assert learner.completed_at == learner.started_at
+
+
+def test_with_an_agreement_the_course_completes_once_signed_after_the_rest(course):
+    ada = Reader(course)
+    ada.ready_to_sign()
+    ready = Learner.objects.get()
+
+    signed = ada.sign("Ada Lovelace")
+
+    learner = Learner.objects.get()
+    assert ready.completed_at is None and ready.passed is True and ready.pages_seen == 0b11111
+    assert signed.status_code == 303
+    assert learner.completed_at == learner.signed_at
+
+
+def test_the_agreement_is_refused_until_the_rest_is_done_and_taken_once_it_is(course, reader):
+    reader.send(hello=True, page=3, seen=[0, 1, 3])
+    reader.answer(PASSING)
+
+    too_early = reader.sign("Ada Lovelace")
+    reader.send(page=2, seen=[2])
+    in_time = reader.sign("Ada Lovelace")
+
+    learner = Learner.objects.get()
+    assert too_early.status_code == 409
+    assert "Read chapter 2: Chapter title 2" in too_early.content.decode()
+    assert in_time.status_code == 303
+    assert Signoff.objects.get().learner == learner
+    assert learner.completed_at == learner.signed_at
 
 
 def test_a_known_learners_signoff_is_theirs_and_their_first_one_counts(course, reader):
-    reader.send(hello=True, page=4, seen=[4])
+    reader.ready_to_sign()
 
     first = reader.sign("Ada Lovelace")
     second = reader.sign("Ada King")
@@ -187,6 +258,7 @@ def test_a_known_learners_signoff_is_theirs_and_their_first_one_counts(course, r
 
 
 def test_a_returning_signers_first_batch_says_when_they_first_signed(course, reader):
+    reader.ready_to_sign()
     before_signing = reader.send(hello=True, page=4, seen=[4])
     signing_time = datetime.datetime(2026, 3, 9, 14, 30, 5, 250000, tzinfo=datetime.UTC)
     with time_machine.travel(signing_time, tick=False):
@@ -196,36 +268,28 @@ def test_a_returning_signers_first_batch_says_when_they_first_signed(course, rea
     back_on_the_page = reader.send(hello=True, page=4, seen=[4])
     a_later_batch = reader.send(page=4, seconds=3)
 
-    assert before_signing.json() == {"resume": 4, "signedAt": None}
-    assert back_on_the_page.json() == {"resume": 4, "signedAt": "2026-03-09T14:30:05.250Z"}
+    done = {"chapters": [], "assessment": False}
+    assert before_signing.json() == {"resume": 4, "signedAt": None, "remaining": {**done, "agreement": True}}
+    assert back_on_the_page.json() == {
+        "resume": 4, "signedAt": "2026-03-09T14:30:05.250Z", "remaining": {**done, "agreement": False},
+    }
     assert a_later_batch.status_code == 204
 
 
-def test_a_reader_who_signs_before_any_progress_is_recorded_as_the_learner_who_signed(course, reader):
+def test_a_reader_whose_progress_was_never_recorded_cannot_sign(course, reader):
     # The page gave the browser its learner id, and no progress was recorded: JavaScript off, or
-    # the first batch refused by the address's limit of new learners.
+    # the first batch refused by the address's limit of new learners. Nothing shows the rest done.
     signed = reader.sign("Ada Lovelace")
 
-    learner, signoff = Learner.objects.get(), Signoff.objects.get()
-    assert signed.status_code == 303
-    assert reader.learner_cookie.value.startswith(learner.public_id + ":")
-    assert signoff.learner == learner
-    assert learner.signed_name == "Ada Lovelace"
-    assert learner.signed_at == learner.started_at == signoff.signed_at
-    assert (learner.version, learner.pages, learner.pages_seen, learner.completed_at) == (1, 5, 0, None)
-    assert learner.events_pending is True
-
-    reader.send(hello=True, page=4, seen=[4])  # the page's script, later: the same learner
-
-    learner = Learner.objects.get()
-    assert learner.completed_at == learner.last_seen_at > learner.signed_at
-    assert learner.signoffs.get() == signoff
+    assert signed.status_code == 409
+    assert "Read chapter 1: Chapter title 1" in signed.content.decode()
+    assert Learner.objects.count() == 0 and Signoff.objects.count() == 0
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_signoff_while_the_first_batch_makes_the_learner_is_that_learners(course, reader):
-    # The first batch's row is made in a transaction that stays open; the sign-off waits for it,
-    # then signs that row.
+def test_a_signoff_sent_while_the_first_batch_makes_the_learner_is_refused(course, reader):
+    # The first batch's row is made in a transaction still open: the sign-off sees no learner whose
+    # progress it could come after, and records nothing.
     reader.open()
     learner_id = reader.learner_cookie.value.split(":")[0]
     answers = []
@@ -233,8 +297,8 @@ def test_a_signoff_while_the_first_batch_makes_the_learner_is_that_learners(cour
         first_batch.execute(
             'INSERT INTO "learners_learner" ("public_id", "course_id", "name", "created_at", "updated_at",'
             ' "pages", "pages_seen", "seconds_spent", "attempt_count", "signed_name", "events_pending",'
-            ' "notified", "attempts_notified")'
-            " VALUES (%s, %s, '', now(), now(), 5, 1, 0, 0, '', true, 0, 0)",
+            ' "notified", "attempts_notified", "passed")'
+            " VALUES (%s, %s, '', now(), now(), 5, 31, 0, 1, '', true, 0, 0, true)",
             [learner_id, course.pk],
         )
         [signing] = run_until_they_wait(first_batch, lambda: answers.append(reader.sign("Ada Lovelace")))
@@ -242,31 +306,32 @@ def test_a_signoff_while_the_first_batch_makes_the_learner_is_that_learners(cour
     signing.join()
 
     learner = Learner.objects.get()
-    assert [answer.status_code for answer in answers] == [303]
-    assert (learner.public_id, learner.pages_seen, learner.signed_name) == (learner_id, 1, "Ada Lovelace")
-    assert Signoff.objects.get().learner == learner
+    assert [answer.status_code for answer in answers] == [409]
+    assert (learner.public_id, learner.signed_at) == (learner_id, None)
+    assert Signoff.objects.count() == 0
 
 
-def test_a_browser_that_keeps_no_cookies_signs_on_its_own(course, reader):
-    reader.open()
+def test_a_browser_that_keeps_no_cookies_cannot_sign(course, reader):
+    reader.ready_to_sign()
     reader.client.cookies.pop("cgs_learner")
 
     signed = reader.sign("Ada Lovelace")
 
-    assert signed.status_code == 303
-    assert Learner.objects.count() == 0
-    assert Signoff.objects.get().learner is None
+    assert signed.status_code == 409
+    assert "Your progress is not being recorded in this browser" in signed.content.decode()
+    assert Signoff.objects.count() == 0
+    assert Learner.objects.get().signed_at is None
 
 
 @pytest.mark.parametrize("user_agent", ["", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"])
-def test_a_signoff_from_a_crawler_or_without_a_user_agent_stands_on_its_own(course, user_agent):
+def test_a_crawler_or_a_request_without_a_user_agent_cannot_sign(course, user_agent):
     reader = Reader(course, user_agent=user_agent)
 
     signed = reader.sign("Ada Lovelace")
 
-    assert signed.status_code == 303
+    assert signed.status_code == 409
     assert Learner.objects.count() == 0
-    assert Signoff.objects.get().learner is None
+    assert Signoff.objects.count() == 0
 
 
 def _personal_reader(course, api_key, settings) -> tuple[Learner, Reader]:
@@ -277,80 +342,74 @@ def _personal_reader(course, api_key, settings) -> tuple[Learner, Reader]:
     return learner, reader
 
 
-def test_an_erased_personal_learner_who_signs_is_recorded_as_a_new_anonymous_learner(
+def test_an_erased_personal_learner_cannot_sign_until_they_take_the_course_again_as_a_new_learner(
     course, api_key, settings
 ):
-    # As their progress would be: the typed name is then in the client's results, and erasable, not
-    # kept in a sign-off of no learner's.
+    # Their progress was erased with them: their browser's next batches record a new anonymous
+    # learner, who signs once the rest is done again (the typed name is then in the client's
+    # results, and erasable).
     erased, reader = _personal_reader(course, api_key, settings)
+    do_all_but_sign(course, identity.Known(public_id=erased.public_id, personal=True))
     services.erase_learner(
         api_key=api_key, course_public_id=course.public_id, learner_public_id=erased.public_id
     )
 
+    refused = reader.sign("Ada Lovelace")
+    reader.ready_to_sign()  # the same browser, later: a new learner
     signed = reader.sign("Ada Lovelace")
-    reader.send(hello=True, page=4, seen=[4])  # the same browser, later: the same new learner
 
     learner = Learner.objects.get()
-    assert signed.status_code == 303
+    assert (refused.status_code, signed.status_code) == (409, 303)
     assert (learner.external_id, learner.signed_name) == (None, "Ada Lovelace")
     assert learner.public_id != erased.public_id and learner.completed_at is not None
     assert Signoff.objects.get().learner == learner
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_a_new_anonymous_learners(
-    course, api_key, settings
-):
+def test_a_signoff_waiting_for_the_erasure_of_its_learner_is_refused_once_it_goes(course, api_key, settings):
     erased, reader = _personal_reader(course, api_key, settings)
+    do_all_but_sign(course, identity.Known(public_id=erased.public_id, personal=True))
     answers = []
     with second_session() as erasure:
+        erasure.execute('DELETE FROM "learners_quizattempt" WHERE "learner_id" = %s', [erased.pk])
         erasure.execute('DELETE FROM "learners_learner" WHERE "id" = %s', [erased.pk])
         [signing] = run_until_they_wait(erasure, lambda: answers.append(reader.sign("Ada Lovelace")))
         erasure.commit()
     signing.join()
 
-    learner = Learner.objects.get()
-    assert [answer.status_code for answer in answers] == [303]
-    assert (learner.public_id != erased.public_id, learner.signed_name) == (True, "Ada Lovelace")
-    assert Signoff.objects.get().learner == learner
+    assert [answer.status_code for answer in answers] == [409]
+    assert Learner.objects.count() == 0 and Signoff.objects.count() == 0
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_signoff_that_waited_for_the_erasure_is_in_the_read_after_one_made_meanwhile(
+def test_a_signoff_that_waited_for_its_learners_row_is_in_the_read_after_one_made_meanwhile(
     course, api_key, settings, api_client, monkeypatch
 ):
-    # The sign-off finds its learner erased once the erasure commits, and records a new one in a
-    # statement of its own: a results read between the two must not give a nextSince after the
-    # new row's time. A margin shorter than the erasure's wait shows a time taken before it.
+    # The sign-off waits for a write of the learner's row (a batch of theirs) that holds it: a
+    # results read meanwhile must not give a nextSince after the time the sign-off then writes. A
+    # margin shorter than the wait shows a time taken before it.
     monkeypatch.setattr(queries, "CLOCK_MARGIN", datetime.timedelta(seconds=0.2))
-    erased, reader = _personal_reader(course, api_key, settings)
-    reads = []
+    learner, reader = _personal_reader(course, api_key, settings)
+    do_all_but_sign(course, identity.Known(public_id=learner.public_id, personal=True))
+    answers = []
 
-    def read():
-        reads.append(api_client.get(f"/api/v1/courses/{course.public_id}/results").json()["nextSince"])
-
-    def sign():
-        return changed_meanwhile(
-            after_query_with='UPDATE "learners_learner"', change=read, request=lambda: reader.sign("Ada")
-        )
-
-    with second_session() as erasure:
-        erasure.execute('DELETE FROM "learners_learner" WHERE "id" = %s', [erased.pk])
-        [signing] = run_until_they_wait(erasure, sign)
-        time.sleep(0.5)  # an erasure of many learners takes its time
-        erasure.commit()
+    with second_session() as batch:
+        batch.execute('SELECT 1 FROM "learners_learner" WHERE "id" = %s FOR UPDATE', [learner.pk])
+        [signing] = run_until_they_wait(batch, lambda: answers.append(reader.sign("Ada")))
+        next_since = api_client.get(f"/api/v1/courses/{course.public_id}/results").json()["nextSince"]
+        time.sleep(0.5)  # a write that takes its time
+        batch.commit()
     signing.join()
 
-    [row] = api_client.get(f"/api/v1/courses/{course.public_id}/results?since={reads[0]}").json()["results"]
+    [row] = api_client.get(f"/api/v1/courses/{course.public_id}/results?since={next_since}").json()["results"]
+    assert [answer.status_code for answer in answers] == [303]
     assert row["signedName"] == "Ada"
 
 
-def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader):
+def test_quiz_attempts_are_scored_and_recorded_by_the_service(reader):
     reader.send(hello=True, page=4, seen=[4])
 
-    reader.send(answers=FAILING)
-    reader.send(answers=PASSING)
-    reader.send(answers=[1, 1, 1, 1, 1])
+    answers = [reader.answer(FAILING), reader.answer(PASSING), reader.answer([1, 1, 1, 1, 1])]
 
     learner = Learner.objects.get()
     attempts = list(QuizAttempt.objects.values_list("number", "answers", "correct", "questions", "score", "passed"))
@@ -360,6 +419,9 @@ def test_quiz_attempts_are_scored_by_the_service_as_the_page_scores_them(reader)
         (3, [1, 1, 1, 1, 1], 0, 5, 0, False),
     ]
     assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
+    assert [(a.json()["score"], a.json()["passed"], a.json()["recorded"]) for a in answers] == [
+        (40, False, True), (80, True, True), (0, False, True),
+    ]
 
 
 def test_a_course_stored_with_options_the_rules_now_refuse_has_its_quiz_read_and_scored(course):
@@ -369,8 +431,8 @@ def test_a_course_stored_with_options_the_rules_now_refuse_has_its_quiz_read_and
 
     page = reader.open("/4")
     reader.send(hello=True, page=4, seen=[4])
-    reader.send(answers=FAILING)
-    reader.send(answers=PASSING)
+    reader.answer(FAILING)
+    reader.answer(PASSING)
 
     assert page.status_code == 200
     attempts = list(QuizAttempt.objects.values_list("correct", "score", "passed"))
@@ -383,18 +445,18 @@ def test_a_quiz_attempt_sent_again_is_recorded_once(reader):
     # the service may have recorded it all the same. Its id says it is the same attempt.
     reader.send(hello=True, page=4, seen=[4])
 
-    first = reader.send(answers=FAILING, attempt="attempt-one-0123456789")
-    again = reader.send(answers=FAILING, attempt="attempt-one-0123456789", seconds=15)
-    other = reader.send(answers=PASSING, attempt="attempt-two-0123456789")
-    without_id = reader.send(answers=PASSING)  # a page from before attempts had ids
+    first = reader.answer(FAILING, attempt="attempt-one-0123456789")
+    again = reader.answer(FAILING, attempt="attempt-one-0123456789")
+    other = reader.answer(PASSING, attempt="attempt-two-0123456789")
+    without_id = reader.answer(PASSING)  # a browser without crypto sends none
 
     learner = Learner.objects.get()
-    assert [r.status_code for r in (first, again, other, without_id)] == [204] * 4
+    assert [r.status_code for r in (first, again, other, without_id)] == [200] * 4
+    assert first.json() == again.json()  # answered as the first time
     assert list(QuizAttempt.objects.values_list("number", "key", "score")) == [
         (1, "attempt-one-0123456789", 40), (2, "attempt-two-0123456789", 80), (3, None, 80),
     ]
     assert (learner.attempt_count, learner.best_score, learner.passed) == (3, 80, True)
-    assert learner.seconds_spent == 15  # the rest of the batch sent again is taken as ever
 
 
 @pytest.mark.django_db(transaction=True)
@@ -406,7 +468,7 @@ def test_a_quiz_attempt_sent_twice_at_once_is_recorded_once(course):
     def send():
         tab = Reader(course)  # a client of its own, with the learner's cookie and the page's token
         tab.client.cookies, tab.token = copy.copy(reader.client.cookies), reader.token
-        answers.append(tab.send(answers=FAILING, attempt="attempt-one-0123456789").status_code)
+        answers.append(tab.answer(FAILING, attempt="attempt-one-0123456789").status_code)
 
     # The learner's row held, so that the copies all begin (each finding no such attempt yet) before
     # any of them writes.
@@ -417,7 +479,7 @@ def test_a_quiz_attempt_sent_twice_at_once_is_recorded_once(course):
     for thread in threads:
         thread.join()
 
-    assert answers == [204] * 4
+    assert answers == [200] * 4
     assert QuizAttempt.objects.count() == 1
     assert Learner.objects.get().attempt_count == 1
 
@@ -426,8 +488,8 @@ def test_a_quiz_attempt_sent_twice_at_once_is_recorded_once(course):
 def test_a_quiz_attempts_id_is_checked(reader, attempt):
     reader.send(hello=True, page=4, seen=[4])
 
-    response = reader.send(answers=FAILING, attempt=attempt)
-    alone = reader.send(attempt="attempt-one-0123456789")  # an id without answers
+    response = reader.post_attempt(json.dumps({"version": 1, "answers": FAILING, "id": attempt}))
+    alone = reader.post_attempt(json.dumps({"version": 1, "id": "attempt-one-0123456789"}))  # no answers
 
     assert [response.status_code, alone.status_code] == [400, 400]
     assert not QuizAttempt.objects.exists()
@@ -437,7 +499,7 @@ def test_until_a_pass_the_learner_has_not_passed(reader):
     reader.send(hello=True, page=4, seen=[4])
     before = Learner.objects.get().passed
 
-    reader.send(answers=FAILING)
+    reader.answer(FAILING)
 
     assert before is None
     assert Learner.objects.get().passed is False
@@ -453,10 +515,12 @@ def test_answers_are_scored_against_the_version_the_page_showed(course, reader, 
     versions.replace_content(api_key=api_key, course_public_id=course.public_id, if_match='"1"', document=document)
     course.refresh_from_db()
 
-    old_page = reader.post_batch(json.dumps({"version": 1, "hello": True, "page": 4, "answers": PASSING}))
-    new_page = reader.post_batch(json.dumps({"version": 2, "page": 4, "answers": PASSING}))
+    old_page = reader.answer(PASSING, version=1)
+    new_page = reader.answer(PASSING, version=2)
 
-    assert old_page.status_code == 200 and new_page.status_code == 204
+    assert old_page.status_code == new_page.status_code == 200
+    assert [old_page.json()["passed"], new_page.json()["passed"]] == [True, False]
+    assert [result["answer"] for result in new_page.json()["results"]] == [2] * 5
     assert list(QuizAttempt.objects.order_by("number").values_list("version", "score", "passed")) == [
         (1, 80, True),
         (2, 0, False),
@@ -471,7 +535,7 @@ def test_answers_are_scored_against_a_version_stored_in_the_casing_of_schema_ver
     CourseVersion.objects.filter(course=course, number=1).update(content=samples.in_version_2(document))
     reader.open("/4")
 
-    reader.post_batch(json.dumps({"version": 1, "hello": True, "page": 4, "answers": [0, 0, 0, 1, 1]}))
+    reader.answer([0, 0, 0, 1, 1], version=1)
 
     attempts = QuizAttempt.objects.values_list("version", "correct", "score", "passed")
     assert list(attempts) == [(1, 3, 60, True)]
@@ -486,7 +550,7 @@ def test_each_batch_is_one_write_and_a_first_view_two(reader):
     with CaptureQueriesContext(connection) as progress_batch:
         reader.send(page=1, seen=[1], seconds=15)
     with CaptureQueriesContext(connection) as quiz_attempt:
-        reader.send(page=4, seen=[4], answers=PASSING)
+        reader.answer(PASSING)
     with CaptureQueriesContext(connection) as first_view:
         newcomer.send(hello=True, page=0, seen=[0])
 
@@ -507,13 +571,13 @@ def test_only_a_batch_without_a_quiz_attempt_commits_without_waiting_for_the_dis
             cursor.execute("SHOW synchronous_commit")
             return cursor.fetchone()[0] == "on"
 
-    reader.send(hello=True, page=4, seen=[4], answers=PASSING)
+    reader.answer(PASSING)  # the learner's first write: its row, and the attempt
     after_a_quiz_attempt = commit_waits_for_the_disk()
     reader.send(page=3, seen=[3], seconds=15)
 
     assert after_a_quiz_attempt is True
     assert commit_waits_for_the_disk() is False
-    assert QuizAttempt.objects.count() == 1 and Learner.objects.get().pages_seen == 0b11000
+    assert QuizAttempt.objects.count() == 1 and Learner.objects.get().pages_seen == 0b1000
 
 
 def test_a_view_of_the_course_link_keeps_the_place_to_resume(reader):
@@ -522,7 +586,7 @@ def test_a_view_of_the_course_link_keeps_the_place_to_resume(reader):
 
     back_at_the_start = reader.send(hello=True, page=0, seen=[0])
 
-    assert back_at_the_start.json() == {"resume": 3, "signedAt": None}
+    assert back_at_the_start.json()["resume"] == 3
     assert Learner.objects.get().current_page == 3
 
 
@@ -599,12 +663,7 @@ def test_progress_needs_the_pages_form_token(course, reader):
         json.dumps({"version": 1, "seconds": -1}),
         json.dumps({"version": 1, "seconds": 10**12}),
         json.dumps({"version": 1, "hello": "yes"}),
-        json.dumps({"version": 1, "answers": []}),
-        json.dumps({"version": 1, "answers": [0, 0]}),
-        json.dumps({"version": 1, "answers": [0] * 21}),
-        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 9]}),
-        json.dumps({"version": 1, "answers": {"0": 1}}),
-        json.dumps({"version": 99, "answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 0]}),  # a quiz attempt goes with its check
         json.dumps({"version": 1, "seen": [0]}) + " " * 5000,
         "\x00" + json.dumps({"version": 1}),
     ],
@@ -622,10 +681,51 @@ def test_malformed_and_hostile_batches_are_refused_never_a_server_error(course, 
     assert Learner.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        "",
+        "not json",
+        "[]",
+        "[" * 3000 + "]" * 3000,
+        json.dumps({"version": 1}),
+        json.dumps({"answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": 0, "answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": True, "answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": 1, "answers": []}),
+        json.dumps({"version": 1, "answers": [0, 0]}),
+        json.dumps({"version": 1, "answers": [0] * 21}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 9]}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, -1]}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, "1"]}),
+        json.dumps({"version": 1, "answers": {"0": 1}}),
+        json.dumps({"version": 99, "answers": [0, 0, 0, 0, 0]}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 0], "seen": [4]}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 0], "id": 7}),
+        json.dumps({"version": 1, "answers": [0, 0, 0, 0, 0]}) + " " * 5000,
+        "\x00" + json.dumps({"version": 1, "answers": [0, 0, 0, 0, 0]}),
+    ],
+)
+@pytest.mark.parametrize("recorded", [True, False])
+def test_malformed_and_hostile_quiz_attempts_are_refused_never_a_server_error(course, reader, raw, recorded):
+    reader.open()
+    if not recorded:  # scored without a learner: checked the same
+        reader.client.cookies.pop("cgs_learner")
+
+    response = reader.client.post(
+        f"/go/{course.public_id}/quiz", {"csrfmiddlewaretoken": reader.token, **({} if raw is None else {"attempt": raw})}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "VALIDATION_ERROR"
+    assert Learner.objects.count() == 0 and QuizAttempt.objects.count() == 0
+
+
 def test_answers_to_a_course_without_an_assessment_are_refused(api_key):
     course = CourseFactory(api_key=api_key, format="classic", add_ons=["wrapup"])
 
-    response = Reader(course).send(hello=True, page=4, answers=[0, 0, 0])
+    response = Reader(course).answer([0, 0, 0])
 
     assert response.status_code == 400
     assert QuizAttempt.objects.count() == 0
@@ -699,10 +799,10 @@ def test_quiz_attempts_are_limited_per_learner_tighter_than_progress(course, rea
 
     with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
         reader.send(hello=True, page=4, seen=[4])
-        attempts = [reader.send(answers=FAILING).status_code for _ in range(3)]
+        attempts = [reader.answer(FAILING).status_code for _ in range(3)]
         reading_on = reader.send(page=3, seen=[3], seconds=5)
 
-    assert attempts == [204, 204, 429]  # the page keeps the third, and sends it again later
+    assert attempts == [200, 200, 429]  # the page says to wait a minute
     assert reading_on.status_code == 204
     assert QuizAttempt.objects.count() == 2 and Learner.objects.get().attempt_count == 2
 

@@ -91,6 +91,9 @@ def test_signoff_factory_signs_as_the_page_does_and_its_confirmation_names_the_s
 
     assert signoff.name == "Ada Lovelace"
     assert "Ada Lovelace" in confirmation.content.decode()
+    # Its learner did the rest first, as the page records it: the sign-off completes the course.
+    assert (signoff.learner.pages_seen, signoff.learner.passed) == (0b11111, True)
+    assert signoff.learner.completed_at == signoff.signed_at
 
 
 def test_signoff_factory_given_a_learner_signs_as_theirs(course):

@@ -83,13 +83,26 @@ class PlayerControls:
             }"""
         )
 
-    def finish_page(self) -> tuple[str, str, bool]:
-        """The finish page's heading, its sentence, and whether it offers the way back to the assessment."""
+    def contents_to(self, kind: str, nth: int = 0) -> None:
+        """Open the `nth` page of this kind from the Contents list, as far as the list lets the learner."""
+        self.player.locator("#sco-toc summary").click()
+        numbers = self.player.locator(".sco-page").evaluate_all(
+            "pages => pages.map((page, n) => [page.getAttribute('data-kind'), n])"
+        )
+        number = [n for page_kind, n in numbers if page_kind == kind][nth]
+        self.player.locator(f'#sco-toc a[data-page="{number}"]').click()
+
+    def remaining(self, where: str) -> list[str]:
+        """What the player lists as left to do, on the `agreement` or the `finish` page."""
+        return self.player.locator(f"#sco-{where}-remaining li:not([hidden])").all_inner_texts()
+
+    def finish_page(self) -> tuple[str, str, list[str]]:
+        """The finish page's heading, its sentence, and what it lists as left to do."""
         finish = self.player.locator('.sco-page[data-kind="finish"]')
         return (
             finish.locator("h1").inner_text(),
             finish.locator("p").first.inner_text(),
-            self.player.locator("#sco-back-to-assessment").is_visible(),
+            self.remaining("finish") if self.player.locator("#sco-finish-remaining").is_visible() else [],
         )
 
 

@@ -7,8 +7,9 @@
  * masteryScore, returnURL, moveOn, contextTemplate), the learner preferences and the learner's own
  * state document (where they were), then send "initialized".
  * Then, in Normal mode only: "answered" for each question (cmi5 allowed), "passed" or "failed" with
- * the scaled score when the assessment is submitted, "completed" when the learner reaches the end
- * (cmi5 defined), and always "terminated" last, on leaving. Statements go out one request at a
+ * the scaled score when the assessment is submitted, "completed" when the learner completes the
+ * course by its one rule (every chapter seen, the assessment passed, the agreement confirmed; cmi5
+ * defined), and always "terminated" last, on leaving. Statements go out one request at a
  * time, in order; their timestamps strictly increase.
  *
  * Every request is a keepalive fetch: what is sent on pagehide still arrives after the page is
@@ -341,7 +342,7 @@
         }
       }));
     }
-    if (state.finished && !done.completed) {
+    if (state.completed && !done.completed) {
       done.completed = true;
       this.send(this.statement("completed", {
         moveOn: true, result: { completion: true, duration: this.sessionDuration() }

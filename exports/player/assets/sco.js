@@ -4,8 +4,15 @@
  * All text is already in the page (rendered and escaped by the server); this script only shows and
  * hides it and sets its own words with textContent, never markup.
  *
- * The learner's state travels as `v1|r<furthest page>|a<answers>|c<0/1>`: a few dozen characters,
- * well inside SCORM 1.2's 4096 for cmi.suspend_data.
+ * The answers are in the page's config as a key the script matches the chosen options against
+ * (exports/player/page.py): out of plain sight, for a package scored inside an LMS must carry them.
+ *
+ * The learner completes the course as the service's rule has it (learners/completion.py): every
+ * chapter seen, the assessment passed (when there is one) and the agreement confirmed (when there is
+ * one), which opens only once the rest is done. That is what the LMS is told.
+ *
+ * The learner's state travels as `v1|r<furthest page>|s<pages seen, as bits>|a<answers>|c<0/1>`: a
+ * few dozen characters, well inside SCORM 1.2's 4096 for cmi.suspend_data.
  *
  * The LMS is reached through the runtime script the package format loads before this one. It
  * defines `window.CourseRuntime(version)` with:
@@ -41,7 +48,13 @@
 
   var assessmentPage = pageOf("assessment");
   var agreementPage = pageOf("agreement");
-  var state = { current: 0, reached: 0, answers: null, confirmed: false };
+  var chapterPages = [];
+  for (var c = 0; c < pages.length; c++) {
+    if (pages[c].getAttribute("data-kind") === "chapter") { chapterPages.push(c); }
+  }
+  var questionCount = quiz ? quiz.querySelectorAll(".sco-question").length : 0;
+  // seen: bit n set once page n was shown.
+  var state = { current: 0, reached: 0, seen: 0, answers: null, confirmed: false };
 
   function format(template, values) {
     return template.replace(/\{(\w+)\}/g, function (match, key) {
@@ -53,38 +66,76 @@
 
   function encode() {
     var answers = state.answers === null ? "" : state.answers.join("");
-    return "v1|r" + state.reached + "|a" + answers + "|c" + (state.confirmed ? 1 : 0);
+    return "v1|r" + state.reached + "|s" + state.seen + "|a" + answers + "|c" + (state.confirmed ? 1 : 0);
   }
 
   function decode(text) {
     var parts = String(text || "").split("|");
     if (parts[0] !== "v1") { return; }
+    var seen = null;
     for (var i = 1; i < parts.length; i++) {
       var key = parts[i].charAt(0);
       var value = parts[i].slice(1);
       if (key === "r" && /^\d+$/.test(value)) {
         state.reached = Math.min(parseInt(value, 10), last);
-      } else if (key === "a" && value.length === config.answers.length && /^\d+$/.test(value)) {
+      } else if (key === "s" && /^\d+$/.test(value)) {
+        seen = parseInt(value, 10) & (Math.pow(2, pages.length) - 1);
+      } else if (key === "a" && value.length === questionCount && /^\d+$/.test(value)) {
         state.answers = value.split("").map(function (digit) { return parseInt(digit, 10); });
       } else if (key === "c") {
         state.confirmed = value === "1";
       }
     }
+    // A state saved before pages seen were kept: the pages up to the furthest one.
+    state.seen = seen !== null ? seen : Math.pow(2, state.reached + 1) - 1;
+  }
+
+  function wasSeen(index) {
+    return Math.floor(state.seen / Math.pow(2, index)) % 2 === 1;
+  }
+
+  function markSeen(index) {
+    if (!wasSeen(index)) { state.seen += Math.pow(2, index); }
+  }
+
+  // The answer key ---------------------------------------------------------------------------
+
+  /* FNV-1a (32 bits) of a text of ASCII characters, in hex, as exports/player/page.py writes the key. */
+  function digest(text) {
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash += (hash << 1) + (hash << 4) + (hash << 7) + (hash << 8) + (hash << 24);
+    }
+    return ("0000000" + (hash >>> 0).toString(16)).slice(-8);
+  }
+
+  function isRight(question, option) {
+    return digest(config.key.salt + ":" + question + ":" + option) === config.key.marks[question];
+  }
+
+  /* The right option of a question (its position from 0). */
+  function rightOption(question) {
+    var options = questions()[question].querySelectorAll("input").length;
+    for (var option = 0; option < options; option++) {
+      if (isRight(question, option)) { return option; }
+    }
+    return -1;
   }
 
   // Rules ------------------------------------------------------------------------------------
 
   function correctAnswers() {
     var correct = 0;
-    for (var i = 0; i < config.answers.length; i++) {
-      if (state.answers[i] === config.answers[i]) { correct++; }
+    for (var i = 0; i < questionCount; i++) {
+      if (isRight(i, state.answers[i])) { correct++; }
     }
     return correct;
   }
 
   /* The share of correct answers (0 to 1), unrounded, or null before the assessment. */
   function share() {
-    return state.answers === null ? null : correctAnswers() / config.answers.length;
+    return state.answers === null ? null : correctAnswers() / questionCount;
   }
 
   /*
@@ -94,7 +145,7 @@
   function score() {
     if (state.answers === null) { return null; }
     // Integer arithmetic, then two decimals: 16 of 20 is exactly 80, never 79.99999.
-    return Math.floor(correctAnswers() * 10000 / config.answers.length) / 100;
+    return Math.floor(correctAnswers() * 10000 / questionCount) / 100;
   }
 
   /*
@@ -112,16 +163,31 @@
     return true;
   }
 
+  /* The chapters not seen yet (their pages), and whether the assessment is still to pass. */
+  function remaining() {
+    return {
+      chapters: chapterPages.filter(function (index) { return !wasSeen(index); }),
+      assessment: assessmentPage >= 0 && !passed()
+    };
+  }
+
+  /* Everything before the agreement is done: it may be confirmed. */
+  function mayConfirm() {
+    var left = remaining();
+    return left.chapters.length === 0 && !left.assessment;
+  }
+
+  /* Completed, by the one rule: every chapter seen, the assessment passed, the agreement confirmed. */
+  function completed() {
+    return mayConfirm() && (agreementPage < 0 || state.confirmed);
+  }
+
   /* The furthest page the learner may open: pages after an unmet gate wait for it. */
   function limit() {
     for (var i = 0; i < last; i++) {
       if (!gateOpen(i)) { return i; }
     }
     return last;
-  }
-
-  function finished() {
-    return state.reached === last && limit() === last;
   }
 
   var passMark = config.passPercent === null ? null : config.passPercent / 100;
@@ -137,19 +203,18 @@
 
   /* The share of right answers in percent, unrounded, for the LMS to judge as this page does. */
   function percent() {
-    return state.answers === null ? null : correctAnswers() * 100 / config.answers.length;
+    return state.answers === null ? null : correctAnswers() * 100 / questionCount;
   }
 
   /*
-   * What the runtime reports: `finished` (reached the end, agreement confirmed), `score` (percent,
-   * or null before the assessment), `share` (of correct answers, 0 to 1, unrounded, or null),
-   * `percent` (the same in percent),
-   * `correct` (how many), `passed`, `progress` (0 to 1), `answers` (the submitted answers as
-   * digits, "" before the assessment), `passPercent`.
+   * What the runtime reports: `completed` (by the one rule, above), `score` (percent, or null before
+   * the assessment), `share` (of correct answers, 0 to 1, unrounded, or null), `percent` (the same
+   * in percent), `correct` (how many), `passed`, `progress` (0 to 1), `answers` (the submitted
+   * answers as digits, "" before the assessment), `passPercent`.
    */
   function progress() {
     return {
-      finished: finished(),
+      completed: completed(),
       score: score(),
       share: share(),
       percent: percent(),
@@ -182,6 +247,7 @@
     index = Math.max(0, Math.min(index, limit()));
     state.current = index;
     state.reached = Math.max(state.reached, index);
+    markSeen(index);
     for (var i = 0; i < pages.length; i++) { pages[i].hidden = i !== index; }
     render();
     save(true);
@@ -202,6 +268,7 @@
     if (index < last && index === furthest) {
       hint.textContent = index === assessmentPage ? words.assessment_needed : words.agreement_needed;
     }
+    showRemaining();
     for (var i = 0; i < tocLinks.length; i++) {
       var page = parseInt(tocLinks[i].getAttribute("data-page"), 10);
       if (page === index) { tocLinks[i].setAttribute("aria-current", "page"); } else { tocLinks[i].removeAttribute("aria-current"); }
@@ -240,7 +307,7 @@
 
   function showAnswers() {
     questions().forEach(function (fieldset, i) {
-      var correct = state.answers[i] === config.answers[i];
+      var correct = isRight(i, state.answers[i]);
       fieldset.setAttribute("data-result", correct ? "correct" : "incorrect");
       fieldset.querySelector(".sco-verdict").textContent = correct ? words.correct : words.incorrect;
       fieldset.querySelector(".sco-feedback").hidden = false;
@@ -302,8 +369,8 @@
             id: "question-" + (i + 1),
             prompt: questions()[i].querySelector("legend").textContent.replace(/\s+/g, " ").trim(),
             response: LETTERS.charAt(answer),
-            correctResponse: LETTERS.charAt(config.answers[i]),
-            correct: answer === config.answers[i]
+            correctResponse: LETTERS.charAt(rightOption(i)),
+            correct: isRight(i, answer)
           });
         });
       }
@@ -328,14 +395,41 @@
     document.getElementById("sco-agreement-status").textContent = words.confirmed;
   }
 
+  /*
+   * What remains before the agreement, above its form, which opens only once nothing does; and on
+   * the finish page, what remains of an incomplete course. Each item leads to its page.
+   */
+  function showRemaining() {
+    var left = remaining();
+    [].forEach.call(document.querySelectorAll("[data-remaining-page]"), function (item) {
+      var page = parseInt(item.getAttribute("data-remaining-page"), 10);
+      item.hidden = page === assessmentPage ? !left.assessment : left.chapters.indexOf(page) === -1;
+    });
+    var open = mayConfirm();
+    var before = document.getElementById("sco-agreement-remaining");
+    if (before) { before.hidden = open || state.confirmed; }
+    if (agreement && !state.confirmed) {
+      var box = document.getElementById("sco-agree");
+      box.disabled = !open;
+      document.getElementById("sco-confirm").disabled = !open || !box.checked;
+    }
+  }
+
+  [].forEach.call(document.querySelectorAll("[data-remaining-page] a"), function (link) {
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      show(parseInt(link.getAttribute("data-page"), 10), true);
+    });
+  });
+
   if (agreement) {
     var agreeBox = document.getElementById("sco-agree");
     var confirmButton = document.getElementById("sco-confirm");
     confirmButton.disabled = true;
-    agreeBox.addEventListener("change", function () { confirmButton.disabled = !agreeBox.checked; });
+    agreeBox.addEventListener("change", function () { confirmButton.disabled = !agreeBox.checked || !mayConfirm(); });
     agreement.addEventListener("submit", function (event) {
       event.preventDefault();
-      if (!agreeBox.checked) { return; }
+      if (!agreeBox.checked || !mayConfirm()) { return; }
       state.confirmed = true;
       showConfirmed();
       render();
@@ -345,31 +439,23 @@
 
   // Finish page ------------------------------------------------------------------------------
 
-  var finishActions = document.getElementById("sco-finish-actions");
-  document.getElementById("sco-back-to-assessment").addEventListener("click", function () {
-    show(assessmentPage, true);
-  });
-
   /*
-   * Until the assessment is passed, the page says the learner has reached the end, not completed the
-   * course, and leads back to the assessment. Only the words change: what the LMS is told is the
-   * runtime's. Set here, before show() focuses the heading, so the heading read out is the right one.
+   * Until the course is completed, the page says the learner has reached the end, not completed the
+   * course, and lists what remains, each item leading to its page. Set here, before show() focuses
+   * the heading, so the heading read out is the right one.
    */
-  function finishUnpassed() {
-    return assessmentPage >= 0 && !passed();
-  }
 
-  /* The finish page's name in the Contents list, as its heading: "Course complete" once passed. */
+  /* The finish page's name in the Contents list, as its heading: "Course complete" once completed. */
   function nameFinishInContents() {
-    tocLinks[last].textContent = finishUnpassed() ? words.finish_not_passed : words.finish;
+    tocLinks[last].textContent = completed() ? words.finish : words.finish_incomplete;
   }
 
   function showFinalResult() {
-    var unpassed = finishUnpassed();
-    pages[last].querySelector("h1").textContent = unpassed ? words.finish_not_passed : words.finish;
+    var incomplete = !completed();
+    pages[last].querySelector("h1").textContent = incomplete ? words.finish_incomplete : words.finish;
     var sentence = document.getElementById("sco-finished");
-    sentence.textContent = unpassed ? words.finished_not_passed : words.finished;
-    finishActions.hidden = !unpassed;
+    sentence.textContent = incomplete ? words.finished_incomplete : words.finished;
+    document.getElementById("sco-finish-remaining").hidden = !incomplete;
     var line = document.getElementById("sco-final-result");
     if (score() === null) { line.textContent = ""; return; }
     var result = resultText();

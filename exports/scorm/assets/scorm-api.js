@@ -176,8 +176,9 @@
   };
 
   /*
-   * Report where the course stands: `finished` (reached the end, agreement confirmed), `score`
-   * (percent, or null before the assessment), `passed`, `progress` (0 to 1).
+   * Report where the course stands: `completed` (by the course's one rule: every chapter seen, the
+   * assessment passed, the agreement confirmed), `score` (percent, or null before the assessment),
+   * `passed`, `progress` (0 to 1).
    */
   Lms.prototype.report = function (state) {
     var m = this.model;
@@ -188,9 +189,12 @@
       this.set(m.score + "raw", String(state.percent));
     }
     if (this.version === "1.2") {
+      // One status for completion and success: "passed" (or "completed" without an assessment)
+      // only once the course is completed. A failed attempt is not a completion, and many LMSs
+      // take "failed" for one: until then the status is "incomplete", and the score says the rest.
       var status = "incomplete";
-      if (state.finished) {
-        status = state.score === null ? "completed" : (state.passed ? "passed" : "failed");
+      if (state.completed) {
+        status = state.score === null ? "completed" : "passed";
       }
       this.set("cmi.core.lesson_status", status);
     } else {
@@ -199,12 +203,12 @@
         this.set("cmi.score.scaled", String(state.share));
         this.set("cmi.success_status", state.passed ? "passed" : "failed");
       }
-      this.set("cmi.completion_status", state.finished ? "completed" : "incomplete");
-      // Below 1 until the end: a completion threshold in the LMS must not complete the course early.
-      var measure = state.finished ? 1 : Math.min(Math.round(state.progress * 10000) / 10000, 0.99);
+      this.set("cmi.completion_status", state.completed ? "completed" : "incomplete");
+      // Below 1 until completed: a completion threshold in the LMS must not complete the course early.
+      var measure = state.completed ? 1 : Math.min(Math.round(state.progress * 10000) / 10000, 0.99);
       this.set("cmi.progress_measure", String(measure));
     }
-    this.set(m.exit, state.finished ? (this.version === "1.2" ? "" : "normal") : "suspend");
+    this.set(m.exit, state.completed ? (this.version === "1.2" ? "" : "normal") : "suspend");
   };
 
   /* Journal one answered question (interactions are write-only in SCORM 1.2, so always append). */
