@@ -271,8 +271,10 @@ def test_staff_see_an_events_url_and_body_without_the_secrets_in_them(
             {"format": "scorm12", "callbackUrl": receiver.url("/exports?token=hook-s3cret")},
             format="json",
         ).json()
+    reader = Reader(course)
+    reader.ready_to_sign()
     with django_capture_on_commit_callbacks(execute=True):
-        Reader(course).sign("Grace Hopper")
+        reader.sign("Grace Hopper")
     export_event = WebhookEvent.objects.get(event_type="course.exported")
     signed_event = WebhookEvent.objects.get(event_type="learner.signed")
     masked_id = f"{exported['exportId'][:8]}…"
@@ -316,8 +318,10 @@ def test_staff_see_the_answer_of_a_receiver_that_echoes_an_event_without_the_lea
     # The event's body hides the name a learner typed; its receiver's answer quoted it in full.
     receiver.script(echoing_the_body)
     course = CourseFactory(api_key=api_key, learner_callback_url=receiver.url("/learners"))
+    reader = Reader(course)
+    reader.ready_to_sign()
     with django_capture_on_commit_callbacks(execute=True):
-        Reader(course).sign("Zoë Ångström")
+        reader.sign("Zoë Ångström")
     signed_event = WebhookEvent.objects.get(event_type="learner.signed")
     attempt = signed_event.attempts.get()
 
