@@ -534,12 +534,8 @@ def record_progress(request, course_id: str):
             batch=batch,
             client_address=ratelimit.client_address(request),
         )
-    except progress.TooManyRequests as exc:
-        response = JsonResponse({"message": exc.message, "code": exc.code}, status=429)
-        response["Retry-After"] = str(exc.retry_after_seconds)
-        return _no_store(response)
-    except (progress.InvalidBatch, progress.CourseNotFound) as exc:
-        return _no_store(JsonResponse({"message": exc.message, "code": exc.code}, status=exc.status))
+    except (progress.TooManyRequests, progress.InvalidBatch, progress.CourseNotFound) as exc:
+        return _refused(exc)
     if recorded is None:  # a browser that keeps no cookies: its batches could not be told apart
         return _no_store(HttpResponse(status=204))
     if batch.hello:
@@ -572,12 +568,8 @@ def check_answers(request, course_id: str):
             attempt=progress.parse_attempt(request.POST.get("attempt")),
             client_address=ratelimit.client_address(request),
         )
-    except progress.TooManyRequests as exc:
-        response = JsonResponse({"message": exc.message, "code": exc.code}, status=429)
-        response["Retry-After"] = str(exc.retry_after_seconds)
-        return _no_store(response)
-    except (progress.InvalidAttempt, progress.CourseNotFound) as exc:
-        return _no_store(JsonResponse({"message": exc.message, "code": exc.code}, status=exc.status))
+    except (progress.TooManyRequests, progress.InvalidAttempt, progress.CourseNotFound) as exc:
+        return _refused(exc)
     response = JsonResponse(
         {
             "score": scored.score,
@@ -607,6 +599,14 @@ def _answers(scored: progress.Scored) -> list[dict]:
         }
         for question, right in zip(content.assessment.questions, scored.right, strict=True)
     ]
+
+
+def _refused(error) -> JsonResponse:
+    """What the page's script is answered when a batch or an attempt is refused, never kept by a cache."""
+    response = JsonResponse({"message": error.message, "code": error.code}, status=error.status)
+    if isinstance(error, progress.TooManyRequests):
+        response["Retry-After"] = str(error.retry_after_seconds)
+    return _no_store(response)
 
 
 def _no_store(response):
