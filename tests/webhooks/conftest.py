@@ -2,6 +2,7 @@ import ipaddress
 import socket
 import sys
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -49,7 +50,8 @@ def resolver(monkeypatch):
 class ConnectionLog:
     """
     Every TCP connect the test's thread makes while armed, seen through Python's audit hooks
-    (`socket.connect` events). With `block_beyond_loopback`, a connect to any other address fails
+    (`socket.connect` events), but those to our own Redis and PostgreSQL: whichever test first needs
+    them opens their connections. With `block_beyond_loopback`, a connect to any other address fails
     before leaving the machine, so a test can prove where delivery would go on a closed network.
     """
 
@@ -57,11 +59,14 @@ class ConnectionLog:
         self.addresses: list[tuple] = []
         self.armed_thread: int | None = None
         self.block_beyond_loopback = False
+        self.own_services: set[tuple] = set()
 
     def hook(self, event, args):
         if event != "socket.connect" or threading.get_ident() != self.armed_thread:
             return
         address = args[1]
+        if isinstance(address, tuple) and tuple(address[:2]) in self.own_services:
+            return
         self.addresses.append(address)
         host = address[0] if isinstance(address, tuple) else ""
         if self.block_beyond_loopback and host not in ("127.0.0.1", "::1"):
@@ -73,7 +78,12 @@ sys.addaudithook(_connection_log.hook)  # audit hooks stay for the process: this
 
 
 @pytest.fixture
-def connections():
+def connections(settings):
+    redis = urlsplit(settings.REDIS_URL)
+    database = settings.DATABASES["default"]
+    _connection_log.own_services = {
+        (redis.hostname, redis.port or 6379), (database["HOST"], int(database["PORT"] or 5432))
+    }
     _connection_log.addresses = []
     _connection_log.block_beyond_loopback = False
     _connection_log.armed_thread = threading.get_ident()
