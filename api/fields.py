@@ -97,10 +97,11 @@ class StrictListField(serializers.ListField):
         "maxLength": urls.MAX_URL_LENGTH,
         "pattern": urls.CALLBACK_URL_PATTERN,
         "description": (
-            "HTTPS (or HTTP) URL that receives the event: a host name (not an IP address), an optional "
-            "port, and a path and query in ASCII (percent-encode anything else); no user name or "
-            "password. Leave it out for no event. The host must resolve to public addresses only: it "
-            "is looked up at each delivery, and a private address is never contacted."
+            "HTTPS (or HTTP) URL that receives the event: a host name, or a public IP address in its "
+            "canonical spelling (IPv4 dotted decimal without leading zeros, IPv6 in brackets as RFC 5952 "
+            "writes it), an optional port, and a path and query in ASCII (percent-encode anything else); "
+            "no user name or password. Leave it out for no event. The host must resolve to public "
+            "addresses only: a name is looked up at each delivery, and a private address is never contacted."
         ),
     }
 )

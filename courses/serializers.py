@@ -232,7 +232,8 @@ class RegenerateInput(Input):
         "pattern": urls.CALLBACK_URL_PATTERN,
         "description": (
             "Where the events of the course's learners go (learner.started, learner.completed, …), checked as "
-            "every callbackUrl is (a host name, not an IP address; public addresses only); null to send none."
+            "every callbackUrl is (a host name, or a public IP address in its canonical spelling; public "
+            "addresses only); null to send none."
         ),
     }
 )

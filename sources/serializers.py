@@ -21,9 +21,10 @@ NAME_MAX_LENGTH = 200
         "maxLength": urls.MAX_URL_LENGTH,
         "pattern": urls.URL_PATTERN,
         "description": (
-            "The http or https page or file to read: a host name (not an IP address), an optional port, and "
-            "a path and query in ASCII (percent-encode anything else); no user name or password. It is "
-            "fetched from public addresses only, following at most 3 redirects."
+            "The http or https page or file to read: a host name, or a public IP address in its canonical "
+            "spelling (as for callbackUrl), an optional port, and a path and query in ASCII (percent-encode "
+            "anything else); no user name or password. It is fetched from public addresses only, "
+            "following at most 3 redirects."
         ),
     }
 )

@@ -1,8 +1,9 @@
 """
 Which URLs a client may hand us to contact later (a callback, a page to fetch): checked when given,
 never resolved then (a request must not wait on DNS, and the answer could change anyway). Malformed
-URLs and IP literals outside public address space, in every spelling the resolver would accept, are
-refused. `settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS` lifts the address checks for local development
+URLs are refused, and so is every IP literal but a public address in its canonical spelling: one
+outside public address space, or in any other spelling the resolver would accept, never reaches
+delivery. `settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS` lifts the address checks for local development
 and tests. Delivery checks again, on the addresses it resolves (core.outbound.transport).
 """
 
@@ -12,6 +13,7 @@ from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
+from core.outbound import addresses
 from core.outbound.addresses import NUMERIC_LABEL, IPAddress, parse_ip_literal
 
 MAX_URL_LENGTH = 2048
@@ -22,16 +24,18 @@ class UnsafeDestination(ValueError):
 
 
 # The syntax of a callback URL, exactly as the API document states it (the `callbackUrl` pattern):
-# http or https; a host name in ASCII (a DNS name whose last label starts with a letter, so never an
-# IP address, and never `localhost`); an optional port from 1 to 65535; a path, query and fragment
-# of RFC 3986 characters. No user name or password. Written in the part of regular expressions that
-# JavaScript (JSON Schema) and Python read alike, so clients can check a URL the way we do.
+# http or https; a host name in ASCII (a DNS name whose last label starts with a letter, never
+# `localhost`) or a public IP address in its canonical spelling (dotted decimal, or IPv6 in brackets
+# as RFC 5952 writes it); an optional port from 1 to 65535; a path, query and fragment of RFC 3986
+# characters. No user name or password. Written in the part of regular expressions that JavaScript
+# (JSON Schema) and Python read alike, so clients can check a URL the way we do.
 _LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
 _LAST_LABEL = r"(?![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt](?:[.:/?#]|$))[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _PORT = r"(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
 _URL_CHARACTER = r"(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
+_HOST = rf"(?:(?:{_LABEL}\.)*{_LAST_LABEL}\.?|{addresses.PUBLIC_IPV4_PATTERN}|{addresses.PUBLIC_IPV6_PATTERN})"
 CALLBACK_URL_PATTERN = (
-    rf"^[Hh][Tt][Tt][Pp][Ss]?://(?:{_LABEL}\.)*{_LAST_LABEL}\.?{_PORT}"
+    rf"^[Hh][Tt][Tt][Pp][Ss]?://{_HOST}{_PORT}"
     rf"(?:/(?:{_URL_CHARACTER}|/)*)?(?:\?(?:{_URL_CHARACTER}|[/?])*)?(?:#(?:{_URL_CHARACTER}|[/?])*)?$"
 )
 # Every URL a client gives us to contact follows it: callbacks and the pages sources are read from.
@@ -42,8 +46,8 @@ URL_SYNTAX = re.compile(URL_PATTERN)
 def check_callback_url(url: str) -> str:
     """
     Check a `callbackUrl` a client sent and return it unchanged. Names are not resolved here;
-    delivery resolves them and checks again. With WEBHOOK_ALLOW_PRIVATE_NETWORKS, IP addresses and
-    `localhost` are accepted too.
+    delivery resolves them and checks again. With WEBHOOK_ALLOW_PRIVATE_NETWORKS, any IP address
+    and `localhost` are accepted too.
     :raises UnsafeDestination: with a message safe to show the client
     """
     return check_url(url, what="The callback URL")
@@ -121,10 +125,10 @@ def parse(url: str, *, what: str = "The callback URL") -> Target:
         raise UnsafeDestination(f"{what} has an invalid host.")
     host = hostname if literal is not None else _ascii_host(hostname, what=what)
     if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS:
-        if literal is not None:
-            raise UnsafeDestination(f"{what} must name its host; IP addresses are not accepted.")
         if host == "localhost" or host.endswith(".localhost"):
             raise UnsafeDestination(f"{what} must point to a public address.")
+        if literal is not None:
+            _check_literal(literal, written=_host_as_written(parts.netloc), what=what)
     path = parts.path or "/"
     target = path + (f"?{parts.query}" if parts.query else "")
     # Keep the escapes the URL has; escape whatever else a request line must not carry.
@@ -136,6 +140,22 @@ def parse(url: str, *, what: str = "The callback URL") -> Target:
         request_target=target,
         literal=literal,
     )
+
+
+def _check_literal(address: IPAddress, *, written: str, what: str) -> None:
+    if not addresses.is_public(address):
+        raise UnsafeDestination(f"{what} must point to a public address.")
+    if not addresses.may_be_named(address) or written != addresses.canonical_host(address):
+        raise UnsafeDestination(
+            f"{what} must write an IP address in its canonical form: IPv4 as four decimal numbers without "
+            "leading zeros, IPv6 in brackets as RFC 5952 shortens it, and an IPv4 address never as IPv6."
+        )
+
+
+def _host_as_written(netloc: str) -> str:
+    # urlsplit's hostname is lower-cased and unbracketed: the spelling is checked as the client wrote it.
+    host = netloc.rpartition("@")[2]
+    return host[: host.find("]") + 1] if host.startswith("[") else host.partition(":")[0]
 
 
 def _ascii_host(hostname: str, *, what: str) -> str:

@@ -72,6 +72,8 @@ def test_each_supported_language_is_accepted(api_client, language):
         {**VALID, "addOns": ["practical-exercises", "wrapup", "assessment", "articles", "videos", "agreement"]},
         {**VALID, "callbackUrl": "http://hooks.example.com/x"},
         {**VALID, "callbackUrl": "https://hooks.example.com/" + "a" * (2048 - 26)},
+        {**VALID, "callbackUrl": "https://93.184.215.14/hooks/7f3a9c2e"},  # a public address, written as usual
+        {**VALID, "callbackUrl": "https://[2606:4700:4700::1111]/hooks/7f3a9c2e"},
         {**VALID, "subject": "Ünïcödé 😀 Ελληνικά"},
     ],
 )
@@ -122,7 +124,8 @@ def test_inside_every_bound_is_accepted(api_client, body):
         ({**VALID, "callbackUrl": 5}, "callbackUrl"),
         ({**VALID, "callbackUrl": ""}, "callbackUrl"),
         ({**VALID, "callbackUrl": None}, "callbackUrl"),
-        ({**VALID, "callbackUrl": "https://8.8.8.8/hook"}, "callbackUrl"),  # a name, never an address
+        ({**VALID, "callbackUrl": "https://0x5d.184.215.14/hook"}, "callbackUrl"),  # an address only as usual
+        ({**VALID, "callbackUrl": "https://[::ffff:93.184.215.14]/hook"}, "callbackUrl"),
         ({**VALID, "callbackUrl": "https://bücher.example/hook"}, "callbackUrl"),  # xn-- form only
         ({**VALID, "callbackUrl": "https://１２７.０.０.１/hook"}, "callbackUrl"),  # full-width digits
         ({**VALID, "callbackUrl": "https://hooks.example.com/a\u00e9"}, "callbackUrl"),

@@ -520,7 +520,7 @@ def test_the_learner_callback_url_is_set_and_stopped_with_patch(api_client, cour
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"learnerCallbackUrl": "http://127.0.0.1/hook"}, "learnerCallbackUrl: The callback URL must name its host"),
+        ({"learnerCallbackUrl": "http://127.0.0.1/hook"}, "learnerCallbackUrl: The callback URL must point to a public"),
         ({"learnerCallbackUrl": "ftp://hooks.example.com/x"}, "learnerCallbackUrl: The callback URL must"),
         ({"learnerCallbackUrl": 42}, "learnerCallbackUrl: Must be a string."),
         ({"name": "A new title"}, "name: Not a setting of the course (its document is edited at …/content)."),

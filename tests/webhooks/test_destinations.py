@@ -1,5 +1,7 @@
 """Only public destinations are ever contacted (interface 6.1.4), at request time and at delivery."""
 
+import ipaddress
+import itertools
 import re
 import socket
 import threading
@@ -13,7 +15,10 @@ from webhooks.models import WebhookEvent
 
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
 REFUSED = "The callback URL must point to a public address."
-ADDRESS = "The callback URL must name its host; IP addresses are not accepted."
+SPELLING = (
+    "The callback URL must write an IP address in its canonical form: IPv4 as four decimal numbers without "
+    "leading zeros, IPv6 in brackets as RFC 5952 shortens it, and an IPv4 address never as IPv6."
+)
 SPACES = "The callback URL must not contain spaces or control characters."
 ASCII = (
     "The callback URL must be ASCII: percent-encode other characters, and write an international host "
@@ -69,12 +74,55 @@ NON_PUBLIC_LITERALS = [
 ]
 
 
-@pytest.mark.parametrize("host", [*NON_PUBLIC_LITERALS, "8.8.8.8", "[2606:4700:4700::1111]", "134744072"])
-def test_callback_url_with_an_ip_literal_is_refused_in_any_spelling(private_networks_refused, host):
+# Public addresses in their canonical spelling: the one a URL may carry.
+PUBLIC_LITERALS = ["93.184.215.14", "8.8.8.8", "1.0.0.1", "[2606:4700:4700::1111]", "[2a00:1450:4001:81b::200e]"]
+
+# The same public addresses in every other spelling.
+RESPELLED_PUBLIC_LITERALS = [
+    "1572394766",  # 93.184.215.14 as one decimal number
+    "0x5db8d70e",
+    "0x5d.184.215.14",
+    "0135.184.215.14",  # octal
+    "93.184.215.014",
+    "93.184.55054",  # shorthand
+    "93.12113678",
+    "93.184.215.14.",  # trailing dot
+    "[::ffff:93.184.215.14]",  # IPv4-mapped
+    "[::ffff:5db8:d70e]",
+    "[::93.184.215.14]",  # IPv4-compatible
+    "[64:ff9b::5db8:d70e]",  # NAT64
+    "[2002:5db8:d70e::1]",  # 6to4
+    "[2606:4700:4700:0:0:0:0:1111]",  # not shortened
+    "[2606:4700:4700:0::1111]",
+    "[2606:4700:4700::0:1111]",
+    "[2606:4700:0470::1111]",  # a leading zero
+    "[2606:4700:4700::AbCd]",  # upper case
+    "[2a00:1450:4001:81b:0:0:0:200e]",
+]
+
+
+@pytest.mark.parametrize("host", NON_PUBLIC_LITERALS)
+def test_callback_url_with_a_non_public_ip_literal_is_refused_in_any_spelling(private_networks_refused, host):
     with pytest.raises(UnsafeDestination) as refusal:
         urls.check_callback_url(f"https://{host}/hook")
 
-    assert str(refusal.value) in (ADDRESS, "The callback URL has an invalid host.", REFUSED)
+    assert str(refusal.value) in ("The callback URL has an invalid host.", REFUSED)
+
+
+@pytest.mark.parametrize("host", RESPELLED_PUBLIC_LITERALS)
+def test_callback_url_with_a_public_address_spelled_otherwise_is_refused(private_networks_refused, host):
+    with pytest.raises(UnsafeDestination) as refusal:
+        urls.check_callback_url(f"https://{host}/hook")
+
+    assert str(refusal.value) == SPELLING
+
+
+@pytest.mark.parametrize("host", PUBLIC_LITERALS)
+def test_callback_url_with_a_public_address_in_its_canonical_spelling_is_accepted(private_networks_refused, host):
+    url = f"https://{host}/hooks/7f3a9c2e?token=s3cret"
+
+    assert urls.check_callback_url(url) == url
+    assert urls.check_callback_url(f"http://{host}:8080/hook") == f"http://{host}:8080/hook"
 
 
 @pytest.mark.parametrize("host", [host for host in NON_PUBLIC_LITERALS if "%" not in host])
@@ -155,9 +203,9 @@ def test_private_callback_url_is_accepted_when_private_networks_are_allowed(priv
 @pytest.mark.parametrize(
     "url",
     [
+        *(f"https://{host}/hook" for host in [*PUBLIC_LITERALS, *RESPELLED_PUBLIC_LITERALS, *NON_PUBLIC_LITERALS]),
         "https://hooks.example.com/webhooks/course?token=s3cret",
         "https://localhost/hook",
-        "https://8.8.8.8/hook",
         "https://hooks.example.com/a b",
         "https://hooks.example.com:0/",
         "https://user@hooks.example.com/",
@@ -176,6 +224,39 @@ def test_the_pattern_in_the_api_document_is_the_rule_the_server_applies(private_
         accepted = False
 
     assert accepted == in_document
+
+
+def every_edge_of_the_refused_ranges():
+    """The first and last address of each refused range (and of global unicast and 6to4), and those just outside."""
+    ranges = [*addresses._REFUSED_V4, *addresses._REFUSED_V6, *map(ipaddress.ip_network, ("2000::/3", "2002::/16"))]
+    for network in ranges:
+        for value in (int(network[0]) - 1, int(network[0]), int(network[-1]), int(network[-1]) + 1):
+            if 0 <= value < 2**network.max_prefixlen:
+                yield ipaddress.ip_address(value) if network.version == 4 else ipaddress.IPv6Address(value)
+
+
+def every_spelling(groups: list[int]) -> set[str]:
+    """An IPv6 address in every spelling RFC 4291 allows: each run of 0 groups shortened or not."""
+    written = [f"{group:x}" for group in groups]
+    spellings = {":".join(written), ":".join(f"{group:04x}" for group in groups), ":".join(written).upper()}
+    for start in range(8):
+        for end in range(start + 1, 9):
+            if not any(groups[start:end]):
+                spellings.add(":".join(written[:start]) + "::" + ":".join(written[end:]))
+    return spellings
+
+
+def test_the_address_patterns_of_the_document_accept_exactly_the_addresses_a_url_may_name():
+    ipv4, ipv6 = re.compile(addresses.PUBLIC_IPV4_PATTERN), re.compile(addresses.PUBLIC_IPV6_PATTERN)
+
+    for address in every_edge_of_the_refused_ranges():
+        pattern = ipv4 if address.version == 4 else ipv6
+        assert (pattern.fullmatch(addresses.canonical_host(address)) is not None) == addresses.may_be_named(address), address
+    # Every place a run of 0 groups can take in a public address: only the RFC 5952 spelling matches.
+    for tail in itertools.product([0, 0x4700], repeat=7):
+        address = ipaddress.IPv6Address(":".join(f"{group:x}" for group in (0x2606, *tail)))
+        for spelling in every_spelling([0x2606, *tail]):
+            assert (ipv6.fullmatch(f"[{spelling}]") is not None) == (f"[{spelling}]" == addresses.canonical_host(address)), spelling
 
 
 def test_refusal_is_a_value_error():
@@ -205,6 +286,7 @@ NAMES = {
     "host",
     [
         *NON_PUBLIC_LITERALS,
+        *RESPELLED_PUBLIC_LITERALS,  # an address a request could not have given
         *NAMES,
         "localhost",
     ],
@@ -242,6 +324,22 @@ def test_delivery_to_a_public_name_connects_to_exactly_the_address_checked(
 
     assert resolver.lookups == ["hooks.example.com"]
     assert connections.addresses == [("93.184.215.14", 8080)]
+    assert attempt.error.startswith("connection failed")
+
+
+@pytest.mark.parametrize(
+    "host, address", [("93.184.215.14", ("93.184.215.14", 8080)), ("[2606:4700:4700::1111]", ("2606:4700:4700::1111", 8080, 0, 0))]
+)
+def test_delivery_to_a_public_address_connects_to_it_without_a_lookup(
+    private_networks_refused, resolver, connections, account, host, address
+):
+    connections.block_beyond_loopback = True  # the network is closed: stop at the connect
+    event = services.record_event(account=account, url=f"http://{host}:8080/hook", payload=PAYLOAD)
+
+    attempt = services.deliver(event_id=event.id)
+
+    assert resolver.lookups == []
+    assert connections.addresses == [address]
     assert attempt.error.startswith("connection failed")
 
 
