@@ -224,7 +224,7 @@ class CourseQualityView(CourseReadView):
 
     @schemas.get_course_quality
     def get(self, request, course_id: str):
-        version = serializers.QualityInput(data=request.query_params)
+        version = serializers.QualityInput(data=request.query_params.dict())  # `?version=` is no version
         version.is_valid(raise_exception=True)
         number = version.validated_data.get("version")
         if number is None:

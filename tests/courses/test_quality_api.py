@@ -311,6 +311,13 @@ def test_learners_never_see_the_report(client, api_key):
     assert without_key.status_code == 401
 
 
+@pytest.mark.parametrize("query", ["version=", "version=first", "version=0", "version=&version="])
+def test_a_version_that_is_no_number_is_a_400(api_client, course, query):
+    response = api_client.get(f"/api/v1/courses/{course.public_id}/quality?{query}")
+
+    assert (response.status_code, response.json()["code"]) == (400, "VALIDATION_ERROR")
+
+
 def test_any_version_gets_its_own_report(api_client, generated_course):
     flawed = dict(generated_course.content)
     first = flawed["assessment"]["questions"][0]
