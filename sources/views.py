@@ -21,7 +21,8 @@ class SourcesView(ApiView):
     @schemas.create_source
     def post(self, request):
         if _is_multipart(request):
-            data = serializers.UploadSourceInput(data=_body(request))
+            # A plain dict, as for the list's query: an empty field is refused, not taken for an absent one.
+            data = serializers.UploadSourceInput(data=_body(request).dict())
             data.is_valid(raise_exception=True)
             fields = data.validated_data
             source = services.create_source_from_upload(

@@ -150,6 +150,8 @@ def test_an_empty_file_is_refused(api_client):
             {"file": io.BytesIO(PDF), "callbackUrl": "https://127.0.0.1/hook"},
             "callbackUrl: The callback URL must point to a public address.",
         ),
+        ({"file": io.BytesIO(PDF), "callbackUrl": ""}, "callbackUrl: Must not be blank."),
+        ({"file": io.BytesIO(PDF), "name": ""}, "name: Must not be blank."),
     ],
 )
 def test_an_upload_with_a_bad_field_is_a_400_naming_it(api_client, fields, message):
