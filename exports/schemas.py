@@ -78,6 +78,10 @@ COURSE_EXPORTED = openapi.webhook(
 # The link of an export (`downloadUrl`): a plain Django view outside the API, so described here. It
 # needs no key and answers no JSON: a zip, the site's 404 page, or a page saying it was revoked (410).
 DOWNLOAD_PATH = "/downloads/{export_id}"
+# The zip is labelled as the client's Accept prefers, application/zip unless it asks for
+# application/octet-stream only: some client generators read no other binary type as bytes.
+DOWNLOAD_MEDIA_TYPES = ["application/zip", "application/octet-stream"]
+_PACKAGE = {"schema": {"type": "string", "format": "binary"}}
 _DOWNLOAD = {
     "get": {
         "operationId": "downloadExport",
@@ -87,7 +91,8 @@ _DOWNLOAD = {
             "looked at: the unguessable export id is the secret, so share the link only with whom may "
             "have the course. Until it is revoked (`revokeExport`) or its course deleted, the link always "
             "serves the same zip (a SCORM package, or a cmi5 package for `cmi5`), so a client may keep "
-            "it. Not rate-limited. `HEAD` answers the same headers without the body."
+            "it. Not rate-limited. `HEAD` answers the same headers without the body. The zip is sent as "
+            "`application/zip`, or as `application/octet-stream` to a client whose `Accept` names only that."
         ),
         "tags": ["downloads"],
         "security": [],
@@ -116,7 +121,7 @@ _DOWNLOAD = {
                         "description": "`private, max-age=86400, immutable`: the content never changes.",
                     },
                 },
-                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+                "content": {media_type: _PACKAGE for media_type in DOWNLOAD_MEDIA_TYPES},
             },
             "404": {
                 "description": "No export has this id: the site's HTML 404 page.",

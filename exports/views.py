@@ -68,7 +68,8 @@ def download_export(request, export_id: str):
     except FileNotFoundError:
         logger.error("export file missing", extra={"export_id": ids.masked(export.public_id)})
         raise Http404("No such export.") from None
-    response = FileResponse(package, content_type="application/zip")
+    media_type = request.get_preferred_type(schemas.DOWNLOAD_MEDIA_TYPES) or "application/zip"
+    response = FileResponse(package, content_type=media_type)
     name = export.packaged_name or export.course.name
     response["Content-Disposition"] = attachment_disposition(name=name, suffix=export.format)
     # The content behind an export id never changes; the id is a secret, so no shared caches.

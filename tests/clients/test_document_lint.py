@@ -1,15 +1,19 @@
 """
 The document as client generators read it: the live document passes Spectral (`spectral:oas`) and
 Redocly CLI (`recommended`) without an error or a warning; a rule turned down says why in
-.spectral.yaml or redocly.yaml. (openapi-spec-validator: tests/api/test_openapi.py.)
+.spectral.yaml or redocly.yaml. Both generators read all of it, with no configuration of what it
+says, and a warning of either fails the generation. (openapi-spec-validator: tests/api/test_openapi.py.)
 """
 
+import copy
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.support.clients.drivers import PACKAGE
 from tests.support.clients.tools import ROOT, run
 
 NODE_BIN = ROOT / "node_modules" / ".bin"
@@ -90,3 +94,50 @@ def test_the_linters_do_find_what_the_document_used_to_have(document_file, tmp_p
     assert {"info-license", "security-defined", "operation-operationId"} <= {
         problem["ruleId"] for problem in json.loads(redocly.stdout)["problems"]
     }
+
+
+def generate_clients(document: dict, tmp_path) -> subprocess.CompletedProcess:
+    path = tmp_path / "openapi.json"
+    path.write_text(json.dumps(document))
+    return run([ROOT / "scripts" / "generate-clients.sh", path, tmp_path / "clients"], check=False)
+
+
+def test_both_generators_read_the_whole_document_without_a_warning(document_file, tmp_path):
+    done = generate_clients(json.loads(document_file.read_text()), tmp_path)
+
+    assert (done.returncode, done.stderr) == (0, "")
+    # The download is read as bytes: the package, not left out of the client.
+    download = (tmp_path / "clients" / "python" / PACKAGE / "api" / "downloads" / "download_export.py").read_text()
+    assert "File(payload=BytesIO(response.content))" in download
+
+
+def zip_only_download(document: dict) -> dict:
+    # What the document used to say: openapi-python-client reads no answer as bytes but application/octet-stream.
+    answer = document["paths"]["/downloads/{export_id}"]["get"]["responses"]["200"]
+    answer["content"] = {"application/zip": answer["content"]["application/zip"]}
+    return document
+
+
+def enum_of_objects_in_a_webhook(document: dict) -> dict:
+    # Only @hey-api/openapi-ts reads webhooks, and it warns of an enum value that is an object.
+    hook = copy.deepcopy(next(iter(document["webhooks"].values())))
+    hook["post"]["operationId"] = "notifySomethingOdd"
+    hook["post"]["requestBody"] = {
+        "content": {"application/json": {"schema": {"type": "object", "properties": {"kind": {"enum": ["a", {"b": 1}]}}}}}
+    }
+    document["webhooks"]["something.odd"] = hook
+    return document
+
+
+@pytest.mark.parametrize(
+    "flaw, warning",
+    [
+        (zip_only_download, "Unsupported content_type application/zip"),
+        (enum_of_objects_in_a_webhook, '@hey-api/openapi-ts warned:\n🚨 unhandled "object" typeof value'),
+    ],
+)
+def test_a_warning_of_either_generator_fails_the_generation(document_file, tmp_path, flaw, warning):
+    done = generate_clients(flaw(json.loads(document_file.read_text())), tmp_path)
+
+    assert done.returncode == 1
+    assert warning in done.stderr

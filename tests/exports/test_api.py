@@ -251,6 +251,26 @@ def test_download_link_serves_the_zip_as_an_attachment(api_client, client, cours
     assert zipfile.ZipFile(io.BytesIO(content)).read("imsmanifest.xml").startswith(b"<?xml")
 
 
+@pytest.mark.parametrize(
+    "accept, media_type",
+    [
+        ("application/octet-stream", "application/octet-stream"),
+        ("application/zip, application/octet-stream;q=0.9", "application/zip"),
+        ("*/*", "application/zip"),
+        ("text/html", "application/zip"),  # a browser's link: the file whatever it asked for
+        (None, "application/zip"),
+    ],
+)
+def test_download_is_labelled_as_the_client_asks(api_client, client, course, accept, media_type):
+    download_url = export(api_client, course.public_id).json()["downloadUrl"]
+
+    response = client.get(download_path(download_url), **({"HTTP_ACCEPT": accept} if accept else {}))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == media_type
+    assert zipfile.is_zipfile(io.BytesIO(b"".join(response.streaming_content)))
+
+
 def test_download_filename_of_a_non_ascii_course_name_is_safe(api_client, client, api_key):
     course = CourseFactory(api_key=api_key, content=samples.course_document(name='Introdução: "SQL" / <Avançado>'))
     download_url = export(api_client, course.public_id).json()["downloadUrl"]

@@ -18,6 +18,7 @@ and so on (tests/clients/test_generated_clients.py). Imported once the client is
 import hashlib
 import io
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -256,6 +257,8 @@ def export_and_download_each_format(state: FlowState) -> None:
         if not isinstance(download.parsed, File):
             raise ApiError("downloadExport", download)
         package = download.parsed.payload.read()
+        if not zipfile.is_zipfile(io.BytesIO(package)):
+            raise RuntimeError(f"downloadExport: {export_id} is no zip")
         state.exports.append(
             {
                 "exportId": export_id,

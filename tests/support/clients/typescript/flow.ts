@@ -24,6 +24,7 @@ import {
   createSource,
   deleteCourse,
   deleteSource,
+  downloadExport,
   eraseLearner,
   exportCourse,
   getCourseQuality,
@@ -112,6 +113,9 @@ export class ApiError extends Error {
     super(`${operation}: ${status} ${error.code}: ${error.message}`);
   }
 }
+
+// What every zip file starts with (a local file header).
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
@@ -222,16 +226,17 @@ const exportAndDownloadEachFormat: Step = async (state) => {
     const { data, error, response } = await exportCourse({ path: { course_id: courseId }, body });
     if (error) throw new ApiError('exportCourse', response.status, error);
     state.calls.push({ operation: 'exportCourse', path: { course_id: courseId }, body });
-    // The link needs no key: a plain GET, as any HTTP client or a browser would send it.
-    const download = await fetch(data.downloadUrl);
-    if (!download.ok) throw new Error(`GET ${data.downloadUrl}: ${download.status}`);
-    const bytes = Buffer.from(await download.arrayBuffer());
+    // The link needs no key: the generated function sends none (the operation has no security).
+    const download = await downloadExport({ path: { export_id: data.exportId } });
+    if (download.error !== undefined) throw new Error(`downloadExport: ${download.response.status}`);
+    const bytes = Buffer.from(await download.data.arrayBuffer());
+    if (!bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) throw new Error(`downloadExport: ${data.exportId} is no zip`);
     state.exports.push({
       exportId: data.exportId,
       format: data.format,
       downloadUrl: data.downloadUrl,
       exportedAt: data.exportedAt,
-      contentType: download.headers.get('Content-Type'),
+      contentType: download.response.headers.get('Content-Type'),
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
@@ -243,8 +248,8 @@ const revokeFirstExport: Step = async (state) => {
   const { error, response } = await revokeExport({ path });
   if (error) throw new ApiError('revokeExport', response.status, error);
   state.calls.push({ operation: 'revokeExport', path });
-  const gone = await fetch(state.exports[0].downloadUrl);
-  if (gone.status !== 410) throw new Error(`a revoked download link answered ${gone.status}`);
+  const gone = await downloadExport({ path: { export_id: path.export_id } });
+  if (gone.response.status !== 410) throw new Error(`a revoked download link answered ${gone.response.status}`);
   state.revoked = path.export_id;
 };
 
