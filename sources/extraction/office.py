@@ -3,19 +3,23 @@ Word (DOCX, python-docx) and PowerPoint (PPTX, python-pptx) documents.
 
 Both are ZIP packages of XML. Before either library opens one, the package is checked: too many
 parts, or parts that would inflate past MAX_UNCOMPRESSED_BYTES or far beyond their compressed size
-(a zip bomb), are refused with SOURCE_TOO_LARGE; an XML part with a document type declaration is
-refused with SOURCE_UNREADABLE. Office never writes DTDs, and a DTD is how entity expansion bombs
-("billion laughs") and external entities (reading a local file or a URL) get in. Behind that, both
-libraries parse with entity resolution off.
+(a zip bomb), are refused with SOURCE_TOO_LARGE; a part with a document type declaration is refused
+with SOURCE_UNREADABLE. Office never writes DTDs, and a DTD is how entity expansion bombs ("billion
+laughs") and external entities (reading a local file or a URL) get in. Behind that, both libraries
+parse with entity resolution off.
 """
 
 from __future__ import annotations
 
+import lzma
 import os
+import posixpath
 import re
 import struct
 import zipfile
 import zlib
+
+from lxml import etree
 
 from sources.extraction.document import (
     HEADING,
@@ -38,8 +42,9 @@ MAX_UNCOMPRESSED_BYTES = 512 * 1024 * 1024
 # A part that inflates more than this many times is a bomb; real XML compresses about 10 to 1.
 MAX_RATIO = 200
 _RATIO_APPLIES_FROM = 1024 * 1024
-# A document type declaration comes before the root element, so within the first bytes of a part.
-_PROLOG_BYTES = 8 * 1024
+_READ_BYTES = 64 * 1024
+_CONTENT_TYPES = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_READ_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error, lzma.LZMAError)
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 
@@ -101,7 +106,7 @@ def _declared_directory(path: str) -> tuple[int, int] | None:
 
 
 def check_package(path: str) -> None:
-    """:raises ExtractionError: for a damaged package or a zip bomb"""
+    """:raises ExtractionError: for a damaged package, a zip bomb, or a DTD in any part"""
     if lists_too_many_parts(path):
         raise ExtractionError(TOO_LARGE, f"The package holds more than {MAX_PARTS} parts.")
     try:
@@ -121,20 +126,83 @@ def check_package(path: str) -> None:
             TOO_LARGE,
             "The package inflates to far more than its size (a zip bomb, or content beyond the limits).",
         )
-    with zipfile.ZipFile(path) as archive:
-        for part in parts:
-            if not part.filename.endswith((".xml", ".rels")):
-                continue
-            try:
-                with archive.open(part) as stream:
-                    prolog = stream.read(_PROLOG_BYTES)
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error):
-                raise ExtractionError(UNREADABLE, "The file is damaged: a part of its package cannot be read.") from None
-            if b"<!DOCTYPE" in prolog.upper() or b"<!ENTITY" in prolog.upper():
-                raise ExtractionError(
-                    UNREADABLE,
-                    "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
-                )
+    try:
+        with zipfile.ZipFile(path) as archive:
+            pictures = _pictures(archive)
+            # python-docx and python-pptx parse a part as XML by the content type it is declared
+            # with (relationships and [Content_Types].xml by name), whatever its name or encoding:
+            # so every part goes to the same parser, which finds a DTD wherever they would. Neither
+            # parses a picture, and an SVG picture may carry a DTD of its own; a part named like
+            # XML is checked whatever it is declared as.
+            hostile = any(
+                _declares_a_dtd(archive, part)
+                for part in parts
+                if part.filename.endswith((".xml", ".rels")) or part.filename not in pictures
+            )
+    except _READ_ERRORS:
+        raise ExtractionError(UNREADABLE, "The file is damaged: a part of its package cannot be read.") from None
+    if hostile:
+        raise ExtractionError(
+            UNREADABLE,
+            "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
+        )
+
+
+def _safe_parser(**options) -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False, **options)
+
+
+class _Doctype:
+    """A parser target that only notes a document type declaration: no tree is built."""
+
+    declared = False
+
+    def doctype(self, *_) -> None:
+        self.declared = True
+
+    def close(self) -> None:
+        pass
+
+
+def _declares_a_dtd(archive: zipfile.ZipFile, part: zipfile.ZipInfo) -> bool:
+    """Whether libxml2, reading the part as XML, meets a document type declaration."""
+    target = _Doctype()
+    parser = _safe_parser(target=target)
+    with archive.open(part) as stream:
+        try:
+            while chunk := stream.read(_READ_BYTES):
+                parser.feed(chunk)
+            parser.close()
+        except etree.XMLSyntaxError:
+            # Not XML (a font, a video), or XML the readers cannot parse either: either way read
+            # no further. A DTD before the error has been noted already.
+            pass
+    return target.declared
+
+
+def _pictures(archive: zipfile.ZipFile) -> set[str]:
+    """The parts [Content_Types].xml declares as pictures (none if it cannot be parsed)."""
+    try:
+        types = etree.fromstring(archive.read("[Content_Types].xml"), _safe_parser())
+    except (KeyError, etree.XMLSyntaxError):
+        return set()
+    defaults = {
+        element.get("Extension", "").lower(): element.get("ContentType", "")
+        for element in types.iter(f"{_CONTENT_TYPES}Default")
+    }
+    overrides = {
+        element.get("PartName", "").lower(): element.get("ContentType", "")
+        for element in types.iter(f"{_CONTENT_TYPES}Override")
+    }
+    # Looked up as python-docx and python-pptx do: an override by part name, else a default by
+    # extension, both without regard to case.
+    return {
+        name
+        for name in archive.namelist()
+        if overrides.get(f"/{name.lower()}", defaults.get(posixpath.splitext(name)[1][1:].lower(), "")).startswith(
+            "image/"
+        )
+    }
 
 
 def _open_failed(kind: str):

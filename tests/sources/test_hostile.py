@@ -145,6 +145,39 @@ def test_xml_entity_expansion_and_external_entities_are_refused(api_client, sour
 
 
 @pytest.mark.parametrize(
+    "hidden",
+    [{"comment_before": 9000}, {"encoding": "utf-16"}, {"main_part": "word/main.bin"}],
+    ids=["behind_a_long_comment", "in_utf_16", "in_a_main_part_not_named_xml"],
+)
+def test_a_dtd_is_refused_wherever_the_parser_would_find_it(api_client, sources_storage, hidden):
+    # Without the billion laughs, which libxml2 refuses by itself, python-docx reads these files
+    # (the external entity left unresolved): only the package's check refuses them.
+    package = documents.word_document_with_entities(laughs=False, **hidden)
+
+    source = read(api_client, package, "entities.docx")
+
+    assert failure(source) == (
+        "SOURCE_UNREADABLE",
+        "The file's XML declares entities (a DTD), which Office files never do: it is refused as hostile.",
+    )
+    assert_nothing_kept(source["id"], sources_storage)
+
+
+def test_a_picture_with_a_dtd_of_its_own_is_read(api_client):
+    # Illustrator writes SVGs with a DOCTYPE, and Office keeps an inserted SVG as it is; no reader
+    # parses a picture.
+    svg = (
+        b'<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        b'"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg xmlns="http://www.w3.org/2000/svg"/>'
+    )
+    package = documents.with_picture(documents.word_document(), "word/media/image1.svg", svg, "image/svg+xml")
+
+    source = read(api_client, package, "with-a-picture.docx")
+
+    assert source["status"] == "ready"
+
+
+@pytest.mark.parametrize(
     "name, whole, message",
     [
         ("cut.pdf", documents.pdf_with_bookmarks, "The PDF is truncated or damaged: it has no end-of-file marker."),

@@ -316,18 +316,63 @@ def with_replaced_part(package: bytes, name: str, data: bytes) -> bytes:
     return out.getvalue()
 
 
-def word_document_with_entities() -> bytes:
-    """A Word file whose XML declares a billion-laughs entity and an external entity naming a local file."""
+def word_document_with_entities(
+    *, laughs: bool = True, comment_before: int = 0, encoding: str = "utf-8", main_part: str = "word/document.xml"
+) -> bytes:
+    """
+    A Word file whose XML declares an external entity naming a local file and, with `laughs`, a
+    billion-laughs entity (which libxml2 refuses by itself); after a comment of `comment_before`
+    characters, in another `encoding`, or in a main part of another name (`main_part`, declared in
+    [Content_Types].xml).
+    """
     package = word_document()
     xml = zipfile.ZipFile(io.BytesIO(package)).read("word/document.xml").decode("utf-8")
     declaration_end = xml.index("?>") + 2
-    laughs = ['<!ENTITY lol0 "lol">'] + [
-        f'<!ENTITY lol{level} "{("&lol" + str(level - 1) + ";") * 10}">' for level in range(1, 10)
-    ]
-    dtd = "<!DOCTYPE w:document [" + "".join(laughs) + '<!ENTITY secret SYSTEM "file:///etc/passwd">]>'
-    xml = xml[:declaration_end] + dtd + xml[declaration_end:]
-    xml = xml.replace("Employees whose role", "&lol9; &secret; Employees whose role", 1)
-    return with_replaced_part(package, "word/document.xml", xml.encode("utf-8"))
+    entities = ['<!ENTITY secret SYSTEM "file:///etc/passwd">']
+    if laughs:
+        entities += ['<!ENTITY lol0 "lol">'] + [
+            f'<!ENTITY lol{level} "{("&lol" + str(level - 1) + ";") * 10}">' for level in range(1, 10)
+        ]
+    dtd = "<!DOCTYPE w:document [" + "".join(entities) + "]>"
+    comment = f"<!--{'x' * comment_before}-->" if comment_before else ""
+    xml = xml[:declaration_end] + comment + dtd + xml[declaration_end:]
+    references = "&lol9; &secret;" if laughs else "&secret;"
+    xml = xml.replace("Employees whose role", f"{references} Employees whose role", 1)
+    xml = xml.replace("encoding='UTF-8'", f"encoding='{encoding.upper()}'", 1)
+    hostile = with_replaced_part(package, "word/document.xml", xml.encode(encoding))
+    return with_renamed_part(hostile, "word/document.xml", main_part)
+
+
+def with_picture(package: bytes, name: str, data: bytes, content_type: str) -> bytes:
+    """The package with one more part, declared in [Content_Types].xml as a picture of that type."""
+    source = zipfile.ZipFile(io.BytesIO(package))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for info in source.infolist():
+            data_of_part = source.read(info.filename)
+            if info.filename == "[Content_Types].xml":
+                declaration = f'<Override PartName="/{name}" ContentType="{content_type}"/></Types>'
+                data_of_part = data_of_part.replace(b"</Types>", declaration.encode())
+            archive.writestr(info.filename, data_of_part)
+        archive.writestr(name, data)
+    return out.getvalue()
+
+
+def with_renamed_part(package: bytes, name: str, new_name: str) -> bytes:
+    """The package with a part renamed, its relationships part too, and the names that point at it."""
+    if new_name == name:
+        return package
+    folder, _, file_name = name.rpartition("/")
+    rels, new_rels = f"{folder}/_rels/{file_name}.rels", f"{folder}/_rels/{new_name.rpartition('/')[2]}.rels"
+    source = zipfile.ZipFile(io.BytesIO(package))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename in ("[Content_Types].xml", "_rels/.rels"):
+                data = data.replace(name.encode(), new_name.encode())
+            archive.writestr({name: new_name, rels: new_rels}.get(info.filename, info.filename), data)
+    return out.getvalue()
 
 
 WEB_PAGE = """<!doctype html>
