@@ -2,15 +2,20 @@
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 
 COLUMNS = (
     "learnerId", "externalId", "name", "startedAt", "lastSeenAt", "progressPercent", "completedAt", "bestScore",
     "passed", "signedAt", "signedName", "version", "pagesSeen", "pages", "timeSpentSeconds", "attempts",
 )
-# A cell a spreadsheet would read as a formula (a name or id a client or learner typed, say
-# "=HYPERLINK(…)") is written with a leading apostrophe, which spreadsheets show as text.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula in a name or id a client or learner typed (say "=HYPERLINK(…)") is made text by an
+# apostrophe before it. Every cell is quoted, so a reader that honours the quotes keeps a cell whole;
+# but one reading with another separator (Excel in a ";" locale: German, French, Spanish, Portuguese)
+# may cut a cell at its separator, and a piece that starts with a formula runs. So a formula is looked
+# for at the start and after every separator (spaces between), and the apostrophe goes right before
+# it, where it starts whatever piece the cell is cut into (docs/run/security.md).
+_FORMULA = re.compile(r"(?:^|[,;\t])[ ]*(?=[=+\-@\t\r])")
 
 
 def header() -> str:
@@ -33,11 +38,10 @@ def _cell(value) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return _FORMULA.sub(lambda found: found.group() + "'", str(value))
 
 
 def _line(cells: Iterable[str]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerow(list(cells))
+    csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL).writerow(list(cells))
     return out.getvalue()

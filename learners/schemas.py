@@ -63,8 +63,8 @@ list_course_results = extend_schema(
     description=(
         "One row per learner, anonymous ones and those of personal links, newest first, `limit` at a time; "
         "follow `nextCursor` (or the `Link` header). With `Accept: text/csv` the same rows come as CSV "
-        "(a header line, then one line per learner; cells a spreadsheet would take for a formula start "
-        "with `'`)."
+        "(a header line, then one line per learner, every cell quoted; a `'` goes before a formula a spreadsheet "
+        "could run, at a cell's start or after a `,`, `;` or tab in it)."
     ),
     parameters=[
         _COURSE,

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from learners import services, tasks
 from learners.models import Learner, QuizAttempt, Signoff
-from tests.support import legacy
-from tests.support.factories import CourseFactory, WebhookEventFactory
+from tests.support import legacy, spreadsheets
+from tests.support.factories import CourseFactory, LearnerFactory, WebhookEventFactory
 from tests.support.readers import FAILING, PASSING, Reader
 from webhooks.models import WebhookEvent
 
@@ -68,6 +68,25 @@ def test_staff_download_a_courses_results_as_the_api_gives_them(admin_client, ap
     assert response.headers["Content-Disposition"] == f'attachment; filename="{taken.public_id}-results.csv"'
     assert downloaded == from_api
     assert len(list(csv.DictReader(io.StringIO(downloaded.decode())))) == 2
+
+
+def test_the_results_download_writes_formulas_as_text(admin_client, course):
+    signer = Reader(course)
+    signer.send(hello=True, page=4, seen=[0, 1, 2, 3, 4])
+    signer.answer(PASSING)
+    signer.sign("x;=1+1;")
+    LearnerFactory(course=course, name='a,=HYPERLINK("http://x","y")')
+
+    response = admin_client.get(f"/admin/learners/learner/course/{course.pk}/results.csv")
+
+    document = b"".join(response.streaming_content).decode()
+    rows = list(csv.DictReader(io.StringIO(document)))
+    assert [(row["name"], row["signedName"]) for row in rows] == [
+        ('a,\'=HYPERLINK("http://x","y")', ""),
+        ("", "x;'=1+1;"),
+    ]
+    assert document.startswith('"learnerId","externalId","name",')  # every cell quoted
+    assert spreadsheets.formulas(document) == []
 
 
 def test_the_results_download_needs_a_staff_login(client, taken):

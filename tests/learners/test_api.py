@@ -18,6 +18,7 @@ from courses import deletion
 from courses.models import Course, GenerationJob
 from learners import queries, services
 from learners.models import Learner, QuizAttempt, Signoff
+from tests.support import spreadsheets
 from tests.support.errors import refusal
 from tests.support.factories import CourseFactory, WebhookEventFactory
 from tests.support.keys import client_for
@@ -375,6 +376,24 @@ def test_csv_cells_a_spreadsheet_would_run_are_written_as_text(api_client, cours
         ("'@cmd", "'-2+3"),
         ("'=HYPERLINK(\"https://evil.example\")", "'+SUM(A1)"),
     ]
+
+
+def test_csv_cells_a_spreadsheet_would_split_into_formulas_are_written_as_text(api_client, course):
+    signer = Reader(course)
+    signer.send(hello=True, page=4, seen=[0, 1, 2, 3, 4])
+    signer.answer(PASSING)
+    signer.sign("x;=1+1;")
+    add(api_client, course, externalId="E-1", name='a,=HYPERLINK("http://x","y")')
+
+    document = results(api_client, course, HTTP_ACCEPT="text/csv").content.decode()
+
+    rows = list(csv.DictReader(io.StringIO(document)))
+    assert [(row["name"], row["signedName"]) for row in rows] == [
+        ('a,\'=HYPERLINK("http://x","y")', ""),
+        ("", "x;'=1+1;"),
+    ]
+    assert document.startswith('"learnerId","externalId","name",')  # every cell quoted
+    assert spreadsheets.formulas(document) == []
 
 
 def test_errors_stay_json_when_csv_is_asked_for(api_client, course, stranger_client):
