@@ -1,4 +1,6 @@
-from django.contrib import admin, messages
+from django.contrib import admin
+from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import services
@@ -25,7 +27,7 @@ class PlanAdmin(DatesInRange, admin.ModelAdmin):
 
 
 class ApiKeyInline(admin.TabularInline):
-    """Keys of the account. Adding a row issues a new key, shown once in a message."""
+    """Keys of the account. Adding a row issues a new key, shown once in the page answering the save."""
 
     model = ApiKey
     extra = 0
@@ -54,13 +56,29 @@ class AccountAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
 
     @admin.action(description="Rotate the webhook signing secret", permissions=["change"])
     def rotate_webhook_secret(self, request, queryset):
-        for account in queryset:
-            secret = services.rotate_webhook_secret(account=account)
-            messages.warning(
-                request,
-                f"New webhook signing secret for {account.email}: {secret} — copy it now; it is not shown "
-                "again. The old one no longer verifies.",
-            )
+        secrets = [
+            (f"New webhook signing secret for {account.email}", services.rotate_webhook_secret(account=account))
+            for account in queryset
+        ]
+        return self._show_secrets(
+            request,
+            title="Webhook signing secrets rotated",
+            secrets=secrets,
+            note="The old secrets no longer verify.",
+            next_url=reverse("admin:accounts_account_changelist"),
+        )
+
+    def _show_secrets(self, request, *, title: str, secrets: list[tuple[str, str]], next_url: str, note: str = ""):
+        # In the answer to the POST that issued them, never in a message: Django keeps messages in a
+        # signed but readable cookie (docs/run/security.md).
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "secrets": secrets,
+            "note": note,
+            "next_url": next_url,
+        }
+        return TemplateResponse(request, "admin/accounts/secrets_issued.html", context)
 
     def get_queryset(self, request):
         return services.with_credits_used(super().get_queryset(request))  # one query for the whole list
@@ -76,16 +94,33 @@ class AccountAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     def save_formset(self, request, form, formset, change):
         if formset.model is not ApiKey:
             return super().save_formset(request, form, formset, change)
+        # The new keys wait on the request for the answer to it (response_add, response_change).
+        request.issued_api_keys = []
         for key in formset.save(commit=False):
             if key.pk:
                 key.save(update_fields=["name"])
                 continue
             # A new row: issue a real key through the service, which stores only its hash.
             plain_key = services.issue_key(account=form.instance, name=key.name)
-            messages.warning(
-                request,
-                f"New API key for {form.instance.email}: {plain_key} — copy it now; it is not shown again.",
-            )
+            request.issued_api_keys.append((f"New API key for {form.instance.email}", plain_key))
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if getattr(request, "issued_api_keys", None):
+            return self._show_issued_keys(request, obj)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if getattr(request, "issued_api_keys", None):
+            return self._show_issued_keys(request, obj)
+        return super().response_change(request, obj)
+
+    def _show_issued_keys(self, request, account):
+        return self._show_secrets(
+            request,
+            title=f"Account {account.email} saved",
+            secrets=request.issued_api_keys,
+            next_url=reverse("admin:accounts_account_change", args=[account.pk]),
+        )
 
 
 @admin.register(ApiKey)

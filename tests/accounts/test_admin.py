@@ -2,6 +2,8 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.contrib.messages.storage.cookie import MessageSerializer
+from django.core import signing
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -33,8 +35,23 @@ def test_account_page_shows_plan_and_credits_never_the_hash(staff_client, accoun
     assert re.search(r">\s*1\s*<", listing) and re.search(r">\s*49\s*<", listing)
 
 
-def test_adding_a_key_inline_shows_the_raw_key_once(staff_client, account):
-    form = {
+def secrets_in_cookies(response) -> list[str]:
+    """The cookies the answer sets whose value, as sent or as Django's message storage reads it, holds a secret."""
+    found = []
+    for name, morsel in response.cookies.items():
+        try:
+            value = str(signing.get_cookie_signer(salt="django.contrib.messages").unsign_object(
+                morsel.value, serializer=MessageSerializer
+            ))
+        except signing.BadSignature:
+            value = morsel.value
+        if "cgs_" in value or "whsec_" in value:
+            found.append(name)
+    return found
+
+
+def key_form(account) -> dict:
+    return {
         "email": account.email,
         "name": account.name,
         "plan": account.plan.pk,
@@ -46,12 +63,25 @@ def test_adding_a_key_inline_shows_the_raw_key_once(staff_client, account):
         "api_keys-0-account": account.pk,
     }
 
-    response = staff_client.post(f"/admin/accounts/account/{account.pk}/change/", form, follow=True)
+
+def test_adding_a_key_inline_shows_the_raw_key_once(staff_client, account):
+    response = staff_client.post(f"/admin/accounts/account/{account.pk}/change/", key_form(account), follow=True)
     again = staff_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
 
     [plain_key] = re.findall(r"cgs_[A-Za-z0-9]{40}", response.content.decode())
     assert services.authenticate_key(plain_key=plain_key).name == "from admin"
     assert plain_key not in again
+
+
+def test_a_new_key_is_in_the_answer_to_the_post_and_in_no_cookie(staff_client, account):
+    response = staff_client.post(f"/admin/accounts/account/{account.pk}/change/", key_form(account))
+
+    page = response.content.decode()
+    [plain_key] = re.findall(r"cgs_[A-Za-z0-9]{40}", page)
+    assert response.status_code == 200 and page.count(plain_key) == 1
+    assert services.authenticate_key(plain_key=plain_key).name == "from admin"
+    assert "messages" not in response.cookies
+    assert secrets_in_cookies(response) == []
 
 
 def test_revoke_action(staff_client, account, plain_key):
@@ -346,3 +376,15 @@ def test_the_admin_never_shows_a_webhook_signing_secret_and_rotating_shows_the_n
     assert old_secret not in page and "set (hidden)" in page
     assert account.webhook_secret != old_secret and account.webhook_secret in rotated
     assert account.webhook_secret not in later and old_secret not in later
+
+
+def test_a_rotated_webhook_secret_is_in_the_answer_to_the_post_and_in_no_cookie(staff_client, account):
+    response = staff_client.post(
+        "/admin/accounts/account/", {"action": "rotate_webhook_secret", "_selected_action": [account.pk]}
+    )
+
+    account.refresh_from_db()
+    page = response.content.decode()
+    assert response.status_code == 200 and page.count(account.webhook_secret) == 1
+    assert "messages" not in response.cookies
+    assert secrets_in_cookies(response) == []
