@@ -572,14 +572,13 @@ def recover_jobs() -> dict[str, int]:
             job_id=job_id, attempt=0, code="GENERATION_TIMEOUT", message=_NOT_STARTED_MESSAGE
         )
 
-    # A pending job's message counts as lost only while no messages wait in the queue: under a
-    # backlog the job is simply waiting its turn, and sending it again would only pile up duplicates.
-    # A job whose message was never sent (the broker was down) is sent as soon as it can be.
-    waiting = queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
-    lost = Q(enqueued_at__isnull=True)
-    if waiting == 0:
-        lost |= Q(enqueued_at__lt=now - LOST_MESSAGE_AFTER)
-    if waiting is not None:
+    # A job whose message was never sent (the broker was down) is sent as soon as it can be; one
+    # sent but not started is taken for lost after the same bound as webhooks' (core.queue.lost_after):
+    # longer while messages wait in the queue, where it is most likely waiting its turn, but never
+    # only once the queue is empty, which under a steady backlog it never is.
+    wait = queue.lost_after(settings.CELERY_TASK_DEFAULT_QUEUE, usually=LOST_MESSAGE_AFTER)
+    if wait is not None:
+        lost = Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - wait)
         for job_id in GenerationJob.objects.filter(lost, status=Status.PENDING).values_list("pk", flat=True):
             # Sending twice is harmless: only one worker can claim a pending job.
             if queue.enqueue(tasks.run_generation, job_id=job_id):

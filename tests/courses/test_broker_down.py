@@ -1,4 +1,5 @@
 import contextlib
+import datetime
 
 import pytest
 import redis
@@ -87,3 +88,26 @@ def test_a_job_waiting_behind_a_backlog_is_not_sent_twice(api_key, time_machine,
     job.refresh_from_db()
     assert counts["resent"] == 0
     assert job.status == GenerationJob.Status.PENDING
+
+
+@pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
+@pytest.mark.parametrize(
+    "sent_ago, resent", [(datetime.timedelta(minutes=20), 1), (datetime.timedelta(minutes=1), 0)], ids=["20min", "1min"]
+)
+def test_a_job_whose_message_was_lost_behind_a_backlog_is_sent_again_in_the_end(
+    api_key, time_machine, empty_task_queue, sent_ago, resent
+):
+    time_machine.move_to("2026-05-01T10:00:00Z", tick=False)
+    # The job row committed; its message was sent (enqueued_at) but lost (on_commit never ran here).
+    job = jobs.create_job(
+        api_key=api_key, subject="SQL", format="onepage", language_id="en-US", outline=[], add_ons=[]
+    )
+    celery_app.send_task("courses.tasks.run_generation", kwargs={"job_id": 0})  # a backlog that never clears
+    time_machine.move_to(datetime.datetime(2026, 5, 1, 10, tzinfo=datetime.UTC) + sent_ago, tick=False)
+
+    counts = jobs.recover_jobs()
+    celery_app.control.purge()
+
+    job.refresh_from_db()
+    assert counts["resent"] == resent
+    assert job.status == (GenerationJob.Status.COMPLETED if resent else GenerationJob.Status.PENDING)
