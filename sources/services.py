@@ -428,10 +428,11 @@ def recover_sources() -> dict[str, int]:
     """
     now = timezone.now()
     counts = {"resent": 0, "retried": 0, "failed": 0}
-    if queue.waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
-        lost = Source.objects.filter(
-            status=Status.PENDING, started_at__isnull=True, enqueued_at__lt=now - LOST_MESSAGE_AFTER
-        )
+    # Lost after the bound jobs and webhooks use (core.queue.lost_after): longer while messages wait
+    # in the queue, but not only once it is empty, which under a steady backlog it never is.
+    wait = queue.lost_after(settings.CELERY_TASK_DEFAULT_QUEUE, usually=LOST_MESSAGE_AFTER)
+    if wait is not None:
+        lost = Source.objects.filter(status=Status.PENDING, started_at__isnull=True, enqueued_at__lt=now - wait)
         for source_id in lost.values_list("pk", flat=True):
             Source.objects.filter(pk=source_id).update(enqueued_at=now)
             queue.enqueue(tasks.extract_source, source_id=source_id)

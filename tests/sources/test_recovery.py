@@ -2,12 +2,15 @@
 
 import datetime
 
+import pytest
 from django.test import TestCase
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from sources import services
 from sources.models import Source
 from tests.support import documents
+from tests.support.queues import purge_task_queues
 
 
 def test_a_source_whose_message_was_lost_is_sent_again(api_client, empty_task_queue, settings, httpserver):
@@ -21,6 +24,26 @@ def test_a_source_whose_message_was_lost_is_sent_again(api_client, empty_task_qu
 
     assert counts == {"resent": 1, "retried": 0, "failed": 0}
     assert Source.objects.get(public_id=source_id).status == "ready"
+
+
+@pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")  # it is sent on purpose
+@pytest.mark.parametrize("minutes_ago, resent", [(20, 1), (1, 0)], ids=["20min", "1min"])
+def test_a_source_whose_message_was_lost_behind_a_backlog_is_sent_again_in_the_end(
+    api_client, empty_task_queue, settings, httpserver, minutes_ago, resent
+):
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    httpserver.expect_request("/a").respond_with_data(documents.MARKDOWN, content_type="text/markdown")
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        source_id = api_client.post("/api/v1/sources", {"url": httpserver.url_for("/a")}, format="json").json()["id"]
+    sent_at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
+    Source.objects.filter(public_id=source_id).update(enqueued_at=sent_at)
+    celery_app.send_task("sources.tasks.extract_source", kwargs={"source_id": 0})  # a backlog that never clears
+
+    counts = services.recover_sources()
+    purge_task_queues()
+
+    assert counts["resent"] == resent
+    assert Source.objects.get(public_id=source_id).status == ("ready" if resent else "pending")
 
 
 def test_a_recent_source_is_left_to_its_worker(api_client, empty_task_queue):
