@@ -64,18 +64,20 @@ def stored(key: str) -> bytes | None:
     return value
 
 
-def store(key: str, value: bytes, *, course: str) -> None:
+def store(key: str, value: bytes, *, course: str, version: int) -> None:
     """
-    Keep `value`, a rendering of the course with public id `course`, under `key` for a day
-    (STORED_SECONDS), listed among the course's renderings for `forget_course`; with Redis
-    unreachable, only in this process.
+    Keep `value`, a rendering of version `version` of the course with public id `course`, under
+    `key` for a day (STORED_SECONDS), listed among the course's renderings for `forget_course`; with
+    Redis unreachable, only in this process. The first rendering stored of a newer version drops
+    every one of the versions before it, and one of an older version than the newest stored is kept
+    only in this process.
     """
     _keep_in_process(key, value)
     now = time.time()
     try:
         client().eval(
-            _STORE, 3, key, _renderings_of(course), _deleted(course),
-            value, STORED_SECONDS, now + STORED_SECONDS, now - _CLOCK_MARGIN_SECONDS,
+            _STORE, 4, key, _renderings_of(course), _deleted(course), _version_stored(course),
+            value, STORED_SECONDS, now + STORED_SECONDS, now - _CLOCK_MARGIN_SECONDS, version,
         )
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
@@ -86,9 +88,22 @@ def store(key: str, value: bytes, *, course: str) -> None:
 # what is stored; a minute late, so a process whose clock runs a little ahead of another's drops no
 # name of a key still there. The list is kept as long as its newest key, so it outlives them all.
 # Nothing is stored of a course deleted (forget_course): a rendering begun before the deletion
-# ended would otherwise be kept after it.
+# ended would otherwise be kept after it. Only the newest version's renderings are kept: a client
+# editing a large course in a loop, each version read, would otherwise fill Redis with a day of
+# versions nobody reads any more. A reader who read the course just before an edit stores nothing
+# once the newer version is stored, so a superseded version never comes back.
 _STORE = """
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local newest = tonumber(redis.call('GET', KEYS[4]) or '0')
+local version = tonumber(ARGV[5])
+if version < newest then return 0 end
+if version > newest then
+  for _, superseded in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+    redis.call('UNLINK', superseded)
+  end
+  redis.call('DEL', KEYS[2])
+end
+redis.call('SET', KEYS[4], ARGV[5], 'EX', ARGV[2])
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], KEYS[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
@@ -138,7 +153,7 @@ def forget_course(public_id: str) -> None:
             pipeline.set(_deleted(public_id), 1, ex=STORED_SECONDS)
             pipeline.zrange(_renderings_of(public_id), 0, -1)
             keys = pipeline.execute()[1]
-        connection.unlink(_renderings_of(public_id), *keys)
+        connection.unlink(_renderings_of(public_id), _version_stored(public_id), *keys)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": "forget"}, exc_info=True)
 
@@ -148,6 +163,11 @@ _CLOCK_MARGIN_SECONDS = 60
 
 def _deleted(public_id: str) -> str:
     return f"course-deleted:{public_id}"
+
+
+def _version_stored(public_id: str) -> str:
+    # The newest version of the course whose renderings are stored: kept as long as its list.
+    return f"course-version-stored:{public_id}"
 
 
 def _renderings_of(public_id: str) -> str:

@@ -126,7 +126,7 @@ class CourseView(CourseReadView):
             course = self.course_with_document()
             etag = version_etag(course.version)
             body = json.dumps(serializers.CourseDetailOutput(course).data, ensure_ascii=False).encode()
-            redis_client.store(_stored_json_key(course), body, course=course.public_id)
+            redis_client.store(_stored_json_key(course), body, course=course.public_id, version=course.version)
         return HttpResponse(body, content_type="application/json", headers={"ETag": etag})
 
     @schemas.update_course

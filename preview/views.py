@@ -252,7 +252,9 @@ def _stored_page(request, course: Course, *, number: int) -> bytes | None:
 
 def _store_page(request, course: Course, *, number: int, html: str) -> bytes:
     page = html.encode()
-    redis_client.store(_stored_page_key(request, course, number), page, course=course.public_id)
+    redis_client.store(
+        _stored_page_key(request, course, number), page, course=course.public_id, version=course.version
+    )
     return page
 
 

@@ -117,24 +117,25 @@ def test_the_list_of_a_courses_renderings_names_only_what_is_still_stored():
     stored, listed = redis_client.client(), f"course-renderings:{uuid.uuid4().hex}"
     course = listed.removeprefix("course-renderings:")
     day = redis_client.STORED_SECONDS
-    # Stored a day ago and more, by this process's clock. Only the clock moves: Redis keeps these
-    # keys a day from now, where in life the first two would be gone.
+    # Renderings of one version (its JSON as sources were deleted), stored a day ago and more, by this
+    # process's clock. Only the clock moves: Redis keeps these keys a day from now, where in life the
+    # first two would be gone.
     with time_machine.travel(time.time() - day - 200, tick=False):
-        redis_client.store(f"coursejson:{course}:1:0", b"old", course=course)
+        redis_client.store(f"coursejson:{course}:1:0", b"old", course=course, version=1)
     with time_machine.travel(time.time() - day - 50, tick=False):  # expired 50 s ago: within a minute
-        redis_client.store(f"coursejson:{course}:2:0", b"recent", course=course)
+        redis_client.store(f"coursejson:{course}:1:1", b"recent", course=course, version=1)
 
-    redis_client.store(f"coursejson:{course}:3:0", b"new", course=course)
+    redis_client.store(f"coursejson:{course}:1:2", b"new", course=course, version=1)
 
-    # Version 1's name went; version 2's stays for its minute of grace, in case clocks disagree.
+    # The oldest name went; the next stays for its minute of grace, in case clocks disagree.
     assert [key.decode() for key in stored.zrange(listed, 0, -1)] == [
-        f"coursejson:{course}:2:0",
-        f"coursejson:{course}:3:0",
+        f"coursejson:{course}:1:1",
+        f"coursejson:{course}:1:2",
     ]
     assert day - 10 <= stored.ttl(listed) <= day  # as long as its newest key
 
     redis_client.forget_course(course)
-    assert not stored.exists(listed, f"coursejson:{course}:2:0", f"coursejson:{course}:3:0")
+    assert not stored.exists(listed, f"coursejson:{course}:1:1", f"coursejson:{course}:1:2")
     assert stored.unlink(f"coursejson:{course}:1:0") == 1  # not listed, so left to expire
 
 

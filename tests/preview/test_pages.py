@@ -11,6 +11,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.test import Client
 
+from core import redis_client
 from courses import content
 from courses.models import Course
 from learners import identity, signoffs
@@ -463,6 +464,52 @@ def test_changed_content_is_never_served_from_an_old_stored_page(client):
     assert after.status_code == 200
     assert "A new first chapter" in after.content.decode()
     assert after.headers["ETag"] != before.headers["ETag"]
+
+
+def read_renderings(api_client, course) -> set[str]:
+    """Read the course's JSON and two of its pages, as clients and readers do: the keys they are stored under."""
+    api_client.get(f"/api/v1/courses/{course.public_id}")
+    etag = Client().get(f"/go/{course.public_id}").headers["ETag"].strip('"')
+    Client().get(f"/go/{course.public_id}/1")
+    version = Course.objects.get(pk=course.pk).version
+    pages = {f"coursepage:{course.public_id}:{etag}:{number}" for number in (0, 1)}
+    return {f"coursejson:{course.public_id}:{version}:0", *pages}
+
+
+def stored_renderings(course) -> set[str]:
+    return {key.decode() for key in redis_client.client().scan_iter(match=f"course*:{course.public_id}:*")}
+
+
+def rename(api_client, course, name: str, *, version: int):
+    edited = api_client.patch(
+        f"/api/v1/courses/{course.public_id}/content", json.dumps({"name": name}),
+        content_type="application/merge-patch+json", HTTP_IF_MATCH=f'"{version}"',
+    )
+    assert edited.status_code == 200
+
+
+def test_only_the_latest_versions_renderings_stay_stored(api_client, course):
+    for version, name in enumerate(("Second name", "Third name"), start=1):
+        read_renderings(api_client, course)
+        rename(api_client, course, name, version=version)
+
+    latest = read_renderings(api_client, course)
+
+    assert len(latest) == 3
+    assert stored_renderings(course) == latest
+    listed = redis_client.client().zrange(f"course-renderings:{course.public_id}", 0, -1)
+    assert {key.decode() for key in listed} == latest
+
+
+def test_a_page_of_a_version_read_before_an_edit_is_not_stored_after_the_newer_one(api_client, course):
+    read_renderings(api_client, course)
+    rename(api_client, course, "Second name", version=1)
+    latest = read_renderings(api_client, course)
+
+    # A reader who read version 1 just before the edit renders it, and stores it last.
+    redis_client.store(f"coursepage:{course.public_id}:late:2", b"<p>old", course=course.public_id, version=1)
+
+    assert stored_renderings(course) == latest
 
 
 def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
