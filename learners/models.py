@@ -124,11 +124,10 @@ class Signoff(models.Model):
     # In the confirmation page's address: opaque, so it tells nothing about other sign-offs.
     public_id = models.CharField(max_length=32, unique=True, default=new_signoff_id, editable=False)
     # The learner who signed, whom the browser's learner cookie names, once they had done the rest of
-    # the course (learners.completion); null in sign-offs recorded before a sign-off needed its
-    # learner (from a browser that kept no cookies, or before learners were recorded).
-    learner = models.ForeignKey(
-        Learner, on_delete=models.CASCADE, null=True, blank=True, related_name="signoffs"
-    )
+    # the course (learners.completion): a sign-off is in their result, and goes with their erasure,
+    # retention and the course's deletion. Those recorded before a sign-off needed its learner were
+    # each given one of their own (migration 0006).
+    learner = models.ForeignKey(Learner, on_delete=models.CASCADE, related_name="signoffs")
     name = models.CharField(max_length=200)
     # SHA-256 of the client IP with the secret key: enough to spot abuse, not to identify anyone.
     ip_hash = models.CharField(max_length=64)

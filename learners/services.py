@@ -127,7 +127,7 @@ def _erase(*, learner_ids: list[int], public_ids: list[str]) -> Erased:
 def purge_expired(*, now: datetime.datetime | None = None) -> Erased:
     """
     Delete the records of learners untouched for LEARNER_DATA_RETENTION_DAYS (everything
-    `erase_learner` deletes), and sign-offs made without a learner as long ago. Runs daily.
+    `erase_learner` deletes: their sign-offs too). Runs daily.
     """
     cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.LEARNER_DATA_RETENTION_DAYS)
     erased = Erased()
@@ -137,9 +137,4 @@ def purge_expired(*, now: datetime.datetime | None = None) -> Erased:
             if not batch:
                 break
             erased += _erase(learner_ids=[pk for pk, _ in batch], public_ids=[public_id for _, public_id in batch])
-    while True:
-        ids = list(Signoff.objects.filter(learner=None, signed_at__lt=cutoff).values_list("pk", flat=True)[:PURGE_BATCH])
-        if not ids:
-            break
-        erased += Erased(signoffs=Signoff.objects.filter(pk__in=ids).delete()[1].get("learners.Signoff", 0))
     return erased

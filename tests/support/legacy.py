@@ -1,14 +1,12 @@
 """
-Rows as they could be stored before a rule they break: courses (a rule of the course schema) and
-sign-offs (a learner's, once the rest is done), states the services refuse to write now, but must
-still read (courses.content.read_stored) and keep.
+Rows as they could be stored before a rule they break: courses (a rule of the course schema),
+states the services refuse to write now, but must still read (courses.content.read_stored) and keep.
 """
 
 import copy
 
 from courses import content
 from courses.models import Course, CourseVersion
-from learners.models import Signoff
 
 
 def store_with_options_that_say_the_same(course: Course) -> Course:
@@ -24,7 +22,3 @@ def store_with_options_that_say_the_same(course: Course) -> Course:
     course.refresh_from_db()
     return course
 
-
-def signoff_of_no_learner(course: Course, *, name: str) -> Signoff:
-    """A sign-off as one was recorded from a browser that named no learner, when that stood on its own."""
-    return Signoff.objects.create(course=course, name=name, ip_hash="0" * 64)
