@@ -96,6 +96,11 @@ ERROR_CODES = [
         "409: the `Idempotency-Key` was used in the last 24 hours with a different request.",
     ),
     ("COURSE_BUSY", "409: a part of the course is being generated again; try once that job has ended."),
+    (
+        "SOURCE_IN_USE",
+        "409, on deleting a source: a pending or running job builds from it (the message names the job); "
+        "delete once that job has ended.",
+    ),
     ("VERSION_LIMIT_REACHED", "409: the course has as many versions as it may keep."),
     ("VERSION_CONFLICT", "412: `If-Match` does not name the course's current version; read it again."),
     ("PAYLOAD_TOO_LARGE", "413: the body is larger than 1 MiB (an uploaded source: than the upload limit)."),
@@ -130,6 +135,7 @@ _EXAMPLE_MESSAGES = {
     "NOT_ACCEPTABLE": "Could not satisfy the request Accept header.",
     "IDEMPOTENCY_KEY_REUSED": "This Idempotency-Key was already used with a different request body.",
     "COURSE_BUSY": "A part of this course is being generated again; try again once that job has finished.",
+    "SOURCE_IN_USE": "Job job_4fJq8ZtR2mXcV7bN1pLwKd builds from this source: delete the source once that job has ended.",
     "VERSION_LIMIT_REACHED": "This course has reached its limit of 100 versions.",
     "VERSION_CONFLICT": (
         'The course is at version 3: read it again, apply your change to that version, and send If-Match: "3".'

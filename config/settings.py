@@ -388,7 +388,7 @@ SPECTACULAR_SETTINGS = {
     # that breaks a client written for the one before (2.0.0: the course document's keys in camelCase,
     # its schema version 3), its minor number with each addition a generated client needs to be made
     # again for (a new operation, field or enum value), its patch number with any other change.
-    "VERSION": "2.1.0",
+    "VERSION": "2.2.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",

@@ -23,6 +23,7 @@ from courses.generation.grounding import SourcesGone
 from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part
 from courses.serializers import CourseOutput, JobErrorOutput
 from sources import queries as source_queries
+from sources import services as source_services
 from sources import signals as source_signals
 from sources.models import Source
 from webhooks import services as webhook_services
@@ -504,6 +505,23 @@ def _deleted_meanwhile(document: dict) -> list[str]:
         .values_list("public_id", flat=True)
     )
     return [public_id for public_id in named if public_id not in left]
+
+
+@receiver(source_signals.source_deleting)
+def _refuse_while_a_job_builds_from(sender, *, source: Source, **kwargs) -> None:
+    # A pending or running job reads the source to its end: deleting the source under it failed the
+    # job and gave its credit back, so one credit could start generation after generation. Exact
+    # when sent with the source's row held by the deletion: no job can be made from the source
+    # then (a new job holds its sources first: sources_to_build_from, _sources_left), and a job
+    # that has ended never runs again, so the answer read then holds until the deletion commits.
+    job = (
+        GenerationJob.objects.filter(job_sources__source=source, status__in=[Status.PENDING, Status.RUNNING])
+        .order_by("created_at", "pk")
+        .values_list("public_id", flat=True)
+        .first()
+    )
+    if job is not None:
+        raise source_services.SourceInUse(job)
 
 
 @receiver(source_signals.source_deleting)

@@ -81,9 +81,16 @@ get_source = extend_schema(
 delete_source = extend_schema(
     operation_id="deleteSource",
     summary="Delete a source",
-    description="Its file, text and passages are deleted at once. Courses made from it keep their text.",
+    description=(
+        "Its file, text and passages are deleted at once. Courses made from it keep their text. Refused "
+        "while a job that builds from it (a new course, or a part generated again) is pending or running."
+    ),
     parameters=[_ID],
-    responses=openapi.responses({204: OpenApiResponse(description="Deleted.")}, e404=[openapi.NOT_FOUND]),
+    responses=openapi.responses(
+        {204: OpenApiResponse(description="Deleted.")},
+        e404=[openapi.NOT_FOUND],
+        e409=[("SOURCE_IN_USE", "A job that builds from it is pending or running (named); delete once it has ended.")],
+    ),
 )
 
 

@@ -58,6 +58,15 @@ class SourceNotFound(errors.NotFound):
     message = "Source not found."
 
 
+class SourceInUse(errors.AppError):
+    status, code = 409, "SOURCE_IN_USE"
+
+    def __init__(self, job_public_id: str):
+        super().__init__(
+            f"Job {job_public_id} builds from this source: delete the source once that job has ended."
+        )
+
+
 class UnsupportedMediaType(errors.AppError):
     status, code = 400, "UNSUPPORTED_MEDIA_TYPE"
     message = "The file is not a PDF, DOCX, PPTX, HTML, Markdown or plain text document."
@@ -395,6 +404,7 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     Delete the source, its file, its text and its passages (with their search index entries). Courses
     built from it keep their text and citations, and show the source as deleted.
     :raises SourceNotFound: if no source with this id belongs to this key
+    :raises SourceInUse: while a job that builds from it is pending or running (courses.jobs)
     """
     source = queries.source_visible_to(api_key=api_key, public_id=public_id)
     if source is None:
@@ -402,7 +412,8 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     # What was made from it (courses) is locked first, then the source: the order in which a part of
     # a course generated again holds its course and then its sources, so neither waits on the other.
     # A course stored meanwhile held the source until it was committed: it is marked once the
-    # source is ours.
+    # source is ours. A receiver refuses while a job builds from the source (SourceInUse); only
+    # its answer once the source is ours is exact, since no job can be made from it after that.
     signals.source_deleting.send(sender=Source, source=source)
     source = queries.source_visible_to(api_key=api_key, public_id=public_id, for_update=True)
     if source is None:  # deleted meanwhile

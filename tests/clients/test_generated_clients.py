@@ -37,7 +37,7 @@ from api.openapi import error_codes_in
 from core import ratelimit
 from courses import jobs
 from courses.generation import errors as generation_errors
-from courses.models import Course, CourseVersion, GenerationJob, Part, RemovedLink
+from courses.models import Course, CourseVersion, GenerationJob, JobSource, Part, RemovedLink
 from courses.serializers import CourseOutput
 from exports.models import Export
 from learners import results_csv
@@ -46,7 +46,13 @@ from sources.models import Source
 from tests.support import receivers
 from tests.support.clients.drivers import files_in
 from tests.support.clients.tools import ROOT
-from tests.support.factories import AccountFactory, CourseFactory, GenerationJobFactory, PlanFactory
+from tests.support.factories import (
+    AccountFactory,
+    CourseFactory,
+    GenerationJobFactory,
+    PlanFactory,
+    SourceFactory,
+)
 from tests.support.readers import FAILING, PASSING, Reader
 
 MIB = 1024 * 1024
@@ -411,6 +417,23 @@ def busy_course_case(operation: str, keys: Keys) -> Case:
     return Case(operation, 409, "COURSE_BUSY", path=path, api_key=keys.valid, arrange=lambda: regeneration_running({"path": path}))
 
 
+@contextlib.contextmanager
+def job_building_from(source: Source) -> Iterator[None]:
+    job = GenerationJobFactory(api_key=source.api_key, from_sources=True)  # pending: no worker has it yet
+    JobSource.objects.create(job=job, source=source, position=0)
+    yield
+    job.delete()
+
+
+def source_in_use_case(operation: str, keys: Keys) -> Case:
+    api_key = ApiKey.objects.get(key_hash=account_services.hash_key(keys.valid))
+    source = SourceFactory(api_key=api_key)
+    return Case(
+        operation, 409, "SOURCE_IN_USE", path={"source_id": source.public_id}, api_key=keys.valid,
+        arrange=lambda: job_building_from(source),
+    )
+
+
 def versions_used_up(call: dict):
     return override_settings(COURSE_MAX_VERSIONS=course_in(call).version)
 
@@ -530,6 +553,10 @@ OWN_ERRORS = {
     "deleteCourse": [
         # The flow's course is gone: a course of the key, being generated again, refuses deletion.
         lambda call, keys, tmp: busy_course_case("deleteCourse", keys),
+    ],
+    "deleteSource": [
+        # The flow's source is gone: a source of the key that a pending job builds from refuses deletion.
+        lambda call, keys, tmp: source_in_use_case("deleteSource", keys),
     ],
     "getCourseQuality": [
         lambda call, keys, tmp: Case(

@@ -19,6 +19,7 @@ from tests.support.factories import SourceFactory
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, create_course, make_course
 from tests.support.keys import client_for
+from tests.support.locks import changed_meanwhile
 from tests.support.uploads import upload
 
 HANDBOOK_CHAPTERS = [
@@ -370,7 +371,14 @@ def test_a_course_from_a_checklist_of_thousands_of_lines_ranks_an_even_spread_of
     assert_cited(course["content"], source_ids=[source_id])
 
 
-def test_a_course_whose_sources_were_all_deleted_before_a_worker_took_it_fails_with_its_credit_back(
+def in_use(job_id: str) -> dict:
+    return {
+        "message": f"Job {job_id} builds from this source: delete the source once that job has ended.",
+        "code": "SOURCE_IN_USE",
+    }
+
+
+def test_the_sources_of_a_pending_job_cannot_be_deleted_and_no_credit_comes_back(
     api_client, account, handbook, policy, settings
 ):
     settings.COURSE_GENERATOR = "offline"
@@ -378,49 +386,39 @@ def test_a_course_whose_sources_were_all_deleted_before_a_worker_took_it_fails_w
         created = api_client.post(
             "/api/v1/courses", {"subject": "Security", "sources": [handbook, policy]}, format="json"
         )
-    for source_id in (handbook, policy):
-        assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
-    for callback in queued:  # a worker takes the job now
+    job_id = created.json()["jobId"]
+
+    refused = [api_client.delete(f"/api/v1/sources/{source_id}") for source_id in (handbook, policy)]
+
+    assert [(response.status_code, response.json()) for response in refused] == [(409, in_use(job_id))] * 2
+    assert Source.objects.filter(public_id__in=[handbook, policy]).count() == 2
+    assert account_services.usage_for(account=account).used == 1
+    for callback in queued:  # a worker takes the job now: built from both
         callback()
+    job = api_client.get(created.json()["pollUrl"]).json()
+    assert job["status"] == "completed"
+    assert account_services.usage_for(account=account).used == 1
+    assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204  # the job has ended
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_of_a_running_job_cannot_be_deleted_and_no_credit_comes_back(
+    api_client, plain_key, account, handbook, policy, settings
+):
+    settings.COURSE_GENERATOR = "offline"
+    # The client deletes the source while a worker generates the course from it (here, as the
+    # generator reads the sources' passages).
+    created, refused = changed_meanwhile(
+        after_query_with='"sources_passage"',
+        change=lambda: client_for(plain_key).delete(f"/api/v1/sources/{handbook}"),
+        request=lambda: api_client.post(
+            "/api/v1/courses", {"subject": "Security", "sources": [handbook, policy]}, format="json"
+        ),
+    )
 
     job = api_client.get(created.json()["pollUrl"]).json()
-    # Not a course built from the subject alone, as if no source had been asked for.
-    assert (job["status"], job["course"]) == ("failed", None)
-    assert job["error"] == {
-        "code": "GENERATION_FAILED",
-        "message": "The sources of this course have been deleted, or hold no text to build it from.",
-    }
-    assert account_services.usage_for(account=account).used == 0
-    assert not Course.objects.exists()
-
-
-def test_a_source_deleted_while_its_course_is_generated_is_marked_in_the_course(
-    api_client, api_key, handbook, settings
-):
-    from courses import jobs
-
-    settings.COURSE_GENERATOR = "offline"
-    response = api_client.post(
-        "/api/v1/courses", {"subject": "Security", "sources": [handbook]}, format="json"
-    )
-    job = GenerationJob.objects.get(public_id=response.json()["jobId"])
-    # The job is taken by a worker and the document written; then the client deletes the source, and
-    # only then is the course stored.
-    from courses.content import CourseContent
-    from courses.generation import generate_course
-
-    content = generate_course(
-        request=jobs._course_request(job), on_progress=lambda percent: None, deadline=10**12
-    )
-    GenerationJob.objects.filter(pk=job.pk).update(status=GenerationJob.Status.RUNNING, attempts=1)
-    assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204
-
-    course = jobs.complete_job(
-        job_id=job.pk, attempt=1, content=CourseContent.model_validate(content.model_dump())
-    )
-
-    assert course.deleted_source_ids == [handbook]
-    assert (
-        api_client.get(f"/api/v1/courses/{course.public_id}").json()["content"]["sources"][0]["deleted"]
-        is True
-    )
+    assert (refused.status_code, refused.json()) == (409, in_use(created.json()["jobId"]))
+    assert job["status"] == "completed"
+    assert_cited(Course.objects.get(public_id=job["course"]["id"]).content, source_ids=[handbook, policy])
+    assert account_services.usage_for(account=account).used == 1
+    assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204  # the job has ended

@@ -9,9 +9,10 @@ import copy
 import pytest
 from django.test import TestCase
 
+from accounts import services as account_services
 from courses.content import CourseContent
 from courses.models import Course, GenerationJob, JobSource
-from sources.models import Passage
+from sources.models import Passage, Source
 from tests.support import grounded_documents as documents
 from tests.support.errors import refusal
 from tests.support.factories import CourseFactory
@@ -19,6 +20,7 @@ from tests.support.fake_openai import FakeOpenAI
 from tests.support.grounded import ALL_ADD_ONS, add_source, assert_cited, make_course
 from tests.support.keys import client_for
 from tests.support.locks import changed_meanwhile
+from tests.support.queues import no_worker, purge_task_queues
 from tests.support.samples import course_document, in_version_1
 
 
@@ -153,23 +155,32 @@ def test_a_course_whose_sources_are_all_deleted_cannot_be_generated_again_in_par
     assert not GenerationJob.objects.filter(regenerated_course__public_id=sourced_course["id"]).exists()
 
 
-def test_a_part_asked_for_again_whose_sources_were_all_deleted_before_a_worker_took_it_fails(
+def in_use(job_id: str) -> dict:
+    return {
+        "message": f"Job {job_id} builds from this source: delete the source once that job has ended.",
+        "code": "SOURCE_IN_USE",
+    }
+
+
+def test_the_sources_of_a_part_asked_for_again_cannot_be_deleted_before_a_worker_writes_it(
     api_client, sourced_course, handbook, policy
 ):
     with TestCase.captureOnCommitCallbacks(execute=False) as queued:
         asked = api_client.post(
             f"/api/v1/courses/{sourced_course['id']}/regenerate", {"target": "wrapup"}, format="json"
         )
-    for source_id in (handbook, policy):
-        assert api_client.delete(f"/api/v1/sources/{source_id}").status_code == 204
-    for callback in queued:  # a worker takes the job now
-        callback()
 
+    refused = [api_client.delete(f"/api/v1/sources/{source_id}") for source_id in (handbook, policy)]
+
+    assert [(response.status_code, response.json()) for response in refused] == [(409, in_use(asked.json()["jobId"]))] * 2
+    for callback in queued:  # a worker takes the job now: written from both sources
+        callback()
     job = api_client.get(asked.json()["pollUrl"]).json()
     after = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()
-    # Not a wrap-up written from the subject alone into a course built from sources.
-    assert (job["status"], job["error"]["code"]) == ("failed", "GENERATION_FAILED")
-    assert (after["version"], after["content"]["wrapup"]) == (1, sourced_course["content"]["wrapup"])
+    assert job["status"] == "completed"
+    assert after["version"] == 2
+    assert [source.get("deleted", False) for source in after["content"]["sources"]] == [False, False]
+    assert api_client.delete(f"/api/v1/sources/{handbook}").status_code == 204  # the job has ended
 
 
 # Edits ------------------------------------------------------------------------------------------
@@ -453,32 +464,49 @@ def sources_shown(client, course_id: str) -> list[tuple[str, bool]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_while_a_course_is_created_from_it_waits_for_the_course(
-    api_client, plain_key, handbook, policy
+def test_a_source_deleted_as_a_course_is_created_from_it_waits_for_the_job_and_is_refused(
+    api_client, plain_key, handbook, policy, empty_task_queue
 ):
-    # The deletion comes right after the create has found its sources: it waits for the create,
-    # whose job then points at sources that exist (before, the create failed at commit: a 500).
-    created, deleted = deleted_meanwhile(
-        plain_key,
-        handbook,
-        after_query_with='"sources_source"',
-        request=lambda: create_from(api_client, handbook, policy),
-    )
+    # The deletion comes right after the create has found its sources (and holds them): it waits
+    # for the create, then finds its job, which no worker has taken yet.
+    with no_worker():
+        created, deleted = deleted_meanwhile(
+            plain_key,
+            handbook,
+            after_query_with='"sources_source"',
+            request=lambda: create_from(api_client, handbook, policy),
+        )
+    purge_task_queues()
 
-    assert (created.status_code, deleted.status_code) == (202, 204)
-    job = api_client.get(created.json()["pollUrl"]).json()
-    assert job["status"] == "completed", job
-    # Built from the sources left: the handbook is gone before the generation starts or marked deleted.
-    shown = dict(sources_shown(api_client, job["course"]["id"]))
-    assert (shown[policy], shown.get(handbook, True)) == (False, True)
+    assert created.status_code == 202
+    assert (deleted.status_code, deleted.json()) == (409, in_use(created.json()["jobId"]))
+    assert Source.objects.filter(public_id__in=[handbook, policy]).count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_while_its_course_is_stored_marks_the_course(
+def test_a_course_created_from_a_source_as_it_is_deleted_waits_and_is_refused_with_no_credit_spent(
+    api_client, plain_key, account, handbook, policy
+):
+    # The create comes once the deletion holds the source's row: it waits for the deletion, then
+    # finds the source gone.
+    deleted, created = changed_meanwhile(
+        after_query_with='"sources_source"."id" DESC LIMIT 1 FOR UPDATE',  # the source's row, held
+        change=lambda: create_from(client_for(plain_key), handbook, policy),
+        request=lambda: api_client.delete(f"/api/v1/sources/{handbook}"),
+    )
+
+    assert deleted.status_code == 204
+    assert (created.status_code, refusal(created)) == (
+        400, {"message": f"sources[0]: {handbook} is not a source of this API key.", "code": "VALIDATION_ERROR"}
+    )
+    assert not GenerationJob.objects.exists()
+    assert account_services.usage_for(account=account).used == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_source_deleted_as_its_course_is_stored_is_refused_since_the_job_still_runs(
     api_client, plain_key, handbook, policy
 ):
-    # The course is stored with its sources held; the deletion, which found no course to mark yet,
-    # waits for them, then marks the course it finds once the source is its own.
     created, deleted = deleted_meanwhile(
         plain_key,
         handbook,
@@ -486,35 +514,37 @@ def test_a_source_deleted_while_its_course_is_stored_marks_the_course(
         request=lambda: create_from(api_client, handbook, policy),
     )
 
-    assert (created.status_code, deleted.status_code) == (202, 204)
     job = api_client.get(created.json()["pollUrl"]).json()
-    assert sources_shown(api_client, job["course"]["id"]) == [(handbook, True), (policy, False)]
+    assert (deleted.status_code, deleted.json()) == (409, in_use(created.json()["jobId"]))
+    assert job["status"] == "completed"
+    assert sources_shown(api_client, job["course"]["id"]) == [(handbook, False), (policy, False)]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_while_a_part_is_generated_again_from_it_waits_for_the_job(
-    api_client, plain_key, sourced_course, handbook, policy
+def test_a_source_deleted_as_a_part_is_asked_for_again_waits_for_the_job_and_is_refused(
+    api_client, plain_key, sourced_course, handbook, policy, empty_task_queue
 ):
     # The regeneration holds the course, then its sources; a deletion takes them in the same order,
-    # so it waits rather than deadlocking with it.
-    regenerated, deleted = deleted_meanwhile(
-        plain_key,
-        handbook,
-        after_query_with='"sources_source"',
-        request=lambda: regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1}),
-    )
+    # so it waits rather than deadlocking with it, then finds the job.
+    with no_worker():
+        regenerated, deleted = deleted_meanwhile(
+            plain_key,
+            handbook,
+            after_query_with='"sources_source"',
+            request=lambda: regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1}),
+        )
+    purge_task_queues()
 
-    assert (regenerated.status_code, deleted.status_code) == (202, 204)
-    assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    assert sources_shown(api_client, sourced_course["id"])[0] == (handbook, True)
+    assert regenerated.status_code == 202
+    assert (deleted.status_code, deleted.json()) == (409, in_use(regenerated.json()["jobId"]))
+    assert sources_shown(api_client, sourced_course["id"]) == [(handbook, False), (policy, False)]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_written_again(
+def test_a_source_deleted_while_a_part_is_written_again_from_it_is_refused(
     api_client, plain_key, sourced_course, handbook, policy
 ):
-    # The job has found where the sources' passages are, and reads their texts only then: the
-    # handbook's are gone by that time, so the chapter is written from the policy alone.
+    # The job runs and reads the sources' passages when the client deletes one.
     regenerated, deleted = deleted_meanwhile(
         plain_key,
         handbook,
@@ -522,8 +552,6 @@ def test_a_source_deleted_once_its_passages_are_found_is_left_out_of_the_part_wr
         request=lambda: regenerate(api_client, sourced_course["id"], {"target": "chapter", "chapter": 1}),
     )
 
-    assert (regenerated.status_code, deleted.status_code) == (202, 204)
+    assert (deleted.status_code, deleted.json()) == (409, in_use(regenerated.json()["jobId"]))
     assert api_client.get(regenerated.json()["pollUrl"]).json()["status"] == "completed"
-    chapter = api_client.get(f"/api/v1/courses/{sourced_course['id']}").json()["content"]["chapters"][0]
-    cited = {citation["sourceId"] for lesson in chapter["lessons"] for citation in lesson["citations"]}
-    assert cited == {policy}
+    assert sources_shown(api_client, sourced_course["id"]) == [(handbook, False), (policy, False)]
