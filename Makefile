@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test docs bench clients bootstrap venv requirements services stop-services browser load-tools corpus superuser messages
+.PHONY: run test docs bench clients audit bootstrap venv requirements services stop-services browser load-tools corpus superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -47,6 +47,14 @@ clients: venv .env node_modules/.installed
 	@mkdir -p build/clients
 	$(PY) manage.py spectacular --format openapi-json --file build/clients/openapi.json
 	scripts/generate-clients.sh build/clients/openapi.json build/clients
+
+# Known vulnerabilities in what production runs (requirements.txt, with pip-audit, which the venv
+# installs) and in the test tools (package-lock.json, with npm audit), asked of the advisory
+# services: exit 1 for a vulnerability, 2 (and a plain message) when a service cannot be reached.
+# Not part of `make test`, which needs no network (docs/contribute/dependencies.md).
+audit: venv
+	@command -v npm >/dev/null || scripts/system-packages.sh nodejs npm
+	$(PY) scripts/audit.py
 
 # wrk drives the endpoints in `make bench` (and in its smoke run in `make test`).
 load-tools:
