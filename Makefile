@@ -64,8 +64,10 @@ load-tools:
 corpus:
 	@scripts/corpus.sh
 
-# Everything both commands stand on: Python packages, local PostgreSQL and Redis, schema, seed data.
+# Everything both commands stand on: Python packages, local PostgreSQL and Redis, schema, seed data,
+# and bubblewrap, the sandbox documents are read in (docs/how-it-works/documents.md).
 bootstrap: venv .env services
+	@command -v bwrap >/dev/null || scripts/system-packages.sh bubblewrap
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 

@@ -9,6 +9,7 @@ real environment variables win over it.
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -334,6 +335,12 @@ SOURCE_MAX_PAGES = env.int("SOURCE_MAX_PAGES", default=500)
 # Each document is read in a child process with these limits (wall clock and CPU time; address space).
 SOURCE_EXTRACTION_TIMEOUT_S = env.int("SOURCE_EXTRACTION_TIMEOUT_S", default=60)
 SOURCE_EXTRACTION_MEMORY_MB = env.int("SOURCE_EXTRACTION_MEMORY_MB", default=1024)
+# That child runs in a sandbox (bubblewrap: no network, no other process, a read-only view of what it
+# loads). Where the kernel forbids one, `required` leaves documents unread (pending) rather than read
+# them unconfined, as `optional` does.
+SOURCE_SANDBOX = env.str("SOURCE_SANDBOX", default="optional" if DEBUG else "required")
+if SOURCE_SANDBOX not in ("required", "optional"):
+    raise ImproperlyConfigured(f"SOURCE_SANDBOX is {SOURCE_SANDBOX!r}; it takes `required` or `optional`.")
 # Limit on fetching a web source: the whole exchange, redirects included.
 SOURCE_FETCH_TIMEOUT_S = env.float("SOURCE_FETCH_TIMEOUT_S", default=20)
 CELERY_BEAT_SCHEDULE["sources-recover"] = {"task": "sources.tasks.recover_sources", "schedule": RECOVERY_INTERVAL_S}

@@ -1,6 +1,7 @@
 """Liveness and readiness probes for load balancers and orchestrators."""
 
 import logging
+from collections.abc import Callable
 
 import redis
 from django.conf import settings
@@ -8,6 +9,13 @@ from django.db import connection
 from django.http import JsonResponse
 
 logger = logging.getLogger(__name__)
+# What the apps above add to /readyz as `details`, by name (see `add_detail`).
+_details: dict[str, Callable[[], dict]] = {}
+
+
+def add_detail(name: str, describe: Callable[[], dict]) -> None:
+    """Show `describe()` under `details.<name>` in /readyz: a fact an operator needs, not a check."""
+    _details[name] = describe
 
 
 def healthz(request):
@@ -16,12 +24,16 @@ def healthz(request):
 
 
 def readyz(request):
-    """Ready to serve: PostgreSQL and Redis both answer. 503 names whatever is down."""
+    """
+    Ready to serve: PostgreSQL and Redis both answer. 503 names whatever is down. `details` says
+    how the machine does what it can do in part (documents read in a sandbox or not).
+    """
     checks = {"database": _database_is_up(), "redis": _redis_is_up()}
     down = [name for name, up in checks.items() if not up]
     body = {
         "status": "ok" if not down else "unavailable",
         "checks": {name: "ok" if up else "down" for name, up in checks.items()},
+        "details": {name: describe() for name, describe in _details.items()},
     }
     return JsonResponse(body, status=503 if down else 200)
 

@@ -18,7 +18,7 @@ from core import errors, leases, queue
 from core.outbound import transport, urls
 from sources import failures, language, names, queries, signals, tasks
 from sources.extraction import document as extraction
-from sources.extraction import matter, passages, sandbox, sniff
+from sources.extraction import isolation, matter, passages, sandbox, sniff
 from sources.models import Passage, Source
 from sources.serializers import source_output
 from webhooks import services as webhook_services
@@ -209,14 +209,34 @@ def read_source(*, source_id: int, worker: str = "") -> None:
     ready with its passages, or failed with a code. A source already finished, deleted or being
     read by a live worker is left alone.
     """
+    sandbox_state = isolation.check()
+    if not sandbox_state.available and settings.SOURCE_SANDBOX == "required":
+        # Left pending, unclaimed: recovery sends it again, and a worker that can confine reads it.
+        logger.error(
+            "source left unread: no sandbox here, and SOURCE_SANDBOX=required",
+            extra={"source_id": source_id, "reason": sandbox_state.reason},
+        )
+        return
     attempt = LEASE.claim(source_id, worker=worker)
     if attempt is None:
         return
     with LEASE.holding(source_id, attempt=attempt):
-        _read(source_id=source_id, attempt=attempt)
+        _read(source_id=source_id, attempt=attempt, confined=sandbox_state.available)
 
 
-def _read(*, source_id: int, attempt: int) -> None:
+def sandbox_detail() -> dict:
+    """
+    How this machine reads documents, for operators (/readyz, a worker's start): `confined` in the
+    sandbox; else `unconfined` (SOURCE_SANDBOX=optional) or `refused` (required), with the reason.
+    """
+    state = isolation.check()
+    if state.available:
+        return {"reading": "confined", "seccomp": state.seccomp}
+    reading = "refused" if settings.SOURCE_SANDBOX == "required" else "unconfined"
+    return {"reading": reading, "reason": state.reason}
+
+
+def _read(*, source_id: int, attempt: int, confined: bool) -> None:
     try:
         source = Source.objects.select_related("api_key__account__plan").get(pk=source_id)
         if source.url and not source.file:
@@ -229,6 +249,7 @@ def _read(*, source_id: int, attempt: int) -> None:
                 max_characters=MAX_CHARACTERS,
                 timeout_s=settings.SOURCE_EXTRACTION_TIMEOUT_S,
                 memory_mb=settings.SOURCE_EXTRACTION_MEMORY_MB,
+                confined=confined,
             )
         split = passages.split(document)
         detected = language.detect(split.text)

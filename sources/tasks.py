@@ -1,8 +1,12 @@
-from celery import shared_task
+import logging
+
+from celery import shared_task, signals
 from django.conf import settings
 
 from core import leases
 from sources import services
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -20,3 +24,12 @@ def extract_source(self, *, source_id: int, **_newer_kwargs) -> None:
 @shared_task
 def recover_sources() -> dict[str, int]:
     return services.recover_sources()
+
+
+@signals.worker_ready.connect
+def _say_how_documents_are_read(**_) -> None:
+    # An operator learns at once, not from the first source left pending, that this machine cannot
+    # confine its readers (docs/run/deployment.md says how to allow it).
+    detail = services.sandbox_detail()
+    level = {"confined": logging.INFO, "unconfined": logging.WARNING}.get(detail["reading"], logging.ERROR)
+    logger.log(level, "documents are read %s", detail["reading"], extra=detail)
