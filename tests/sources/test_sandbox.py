@@ -20,7 +20,7 @@ from sources.extraction import sandbox, sniff
 from sources.extraction.document import ExtractionError
 from sources.models import Source
 from tests.support.factories import SourceFactory
-from tests.support.processes import environment
+from tests.support.processes import environment, stop, wait_for
 from tests.support.uploads import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,3 +156,26 @@ def test_where_namespaces_are_forbidden_an_optional_sandbox_reads_unconfined():
     assert got["readyz"]["details"]["sourceSandbox"]["reading"] == "unconfined"
     assert got["source"] == ["ready", 1]
 
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_that_cannot_confine_its_readers_says_so_when_it_starts(tmp_path):
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "wb") as log:
+        worker = subprocess.Popen(
+            # A queue of its own, which nothing is sent to: it takes no other test's work.
+            [*SERVICE_WITHOUT_NAMESPACES, sys.executable, "-m", "celery", "-A", "config", "worker",
+             "-Q", "sandbox-check", "--concurrency", "1", "--loglevel", "info", "-n", "sandbox-check@%h",
+             "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env=environment(SOURCE_SANDBOX="required"), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        said = wait_for(lambda: "documents are left unread" in log_path.read_text(), 60)
+    finally:
+        stop(worker)
+
+    assert said, log_path.read_text()[-3000:]
+    line = json.loads(next(line for line in log_path.read_text().splitlines() if "documents are left" in line))
+    assert (line["level"], line["reading"]) == ("ERROR", "refused")
+    assert "namespace" in line["reason"]
