@@ -33,9 +33,17 @@ def readyz(request):
     body = {
         "status": "ok" if not down else "unavailable",
         "checks": {name: "ok" if up else "down" for name, up in checks.items()},
-        "details": {name: describe() for name, describe in _details.items()},
+        "details": {name: _told(name, describe) for name, describe in _details.items()},
     }
     return JsonResponse(body, status=503 if down else 200)
+
+
+def _told(name: str, describe: Callable[[], dict]) -> dict:
+    try:
+        return describe()
+    except Exception:  # a detail never turns the probe into a 500
+        logger.exception("readiness: a detail could not be told", extra={"detail": name})
+        return {"error": "could not be told"}
 
 
 def _database_is_up() -> bool:

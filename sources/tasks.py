@@ -31,12 +31,13 @@ def _say_how_documents_are_read(**_) -> None:
     # An operator learns at once, not from the first source left pending, that this machine cannot
     # confine its readers (docs/run/deployment.md says how to allow it).
     detail = services.sandbox_detail()
-    level, message = _HOW_DOCUMENTS_ARE_READ[detail["reading"]]
+    level, message = _HOW_DOCUMENTS_ARE_READ[detail["reading"], detail.get("seccomp", False)]
     logger.log(level, message, extra=detail)
 
 
 _HOW_DOCUMENTS_ARE_READ = {
-    "confined": (logging.INFO, "documents are read in the sandbox"),
-    "unconfined": (logging.WARNING, "documents are read without a sandbox (SOURCE_SANDBOX=optional)"),
-    "refused": (logging.ERROR, "documents are left unread: no sandbox here, and SOURCE_SANDBOX=required"),
+    ("confined", True): (logging.INFO, "documents are read in the sandbox"),
+    ("confined", False): (logging.WARNING, "documents are read in the sandbox, without its seccomp filter"),
+    ("unconfined", False): (logging.WARNING, "documents are read without a sandbox (SOURCE_SANDBOX=optional)"),
+    ("refused", False): (logging.ERROR, "documents are left unread: no sandbox here, and SOURCE_SANDBOX=required"),
 }

@@ -3,12 +3,13 @@ Where the child that reads a document runs: confined by bubblewrap (`bwrap`), so
 taken over by a crafted file holds nothing worth having.
 
 The child gets namespaces of its own: no network (a loopback of its own, with nothing on it), no
-other process (its own PID namespace: not the worker, not its `/proc/<pid>/environ`), no IPC, no
-further user namespaces. It runs as uid 65534 with no capabilities and `no_new_privs`, in a file
-system of read-only binds: the system's `/usr`, the Python it runs on, its packages, the readers'
-code, and the one document, plus an empty `/tmp` of its own. Nothing of the project beside the
-readers (not `.env`, not stored files) is there. A seccomp filter, where the kernel has one, refuses
-the system calls a reader never makes (sockets, tracing, mounting, kernel keys, loading BPF).
+other process (its own PID namespace, and no /proc at all), no IPC, no further user namespaces. It
+runs as uid 65534 of its user namespace with no capabilities and `no_new_privs`, in a file system of
+read-only binds: the system's `/usr`, the Python it runs on, its packages, the readers' code, and
+the one document, plus an empty `/tmp` of its own. Nothing of the project beside the readers (not
+`.env`, not stored files) is there, even where the project lives under /usr. A seccomp filter,
+where the kernel has one, refuses the system calls a reader never makes (sockets, new processes,
+tracing, mounting, kernel keys, loading BPF).
 
 Nothing here imports Django: the caller passes the settings.
 """
@@ -23,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -40,9 +42,16 @@ _REFUSED_CALLS = (
     "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
     "reboot", "swapon", "swapoff", "acct", "quotactl", "personality",
     "name_to_handle_at", "open_by_handle_at", "execveat",
+    # No new process: the memory and CPU limits are a process's own, which a fork would multiply.
+    "fork", "vfork",
 )
+_CLONE_THREAD = 0x00010000
 # bwrap reports a child killed by a signal as this plus the signal's number, as shells do.
-SIGNAL_EXIT_BASE = 128
+_SIGNAL_EXIT_BASE = 128
+# How long an answer that the sandbox cannot be set up holds before it is checked again.
+_RECHECK_AFTER_S = 60
+# What the check runs in the sandbox: the readers and what they load.
+_CHECK = "import sources.extraction.child, sources.extraction.pdf, sources.extraction.office, sources.extraction.web"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,10 +70,13 @@ def command(program: list[str], *, document: str, package: str, seccomp_fd: int 
     project there: not `.env`, not stored files) under CODE, the working directory; filtered by the
     seccomp program readable on `seccomp_fd`, which the caller passes on.
     """
-    binds: list[str] = []
-    for source, target in _python_dirs():
-        binds += ["--ro-bind", source, target]
-    binds += ["--ro-bind", str(PROJECT_DIR / package), f"{CODE}/{package}"]
+    python = _python_dirs()
+    outside = [arg for source, target in python if not _under(target, str(PROJECT_DIR))
+               for arg in ("--ro-bind", source, target)]
+    # A project under a directory bound here (/usr/src/app) is hidden; a virtualenv in it bound again.
+    hide = any(_under(str(PROJECT_DIR), target) for target in ["/usr", *(t for _, t in python)])
+    inside = [arg for source, target in python if _under(target, str(PROJECT_DIR))
+              for arg in ("--ro-bind", source, target)]
     return [
         _bwrap(),
         "--unshare-all", "--unshare-user", "--disable-userns",
@@ -75,9 +87,13 @@ def command(program: list[str], *, document: str, package: str, seccomp_fd: int 
         "--ro-bind", "/usr", "/usr",
         *_merged_usr_links(),
         *(["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"] if os.path.exists("/etc/ld.so.cache") else []),
-        *binds,
+        *outside,
+        *(["--tmpfs", str(PROJECT_DIR)] if hide else []),
+        *inside,
+        "--ro-bind", str(PROJECT_DIR / package), f"{CODE}/{package}",
         "--ro-bind", document, DOCUMENT,
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+        # No /proc: container runtimes mask parts of theirs, and the kernel then refuses a new one.
+        "--dev", "/dev", "--tmpfs", "/tmp",
         "--remount-ro", "/",
         "--chdir", CODE,
         *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
@@ -87,18 +103,27 @@ def command(program: list[str], *, document: str, package: str, seccomp_fd: int 
 
 
 def check() -> State:
-    """Set up the sandbox once and run Python in it: whether that works here, and if not, why."""
-    return _check(_bwrap())
+    """
+    Whether documents can be read in the sandbox here, and if not, why: the readers are loaded in
+    it once. A success holds for the process's life; a failure is checked again after a minute.
+    """
+    global _known, _known_at
+    if _known is None or (not _known.available and time.monotonic() - _known_at > _RECHECK_AFTER_S):
+        _known, _known_at = _check(), time.monotonic()
+    return _known
 
 
-@functools.cache
-def _check(bwrap: str) -> State:
-    if not shutil.which(bwrap):
+_known: State | None = None
+_known_at = 0.0
+
+
+def _check() -> State:
+    if not shutil.which(_bwrap()):
         return State(False, reason="bubblewrap (bwrap) is not installed")
     with tempfile.NamedTemporaryFile(prefix="sandbox-check-") as probe:
         try:
             process = start(
-                [sys.executable, "-c", "import sources"], document=probe.name, package="sources",
+                [sys.executable, "-c", _CHECK], document=probe.name, package="sources",
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             )
             _, said = process.communicate(timeout=30)
@@ -107,7 +132,7 @@ def _check(bwrap: str) -> State:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-            return State(False, reason="bwrap did not start Python within 30 seconds")
+            return State(False, reason="the readers did not load in the sandbox within 30 seconds")
     if process.returncode != 0:
         lines = said.decode(errors="replace").strip().splitlines()
         return State(False, reason=(lines[-1] if lines else f"bwrap ended with {process.returncode}")[:300])
@@ -145,10 +170,21 @@ def seccomp_program() -> bytes:
             refusal.add_rule(pyseccomp.ERRNO(errno.EPERM), call)
         except (OSError, ValueError):  # a call this architecture does not have
             continue
+    # Threads are clones too: only those sharing the process (CLONE_THREAD) are let through, and
+    # clone3, whose flags a filter cannot read, answers "not here" so that the C library uses clone.
+    refusal.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone", pyseccomp.Arg(0, pyseccomp.MASKED_EQ, _CLONE_THREAD, 0))
+    refusal.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
     with tempfile.TemporaryFile() as program:
         refusal.export_bpf(program)
         program.seek(0)
         return program.read()
+
+
+def child_status(returncode: int) -> int:
+    """bwrap's exit status as Popen gives a child's own: a signal's number, negative."""
+    if returncode > _SIGNAL_EXIT_BASE:
+        return -(returncode - _SIGNAL_EXIT_BASE)
+    return returncode
 
 
 def _seccomp_pipe() -> int | None:

@@ -76,7 +76,7 @@ def extract(
     except BaseException:
         _kill(process)
         raise
-    returncode = _as_unconfined(process.returncode) if confined else process.returncode
+    returncode = isolation.child_status(process.returncode) if confined else process.returncode
     if returncode != 0:
         # How the child ended, never what it read: the document is the client's.
         logger.warning("source reader ended abnormally", extra={"media_type": media_type, "returncode": returncode})
@@ -102,14 +102,8 @@ def extract(
         raise ExtractionError(UNREADABLE, "The document could not be read: it is damaged.") from None
 
 
-def _as_unconfined(returncode: int) -> int:
-    """bwrap's exit status as Popen gives a child's own: a signal's number, negative."""
-    if returncode > isolation.SIGNAL_EXIT_BASE:
-        return -(returncode - isolation.SIGNAL_EXIT_BASE)
-    return returncode
-
-
 def _kill(process: subprocess.Popen) -> None:
+    # Confined, the group is bwrap's: the sandbox dies with it (--die-with-parent), setsid or not.
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:

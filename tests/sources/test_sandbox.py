@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
-from sources.extraction import sandbox, sniff
+from sources.extraction import isolation, sandbox, sniff
 from sources.extraction.document import ExtractionError
 from sources.models import Source
 from tests.support.factories import SourceFactory
@@ -32,13 +32,23 @@ def hostile_reader(monkeypatch):
 
 
 def tries(folder: Path, *, escape: str) -> dict:
-    """What the hostile document asks its reader to try; `escape` names the files it would write."""
+    """
+    What the hostile document asks its reader to try: the service's PostgreSQL and Redis, the
+    worker's environment, `.env`, another client's stored file and a worker's copy of another
+    document to read, and files named `escape` to write, beside its document and in the project.
+    """
     database = settings.DATABASES["default"]
     redis = urlsplit(settings.REDIS_URL)
+    stored = Path(settings.MEDIA_ROOT) / "sources" / "another-clients.md"
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_text("Another client's document")
+    copy = folder / "source-another"  # the worker's copies of documents lie side by side
+    copy.write_text("A document another reader is given")
     return {
         "connect": [[database["HOST"], int(database["PORT"])], [redis.hostname, redis.port]],
-        "read": [f"/proc/{os.getpid()}/environ", str(ROOT / ".env"), str(ROOT / "config" / "settings.py")],
-        "write": [str(folder / escape), str(ROOT / escape), f"/code/sources/{escape}", f"/{escape}"],
+        "read": [f"/proc/{os.getpid()}/environ", str(ROOT / ".env"), str(stored), str(copy)],
+        "write": [str(folder / escape), str(ROOT / escape), f"/code/tests/{escape}", f"/{escape}"],
+        "fork": True,
     }
 
 
@@ -57,23 +67,33 @@ def read_hostile(folder: Path, *, confined: bool, escape: str) -> dict:
 
 def assert_nothing_reached(got: dict, folder: Path, escape: str) -> None:
     for attempt, outcome in got.items():
-        if attempt != "environment":
+        if attempt not in ("environment", "fork"):  # a second process reaches nothing by itself
             assert outcome.startswith("blocked:"), (attempt, outcome)
     assert set(got["environment"]) <= {"PYTHONPATH", "LANG", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PWD"}
     assert settings.SECRET_KEY not in json.dumps(got)
     assert not (folder / escape).exists() and not (ROOT / escape).exists()
 
 
-def test_a_reader_taken_over_reaches_no_database_redis_secret_or_file(hostile_reader, tmp_path):
+@pytest.mark.parametrize("seccomp", [True, False], ids=["with-seccomp", "namespaces-alone"])
+def test_a_reader_taken_over_reaches_no_database_redis_secret_or_file(hostile_reader, tmp_path, monkeypatch, seccomp):
+    if not seccomp:  # what a machine without libseccomp has: the namespaces must hold by themselves
+        monkeypatch.setattr(isolation, "seccomp_program", lambda: b"")
+
     got = read_hostile(tmp_path, confined=True, escape="escaped")
 
     assert_nothing_reached(got, tmp_path, "escaped")
-    # Not even a socket: the seccomp filter refuses it (EPERM) before the network namespace would.
+    asked = tries(tmp_path, escape="escaped")
+    assert set(got) == {"environment"} | {f"connect {host}:{port}" for host, port in asked["connect"]} | {
+        f"{kind} {path}" for kind in ("read", "write") for path in asked[kind]
+    } | {"fork"}
     database = settings.DATABASES["default"]
-    assert got[f"connect {database['HOST']}:{database['PORT']}"] == "blocked: PermissionError 1"
-    assert set(got) == {"environment"} | {f"connect {h}:{p}" for h, p in tries(tmp_path, escape="escaped")["connect"]} | {
-        f"{kind} {path}" for kind in ("read", "write") for path in tries(tmp_path, escape="escaped")[kind]
-    }
+    refused = got[f"connect {database['HOST']}:{database['PORT']}"]
+    # With the filter, not even a socket (EPERM); without it, a network of its own with nothing on it.
+    assert refused == "blocked: PermissionError 1" if seccomp else refused.startswith("blocked: ConnectionRefused")
+    # Read-only, its own code too.
+    assert got["write /code/tests/escaped"] == "blocked: OSError 30"
+    if seccomp:  # no second process, whose memory and CPU limits would be its own
+        assert got["fork"] == "blocked: PermissionError 1"
 
 
 def test_unconfined_the_same_reader_reaches_them_all(hostile_reader, tmp_path, settings):
@@ -86,7 +106,7 @@ def test_unconfined_the_same_reader_reaches_them_all(hostile_reader, tmp_path, s
 
     reached = {attempt for attempt, outcome in got.items() if str(outcome).startswith("reached:")}
     assert {a for a in got if a.startswith(("connect", "read"))} <= reached
-    assert f"write {tmp_path / escape}" in reached
+    assert f"write {tmp_path / escape}" in reached and "fork" in reached
     assert "SECRET_KEY" in got[f"read {ROOT / '.env'}"]
 
 
@@ -179,3 +199,15 @@ def test_a_worker_that_cannot_confine_its_readers_says_so_when_it_starts(tmp_pat
     line = json.loads(next(line for line in log_path.read_text().splitlines() if "documents are left" in line))
     assert (line["level"], line["reading"]) == ("ERROR", "refused")
     assert "namespace" in line["reason"]
+
+
+def test_a_project_kept_under_usr_is_hidden_but_for_the_readers(monkeypatch):
+    # /usr is bound whole: a project at /usr/src/app (.env, stored files) would be in it.
+    monkeypatch.setattr(isolation, "PROJECT_DIR", Path("/usr/src/app"))
+
+    command = isolation.command(["python"], document="/tmp/document", package="sources")
+
+    hidden = command.index("/usr/src/app")
+    assert command[hidden - 1] == "--tmpfs"
+    assert command.index("/usr") < hidden < command.index("/usr/src/app/sources")
+    assert command[command.index("/usr/src/app/sources") + 1] == "/code/sources"

@@ -3,7 +3,8 @@ A document reader taken over by its document, for the sandbox's tests: run as th
 (`python -m tests.support.hostile_reader <request>`, by sources.extraction.sandbox), it reads the
 hostile document, a JSON object of what to try, and tries it all:
 
-    {"connect": [["127.0.0.1", 5432], ...], "read": ["/proc/42/environ", ...], "write": ["/srv/x", ...]}
+    {"connect": [["127.0.0.1", 5432], ...], "read": ["/proc/42/environ", ...], "write": ["/srv/x", ...],
+     "fork": true}
 
 It answers as a reader that failed (SOURCE_UNREADABLE), its message a JSON object of what each try
 got: "blocked: <error>" or what it reached (a connection made, the text read, a file written). It
@@ -39,6 +40,14 @@ def write(path: str) -> str:
     return "written"
 
 
+def fork() -> str:
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    os.waitpid(child, 0)
+    return "forked"
+
+
 def main() -> int:
     request = json.loads(sys.argv[1])
     with open(request["path"], "rb") as document:
@@ -50,6 +59,8 @@ def main() -> int:
         got[f"read {path}"] = attempt(read, path)
     for path in tries.get("write", []):
         got[f"write {path}"] = attempt(write, path)
+    if tries.get("fork"):
+        got["fork"] = attempt(fork)
     answer = {"error": {"code": "SOURCE_UNREADABLE", "message": json.dumps(got)}}
     sys.stdout.write(json.dumps(answer))
     return 0
