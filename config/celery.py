@@ -29,6 +29,16 @@ def _carry_request_id(headers=None, **_):
         headers.setdefault("request_id", request_id_var.get())
 
 
+@signals.worker_init.connect
+def _serve_metrics(**_):
+    # In the worker's main process, before its pool starts: the pool's processes record, this one serves.
+    # Imported here, not above: prometheus-client reads PROMETHEUS_MULTIPROC_DIR as it is imported,
+    # which must come after the settings have read .env.
+    from core import metrics
+
+    metrics.serve_worker()
+
+
 @signals.task_prerun.connect
 def _task_started(task_id=None, task=None, **_):
     _started[task_id] = time.perf_counter()
@@ -47,6 +57,10 @@ def _task_finished(task_id=None, task=None, kwargs=None, retval=None, state=None
     }
     level = logging.INFO
     if state == "SUCCESS" and task.name in _sweeps():
+        from core import metrics
+
+        for name in _schedule_names(task.name):
+            metrics.record_sweep(name)
         # Beat sends a sweep every few seconds: its line says what it did, and is a DEBUG line when
         # it did nothing, so that a service at rest is quiet.
         extra["result"] = retval
@@ -59,6 +73,11 @@ def _task_finished(task_id=None, task=None, kwargs=None, retval=None, state=None
 def _sweeps() -> set[str]:
     """The tasks beat sends."""
     return {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
+def _schedule_names(task_name: str) -> list[str]:
+    """The names CELERY_BEAT_SCHEDULE gives the sweep `task_name`."""
+    return [name for name, entry in settings.CELERY_BEAT_SCHEDULE.items() if entry["task"] == task_name]
 
 
 def _did_something(result) -> bool:

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.middleware.RequestIdMiddleware",
+    "core.middleware.RequestMetricsMiddleware",
     "core.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.ContentSecurityPolicyMiddleware",
@@ -205,7 +206,8 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+# Probes and Prometheus reach each machine directly, over the private network, where nothing speaks TLS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
@@ -215,6 +217,14 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[PUBLIC_BASE_URL])
 CSRF_FAILURE_VIEW = "core.error_pages.csrf_failure"  # in the reader's language
+
+# Metrics (docs/run/metrics.md). /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`, and is
+# not there at all without it. A worker answers its own families on METRICS_PORT when set. Every
+# process of a web server or a worker records its values in PROMETHEUS_MULTIPROC_DIR (prometheus-client
+# reads it from the environment itself), emptied when the web server or the worker starts.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_PORT = env.int("METRICS_PORT", default=0)
+PROMETHEUS_MULTIPROC_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="")
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {

@@ -5,7 +5,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from core import error_pages, health, ratelimit
+from core import error_pages, health, metrics, ratelimit
 
 # The API and the preview pages first: every request tries the patterns in order, and these are
 # what comes most.
@@ -19,6 +19,7 @@ urlpatterns = [
     path("downloads/", include("exports.download_urls")),
     path("healthz", health.healthz),
     path("readyz", health.readyz),
+    path("metrics", metrics.view),
     path("favicon.ico", lambda request: redirect(static("favicon.svg"), permanent=True)),
     # Password guessing on the staff login is slowed per client address and per account (403 when over).
     path(

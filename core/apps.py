@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 
-from core import errors
+from core import errors, metrics, queue
 
 
 class CoreConfig(AppConfig):
@@ -12,6 +12,11 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         connection_created.connect(_wrap_queries)
+        metrics.make_directory()
+        metrics.add_counts(
+            "cgs_queue_messages", "Task messages waiting in the broker, by queue.", label="queue",
+            count=queue.waiting_by_queue,
+        )
 
 
 def _wrap_queries(sender, connection, **kwargs):

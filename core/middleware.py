@@ -14,7 +14,7 @@ from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.urls import Resolver404, resolve
 
-from core import error_pages, errors, request_bodies
+from core import error_pages, errors, metrics, request_bodies
 from core.errors import is_api_request
 from core.logs import redacted_path, request_id_var
 
@@ -53,6 +53,37 @@ class RequestIdMiddleware:
             return response
         finally:
             request_id_var.reset(token)
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class RequestMetricsMiddleware:
+    """
+    Count every request and time it (core.metrics), labelled by the URL pattern that answered it,
+    never by its path: ids in paths would make a series of each.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        route = _route(request)
+        method = request.method if request.method in _METHODS else "other"
+        metrics.HTTP_REQUESTS.labels(route=route, method=method, status=str(response.status_code)).inc()
+        metrics.HTTP_REQUEST_SECONDS.labels(route=route).observe(time.perf_counter() - started)
+        return response
+
+
+def _route(request) -> str:
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        return match.route
+    if request.path.startswith(settings.STATIC_URL):
+        return "static"  # answered by WhiteNoise before any URL pattern is tried
+    return "unmatched"
 
 
 class PrivateAnswersMiddleware:

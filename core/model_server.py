@@ -6,6 +6,8 @@ import httpx2
 import openai
 from django.conf import settings
 
+from core import metrics
+
 # The largest answer read, before it is parsed: a batch of 64 embeddings of 3,072 numbers as JSON
 # is about 3 MB, and a course step's answer far less.
 ANSWER_MAX_BYTES = 16 * 1024 * 1024
@@ -19,7 +21,7 @@ def client() -> openai.OpenAI:
     past the size read), and a redirect is an error, not followed to wherever it points. Proxies
     set in the environment (HTTPS_PROXY, NO_PROXY) are used as the SDK uses them.
     """
-    http = openai.DefaultHttpxClient(
+    http = _CountedClient(
         follow_redirects=False,
         event_hooks={"request": [_set_deadline], "response": [_bound_answer]},
     )
@@ -32,6 +34,40 @@ def client() -> openai.OpenAI:
         default_headers={"Accept-Encoding": "identity"},
         http_client=http,
     )
+
+
+class _CountedClient(openai.DefaultHttpxClient):
+    """Counts each request sent, retries included, by its outcome (cgs_model_requests)."""
+
+    def send(self, request, **kwargs):
+        try:
+            response = super().send(request, **kwargs)
+        except httpx2.TimeoutException:
+            metrics.MODEL_REQUESTS.labels(outcome="timeout").inc()
+            raise
+        except Exception:
+            metrics.MODEL_REQUESTS.labels(outcome="error").inc()
+            raise
+        metrics.MODEL_REQUESTS.labels(outcome=_outcome(response.status_code)).inc()
+        return response
+
+
+def _outcome(status: int) -> str:
+    if status < 300:
+        return "ok"
+    if status == 429:
+        return "rate_limited"
+    return "refused" if status < 500 else "server_error"
+
+
+def count_tokens(usage) -> None:
+    """Add an answer's `usage` (the SDK's; None when the server sent none) to cgs_model_tokens."""
+    if usage is None:
+        return
+    for kind in ("prompt", "completion"):
+        tokens = getattr(usage, f"{kind}_tokens", None)
+        if isinstance(tokens, int) and tokens > 0:
+            metrics.MODEL_TOKENS.labels(kind=kind).inc(tokens)
 
 
 _DEADLINE = "answer_deadline"  # a request's extension, read by this module only

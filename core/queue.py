@@ -5,6 +5,7 @@ import logging
 
 import kombu.exceptions
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,18 @@ def waiting_messages(queue_name: str) -> int | None:
         return None
     except Exception:  # a queue that does not exist yet has no messages (passive declare refuses it)
         return 0
+
+
+def names() -> list[str]:
+    """The queues tasks are sent to: the default one and those CELERY_TASK_ROUTES name."""
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    return sorted({settings.CELERY_TASK_DEFAULT_QUEUE, *routed})
+
+
+def waiting_by_queue() -> dict[str, int]:
+    """How many messages wait in each queue, for /metrics; those whose broker is unreachable left out."""
+    waiting = {name: waiting_messages(name) for name in names()}
+    return {name: count for name, count in waiting.items() if count is not None}
 
 
 def lost_after(queue_name: str, *, usually: datetime.timedelta) -> datetime.timedelta | None:

@@ -5,4 +5,7 @@ class CoursesConfig(AppConfig):
     name = "courses"
 
     def ready(self):
-        from courses import jobs  # noqa: F401 (connects what a source's deletion marks on courses)
+        from core import metrics
+        from courses import jobs, queries  # noqa: F401 (jobs connects what a source's deletion marks on courses)
+
+        metrics.add_counts("cgs_jobs", "Generation jobs, by status.", label="status", count=queries.jobs_by_status)

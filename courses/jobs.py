@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import ApiKey
-from core import errors, leases, queue
+from core import errors, leases, metrics, queue
 from courses import checkpoints, generation, idempotency, tasks, versions
 from courses import content as course_content
 from courses.generation.grounding import SourcesGone
@@ -270,11 +270,14 @@ def run_job(*, job_id: int, worker: str = "") -> None:
     attempt = LEASE.claim(job_id, worker=worker)
     if attempt is None:
         return
+    began = time.monotonic()
     with LEASE.holding(job_id, attempt=attempt):
-        _run_attempt(job_id=job_id, attempt=attempt)
+        outcome = _run_attempt(job_id=job_id, attempt=attempt)
+    metrics.JOB_SECONDS.labels(outcome=outcome).observe(time.monotonic() - began)
 
 
-def _run_attempt(*, job_id: int, attempt: int) -> None:
+def _run_attempt(*, job_id: int, attempt: int) -> str:
+    """Run the attempt; return how it ended: completed, failed, or stopped (taken over, or ended)."""
     job = GenerationJob.objects.select_related("regenerated_course").get(pk=job_id)
     deadline = time.monotonic() + settings.GENERATION_TIMEOUT_S
     on_progress = _progress_writer(job_id=job_id, attempt=attempt)
@@ -298,7 +301,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
         logger.info(
             "generation stopped: the job no longer runs as this attempt", extra={"job_id": job.public_id}
         )
-        return
+        return "stopped"
     except generation.GenerationError as exc:
         failure = exc
     except SoftTimeLimitExceeded:  # Celery's backstop when a generation overruns its own deadline
@@ -310,7 +313,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
         try:
             complete = complete_regeneration if job.is_regeneration else complete_job
             _while_database_returns(lambda: complete(job_id=job_id, attempt=attempt, content=content))
-            return
+            return "completed"
         except Exception:
             # Whatever goes wrong while storing the course ends the job now, credit back, rather
             # than leaving it running until recovery takes it for dead.
@@ -319,6 +322,7 @@ def _run_attempt(*, job_id: int, attempt: int) -> None:
     _while_database_returns(
         lambda: fail_job(job_id=job_id, attempt=attempt, code=failure.code, message=failure.message)
     )
+    return "failed"
 
 
 # How long a worker keeps trying to store a job's outcome while the database is unreachable (a

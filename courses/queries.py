@@ -2,6 +2,7 @@ import datetime
 
 from accounts.models import ApiKey
 from api import pagination
+from core import metrics
 from core.ids import looks_like_public_id
 from core.lookups import one_or_none
 from courses.models import Course, GenerationJob
@@ -89,3 +90,8 @@ def source_sections(document: dict) -> tuple[coverage.Section, ...]:
         )
         for (source_id, path), passages in found.items()
     )
+
+
+def jobs_by_status() -> dict[str, int]:
+    """How many jobs there are in each status, for /metrics: one query."""
+    return metrics.counted_by(GenerationJob.objects, "status", GenerationJob.Status.values)

@@ -6,7 +6,8 @@ class SourcesConfig(AppConfig):
     verbose_name = "Sources"
 
     def ready(self):
-        from core import health
-        from sources import services
+        from core import health, metrics
+        from sources import queries, services
 
         health.add_detail("sourceSandbox", services.sandbox_detail)
+        metrics.add_counts("cgs_sources", "Sources, by status.", label="status", count=queries.sources_by_status)

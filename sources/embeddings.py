@@ -90,6 +90,7 @@ class Embedder:
                 encoding_format="float",  # what every compatible server speaks; base64 not all
                 timeout=min(settings.OPENAI_TIMEOUT_S, remaining),
             )
+            model_server.count_tokens(getattr(answer, "usage", None))
             by_index = {item.index: item.embedding for item in answer.data}
             vectors = [_unit(by_index[index]) for index in range(len(texts))]
         except (openai.OpenAIError, KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Account
-from core import queue
+from core import metrics, queue
 from core.outbound import transport
 from webhooks import slots
 from webhooks.models import WebhookAttempt, WebhookEvent
@@ -316,6 +316,8 @@ def _finish_attempt(*, attempt: WebhookAttempt, answer: transport.Answer, durati
             event.status = WebhookEvent.Status.FAILED
             event.next_attempt_at = None
         event.save(update_fields=["status", "delivered_at", "next_attempt_at"])
+    outcome = "retrying" if event.status == WebhookEvent.Status.PENDING else event.status
+    metrics.WEBHOOK_DELIVERIES.labels(outcome=outcome).inc()
     log = logger.info if answer.succeeded else logger.warning
     log(
         "webhook attempt",

@@ -609,7 +609,7 @@ or compliance duties the subject implies. No placeholders for names or dates."""
                 raise GenerationTimeout()
             schema = strict_schema(reply_model, lengths=self._schema_lengths)
             try:
-                return self._client.chat.completions.create(
+                completion = self._client.chat.completions.create(
                     model=self._model,
                     messages=messages,
                     response_format={
@@ -618,6 +618,8 @@ or compliance duties the subject implies. No placeholders for names or dates."""
                     },
                     timeout=min(self._timeout, remaining),
                 )
+                model_server.count_tokens(getattr(completion, "usage", None))
+                return completion
             except openai.APIConnectionError as exc:  # also timeouts, after the SDK's retries
                 if time.monotonic() >= self._deadline:
                     raise GenerationTimeout() from exc

@@ -20,6 +20,7 @@ from typing import TypeVar
 import pydantic
 from django.core.exceptions import ImproperlyConfigured
 
+from core import metrics
 from courses import citations, content
 from courses.generation import videos
 from courses.generation.base import ChapterDraft, ChapterPlan, CoursePlan, Generator, clip, one_line
@@ -137,7 +138,7 @@ def regenerate(
                 # The part the model wrote, kept until the job ends: a new attempt does not ask again.
                 kept = kept_step(checkpoints, "part", request)
                 if kept is None:
-                    (kept,) = runner.run_all([write])
+                    (kept,) = runner.run_all([_timed(part, write)])
                     checkpoints.save("part", kept)
                 return kept
 
@@ -342,7 +343,7 @@ def make_generator(name: str, *, deadline: float, grounded: bool = False) -> Gen
 
 def plan_course(*, generator: Generator, request, runner: "Runner") -> CoursePlan:
     """The outline step: the course's name, headline, introduction and chapters."""
-    (plan,) = runner.run_all([lambda: generator.plan(request=request)])
+    (plan,) = runner.run_all([_timed("plan", lambda: generator.plan(request=request))])
     if request.outline:
         # A given outline is the course's chapters, exactly and in order, whatever the generator said.
         plan = replace(
@@ -378,7 +379,8 @@ def write_chapters(
     written: dict[int, ChapterDraft] = {}
 
     def write(position: int) -> ChapterDraft:
-        written[position] = generator.chapter(request=request, plan=plan, index=missing[position])
+        with metrics.STEP_SECONDS.labels(step="chapter").time():
+            written[position] = generator.chapter(request=request, plan=plan, index=missing[position])
         return written[position]
 
     results = runner.run_all(
@@ -431,7 +433,8 @@ def write_add_ons(
     written: dict[str, object] = {}
 
     def write(add_on: str):
-        written[add_on] = step(add_on)
+        with metrics.STEP_SECONDS.labels(step=add_on).time():
+            written[add_on] = step(add_on)
         return written[add_on]
 
     def add_on_done(position: int) -> None:
@@ -500,6 +503,16 @@ def assemble(
     if request.grounding is not None:
         check_citations(course, grounding=request.grounding)
     return course
+
+
+def _timed(step: str, work: Callable[[], T]) -> Callable[[], T]:
+    """`work`, its time recorded as the step's (cgs_job_step_duration_seconds) when it returns."""
+
+    def timed() -> T:
+        with metrics.STEP_SECONDS.labels(step=step).time():
+            return work()
+
+    return timed
 
 
 class NoCheckpoints:
