@@ -187,8 +187,22 @@ def serve_worker() -> None:
     if not settings.PROMETHEUS_MULTIPROC_DIR or not in_multiprocess_mode():
         raise RuntimeError("METRICS_PORT is set but PROMETHEUS_MULTIPROC_DIR is not: set both, or neither.")
     empty_directory()
+    _name_every_outcome()
     prometheus_client.start_http_server(settings.METRICS_PORT, registry=_registry(counts=False))
     logger.info("metrics served", extra={"port": settings.METRICS_PORT})
+
+
+def _name_every_outcome() -> None:
+    # Every series a worker can record, at 0 from the start: a scrape shows each family before its
+    # first event, and rate() sees a series's first increase.
+    for family, label_values in (
+        (JOB_SECONDS, ("completed", "failed", "stopped")),
+        (MODEL_REQUESTS, ("ok", "refused", "rate_limited", "server_error", "timeout", "error")),
+        (MODEL_TOKENS, ("prompt", "completion")),
+        (WEBHOOK_DELIVERIES, ("delivered", "retrying", "failed")),
+    ):
+        for label_value in label_values:
+            family.labels(label_value)
 
 
 def process_ended(pid: int) -> None:
