@@ -449,3 +449,20 @@ SPECTACULAR_SETTINGS = {
     "CONTACT": {"name": "Course Generation API support", "url": f"{PUBLIC_BASE_URL}/docs/"},
     "LICENSE": {"name": "Proprietary: use under your agreement with the service", "identifier": "LicenseRef-Proprietary"},
 }
+
+# --- Error tracking (core/error_tracking.py) ------------------------------------------------------
+# With a DSN, every process (web, workers, beat) sends its unhandled errors to Sentry, or any server
+# that takes its events, redacted as the logs are (docs/run/operations.md). Started here, once per
+# process: Celery's processes read these settings too, so its integration needs no start of its own.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env.str("SENTRY_ENVIRONMENT", default="")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+
+from core import error_tracking  # noqa: E402 (it reads the secrets above)
+
+error_tracking.start(
+    dsn=SENTRY_DSN,
+    environment=SENTRY_ENVIRONMENT,
+    traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    secrets=[SECRET_KEY, OPENAI_API_KEY, YOUTUBE_API_KEY],
+)
