@@ -197,6 +197,8 @@ CELERY_TASK_ROUTES = {
     "learners.tasks.send_events": {"queue": WEBHOOKS_QUEUE},
 }
 CELERY_BEAT_SCHEDULE: dict = {}
+# Every sweep is sent by one beat only, however many run (a deploy's overlap): core/beat.py.
+CELERY_BEAT_SCHEDULER = "core.beat:OneBeatScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Production: with an https PUBLIC_BASE_URL the service insists on HTTPS everywhere.
