@@ -198,6 +198,8 @@ CELERY_TASK_ROUTES = {
     "learners.tasks.send_events": {"queue": WEBHOOKS_QUEUE},
 }
 CELERY_BEAT_SCHEDULE: dict = {}
+# Every sweep is sent by one beat only, however many run (a deploy's overlap): core/beat.py.
+CELERY_BEAT_SCHEDULER = "core.beat:OneBeatScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Production: with an https PUBLIC_BASE_URL the service insists on HTTPS everywhere.
@@ -459,3 +461,20 @@ SPECTACULAR_SETTINGS = {
     "CONTACT": {"name": "Course Generation API support", "url": f"{PUBLIC_BASE_URL}/docs/"},
     "LICENSE": {"name": "Proprietary: use under your agreement with the service", "identifier": "LicenseRef-Proprietary"},
 }
+
+# --- Error tracking (core/error_tracking.py) ------------------------------------------------------
+# With a DSN, every process (web, workers, beat) sends its unhandled errors to Sentry, or any server
+# that takes its events, redacted as the logs are (docs/run/operations.md). Started here, once per
+# process: Celery's processes read these settings too, so its integration needs no start of its own.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env.str("SENTRY_ENVIRONMENT", default="")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+
+from core import error_tracking  # noqa: E402 (it reads the secrets above)
+
+error_tracking.start(
+    dsn=SENTRY_DSN,
+    environment=SENTRY_ENVIRONMENT,
+    traces_sample_rate=SENTRY_TRACES_SAMPLE_RATE,
+    secrets=[SECRET_KEY, OPENAI_API_KEY, YOUTUBE_API_KEY],
+)

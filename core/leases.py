@@ -212,6 +212,8 @@ class Lease:
             if attempts - handbacks >= self.max_attempts:
                 counts["failed"] += fail(pk, attempts)
             elif enqueued_at is None or enqueued_at < now - timeout():
-                self.model.objects.filter(pk=pk).update(enqueued_at=now)
-                send(pk)
-                counts["retried"] += 1
+                # Claimed by a conditional update: of two sweeps at once, only the one that changed
+                # the row sends it.
+                if self.model.objects.filter(self.unheld(now), pk=pk, enqueued_at=enqueued_at).update(enqueued_at=now):
+                    send(pk)
+                    counts["retried"] += 1

@@ -601,11 +601,17 @@ def recover_jobs() -> dict[str, int]:
     wait = queue.lost_after(settings.CELERY_TASK_DEFAULT_QUEUE, usually=LOST_MESSAGE_AFTER)
     if wait is not None:
         lost = Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - wait)
-        for job_id in GenerationJob.objects.filter(lost, status=Status.PENDING).values_list("pk", flat=True):
-            # Sending twice is harmless: only one worker can claim a pending job.
+        lost_jobs = GenerationJob.objects.filter(lost, status=Status.PENDING)
+        for job_id, enqueued_at in lost_jobs.values_list("pk", "enqueued_at"):
+            # Claimed first, by a conditional update, so that of two sweeps at once only one sends it
+            # (sending twice would be harmless all the same: only one worker can claim a pending job).
+            claim = GenerationJob.objects.filter(pk=job_id, status=Status.PENDING, enqueued_at=enqueued_at)
+            if not claim.update(enqueued_at=now):
+                continue
             if queue.enqueue(tasks.run_generation, job_id=job_id):
-                GenerationJob.objects.filter(pk=job_id).update(enqueued_at=now)
                 counts["resent"] += 1
+            else:  # not sent: lost again, for the next sweep
+                GenerationJob.objects.filter(pk=job_id, enqueued_at=now).update(enqueued_at=enqueued_at)
 
     # A job nobody holds: its worker's heartbeat stopped (the worker died), or it was handed back and
     # its message lost. It runs again from its last finished step, unless workers died on it too often.

@@ -121,9 +121,12 @@ def enqueue_pending() -> int:
     overdue = now - wait
     not_sent_since = Q(events_requeued_at__isnull=True) | Q(events_requeued_at__lt=overdue)
     pending = Learner.objects.filter(not_sent_since, events_pending=True, updated_at__lt=overdue)
-    learner_ids = list(pending.values_list("pk", flat=True)[:SWEEP_BATCH])
-    # Not `updated_at`: sending again changes nothing of the learner's result.
-    Learner.objects.filter(pk__in=learner_ids).update(events_requeued_at=now)
+    with transaction.atomic():
+        # Locked while marked, skipping what another sweep at the same moment has locked: each
+        # learner is sent again by one sweep only.
+        learner_ids = list(pending.select_for_update(skip_locked=True).values_list("pk", flat=True)[:SWEEP_BATCH])
+        # Not `updated_at`: sending again changes nothing of the learner's result.
+        Learner.objects.filter(pk__in=learner_ids).update(events_requeued_at=now)
     from learners import tasks  # tasks import this module
 
     for learner_id in learner_ids:

@@ -465,10 +465,11 @@ def recover_sources() -> dict[str, int]:
     wait = queue.lost_after(settings.CELERY_TASK_DEFAULT_QUEUE, usually=LOST_MESSAGE_AFTER)
     if wait is not None:
         lost = Source.objects.filter(status=Status.PENDING, started_at__isnull=True, enqueued_at__lt=now - wait)
-        for source_id in lost.values_list("pk", flat=True):
-            Source.objects.filter(pk=source_id).update(enqueued_at=now)
-            queue.enqueue(tasks.extract_source, source_id=source_id)
-            counts["resent"] += 1
+        for source_id, enqueued_at in lost.values_list("pk", "enqueued_at"):
+            # Claimed by a conditional update: of two sweeps at once, only the one that changed it sends it.
+            if lost.filter(pk=source_id, enqueued_at=enqueued_at).update(enqueued_at=now):
+                queue.enqueue(tasks.extract_source, source_id=source_id)
+                counts["resent"] += 1
     LEASE.run_again_or_fail(
         now=now, counts=counts,
         send=lambda source_id: queue.enqueue(tasks.extract_source, source_id=source_id),

@@ -18,4 +18,25 @@ class ExplodingView(APIView):
         return Response({"received": request.data})
 
 
-urlpatterns = [path("api/v1/test-explode", ExplodingView.as_view()), *real_urlpatterns]
+def explode_with_secrets(request):
+    """A bug in a view that holds secrets: in its message, a local variable, the request it answers."""
+    learner_name = request.POST.get("learner_name", "")  # a local variable no event may carry
+    raise RuntimeError(
+        f"failed for key {request.headers.get('X-Planted-Key')} with secret {request.headers.get('X-Planted-Secret')}"
+        f" at /downloads/{request.GET.get('download')} ({len(learner_name)})"
+    )
+
+
+class ExplodingWithSecretsView(APIView):
+    authentication_classes: list = []
+
+    def post(self, request):
+        return explode_with_secrets(request._request)
+
+
+urlpatterns = [
+    path("api/v1/test-explode", ExplodingView.as_view()),
+    path("api/v1/test-explode-with-secrets", ExplodingWithSecretsView.as_view()),
+    path("test-explode-with-secrets", explode_with_secrets),
+    *real_urlpatterns,
+]
