@@ -6,7 +6,7 @@ The child gets namespaces of its own: no network (a loopback of its own, with no
 other process (its own PID namespace, and no /proc at all), no IPC, no further user namespaces. It
 runs as uid 65534 of its user namespace with no capabilities and `no_new_privs`, in a file system of
 read-only binds: the system's `/usr`, the Python it runs on, its packages, the readers' code, and
-the one document, plus an empty `/tmp` of its own. Nothing of the project beside the readers (not
+the one document; nothing is writable. Nothing of the project beside the readers (not
 `.env`, not stored files) is there, even where the project lives under /usr. A seccomp filter,
 where the kernel has one, refuses the system calls a reader never makes (sockets, new processes,
 tracing, mounting, kernel keys, loading BPF).
@@ -84,6 +84,9 @@ def command(program: list[str], *, document: str, package: str, seccomp_fd: int 
         "--die-with-parent", "--new-session", "--cap-drop", "ALL",
         "--clearenv", "--setenv", "PYTHONPATH", CODE, "--setenv", "LANG", "C.UTF-8",
         "--setenv", "PYTHONHASHSEED", "0", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
+        # No /tmp: a reader writes nothing (no file may grow past 0 bytes), and a project under /tmp
+        # (its virtualenv) is bound where it is.
+        "--dev", "/dev",
         "--ro-bind", "/usr", "/usr",
         *_merged_usr_links(),
         *(["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"] if os.path.exists("/etc/ld.so.cache") else []),
@@ -93,7 +96,6 @@ def command(program: list[str], *, document: str, package: str, seccomp_fd: int 
         "--ro-bind", str(PROJECT_DIR / package), f"{CODE}/{package}",
         "--ro-bind", document, DOCUMENT,
         # No /proc: container runtimes mask parts of theirs, and the kernel then refuses a new one.
-        "--dev", "/dev", "--tmpfs", "/tmp",
         "--remount-ro", "/",
         "--chdir", CODE,
         *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
