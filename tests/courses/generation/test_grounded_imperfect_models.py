@@ -70,7 +70,9 @@ def test_at_least_29_of_30_courses_complete_with_only_valid_citations_from_a_mod
     completed = [
         (sources, finished[job.pk]) for sources, job in created if finished[job.pk].status == "completed"
     ]
-    assert len(completed) >= 29, [(job.status, job.error_code) for job in finished.values()]
+    assert len(completed) >= 29, [
+        (job.public_id, job.error_code, job.error_message) for job in finished.values() if job.status != "completed"
+    ]
     for sources, job in completed:
         assert_cited(job.course.content, source_ids=sources)
     assert set(pks) == {handbook, policy}
