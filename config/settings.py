@@ -9,6 +9,7 @@ real environment variables win over it.
 from pathlib import Path
 
 import environ
+from botocore.config import Config as StoreClientConfig
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -135,6 +136,49 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Every file the service keeps (sources, export packages) goes through the default storage: the local
+# disk above, for one machine, or, when STORAGE_BUCKET is set, an S3-compatible object store that every
+# machine shares (core/files.py). Credentials come from the standard AWS_ACCESS_KEY_ID and
+# AWS_SECRET_ACCESS_KEY (or the machine's role), read by boto3 itself, so they are never settings here.
+STORAGE_BUCKET = env.str("STORAGE_BUCKET", default="")
+STORAGE_TIMEOUT_SECONDS = env.float("STORAGE_TIMEOUT_SECONDS", default=10)
+
+
+def object_storage(*, bucket: str, endpoint_url: str | None, region: str | None, timeout_s: float, attempts: int = 3):
+    """The default storage's entry for an S3-compatible store (also used by the tests' own buckets)."""
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint_url or None,
+            "region_name": region or None,
+            # A name is never reused (each file is named by its row's unguessable id), and an object
+            # is private: reached only through a presigned link (core.files.download_url).
+            "file_overwrite": False,
+            "default_acl": None,
+            "querystring_auth": True,
+            "querystring_expire": 300,
+            "client_config": StoreClientConfig(
+                # Path-style addresses work with every S3-compatible store (MinIO, R2, GCS interop),
+                # and AWS accepts them; links signed as AWS's current scheme (SigV4) says.
+                s3={"addressing_style": "path"},
+                signature_version="s3v4",
+                # Each wait on the store (to connect, or between two reads of a socket) is bounded.
+                connect_timeout=timeout_s,
+                read_timeout=timeout_s,
+                retries={"mode": "standard", "max_attempts": attempts},
+            ),
+        },
+    }
+
+
+if STORAGE_BUCKET:
+    STORAGES["default"] = object_storage(
+        bucket=STORAGE_BUCKET,
+        endpoint_url=env.str("STORAGE_ENDPOINT_URL", default=""),
+        region=env.str("STORAGE_REGION", default=""),
+        timeout_s=STORAGE_TIMEOUT_SECONDS,
+    )
 
 # The API accepts JSON bodies up to 1 MiB; larger ones are refused with 413 before parsing.
 API_MAX_BODY_BYTES = 1024 * 1024
@@ -407,7 +451,7 @@ SPECTACULAR_SETTINGS = {
     # that breaks a client written for the one before (2.0.0: the course document's keys in camelCase,
     # its schema version 3), its minor number with each addition a generated client needs to be made
     # again for (a new operation, field or enum value), its patch number with any other change.
-    "VERSION": "2.2.0",
+    "VERSION": "2.3.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",

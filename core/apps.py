@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 
-from core import errors, metrics, queue
+from core import errors, files, health, metrics, queue
 
 
 class CoreConfig(AppConfig):
@@ -17,6 +17,7 @@ class CoreConfig(AppConfig):
             "cgs_queue_messages", "Task messages waiting in the broker, by queue.", label="queue",
             count=queue.waiting_by_queue,
         )
+        health.add_detail("fileStore", files.store_detail)
 
 
 def _wrap_queries(sender, connection, **kwargs):

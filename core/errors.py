@@ -167,7 +167,8 @@ def api_exception_handler(exc, context):
     if isinstance(exc, drf_exceptions.ValidationError):
         exc = InvalidInput(problems_in(exc.detail))
     if isinstance(exc, AppError):
-        return Response(body_of(exc), status=exc.status)
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if isinstance(exc, ServiceUnavailable) else None
+        return Response(body_of(exc), status=exc.status, headers=headers)
     response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
     if response is None:
         request = context.get("request")

@@ -13,7 +13,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import ApiKey
-from core import errors, ids
+from core import errors, files, ids
 from courses import citations, deletion, idempotency, queries, signals, versions
 from courses import content as course_content
 from courses.models import Course
@@ -63,14 +63,15 @@ def export_course(
     export = Export(course=course, api_key=api_key, format=format, version=course.version, callback_url=callback_url)
     # The file is written before the row (a row must never point at a missing file) and removed
     # again if the row does not commit.
-    export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)
+    with files.reaching_store("store an export"):
+        export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)
     request = {"operation": "export", "course": course.public_id, "format": format, "callback_url": callback_url}
     try:
         with transaction.atomic(durable=True):
             if idempotency_key is not None:
                 replayed = _replayed(api_key=api_key, key=idempotency_key, request=request)
                 if replayed is not None:
-                    export.file.delete(save=False)
+                    files.discard(export.file)
                     return replayed
             export.exported_at = _next_export_time(course=course)
             export.save()
@@ -84,7 +85,7 @@ def export_course(
                     subject=course.public_id,
                 )
     except BaseException:
-        export.file.delete(save=False)
+        files.discard(export.file)
         raise
     return export
 
@@ -146,9 +147,9 @@ def revoke(*, export: Export, by: str) -> None:
     if not Export.objects.select_for_update().filter(pk=export.pk).exists():
         raise ExportNotFound()
     deletion.remember_removed([export.public_id], language_id=export.course.language_id)
-    files = [export.file.name] if export.file else []
+    stored = [export.file.name] if export.file else []
     export.delete()
-    _remove_files_after_commit(files)
+    _remove_files_after_commit(stored)
     logger.info(
         "export revoked",
         extra={
@@ -170,9 +171,9 @@ def _take_down_exports_of(sender, *, course: Course, **kwargs) -> None:
     _remove_files_after_commit([name for _, name in exports if name])
 
 
-def _remove_files_after_commit(files: list[str]) -> None:
+def _remove_files_after_commit(names: list[str]) -> None:
     # Once the rows are gone for good. A file that cannot be removed is logged and left: the link
     # answers 410 all the same.
     storage = Export.file.field.storage
-    for name in files:
+    for name in names:
         transaction.on_commit(lambda name=name: storage.delete(name), robust=True)

@@ -3,7 +3,7 @@ import re
 import unicodedata
 import urllib.parse
 
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponseRedirect
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.response import Response
 
 from api.views import ApiView
-from core import error_pages, ids
+from core import error_pages, files, ids
 from core.ids import looks_like_public_id
 from courses import deletion, idempotency
 from exports import queries, schemas, serializers, services
@@ -63,15 +63,23 @@ def download_export(request, export_id: str):
                 text=_("Whoever shared the link has revoked it. If you still need the course, ask them for a new link."),
             )
         raise Http404("No such export.")
+    media_type = request.get_preferred_type(schemas.DOWNLOAD_MEDIA_TYPES) or "application/zip"
+    disposition = attachment_disposition(name=export.packaged_name or export.course.name, suffix=export.format)
+    # With an object store, the store sends the package: no web worker is held streaming it. The
+    # link is valid for minutes, so the redirect itself is never kept by a cache.
+    stored_at = files.download_url(export.file, filename=disposition, media_type=media_type)
+    if stored_at is not None:
+        response = HttpResponseRedirect(stored_at)
+        response["Cache-Control"] = "private, no-store"
+        response["X-Robots-Tag"] = "noindex"
+        return response
     try:
         package = export.file.open("rb")
     except FileNotFoundError:
         logger.error("export file missing", extra={"export_id": ids.masked(export.public_id)})
         raise Http404("No such export.") from None
-    media_type = request.get_preferred_type(schemas.DOWNLOAD_MEDIA_TYPES) or "application/zip"
     response = FileResponse(package, content_type=media_type)
-    name = export.packaged_name or export.course.name
-    response["Content-Disposition"] = attachment_disposition(name=name, suffix=export.format)
+    response["Content-Disposition"] = disposition
     # The content behind an export id never changes; the id is a secret, so no shared caches.
     response["Cache-Control"] = "private, max-age=86400, immutable"
     response["X-Robots-Tag"] = "noindex"

@@ -10,6 +10,7 @@ NO_TEXT = "SOURCE_NO_TEXT"
 UNSUPPORTED = "UNSUPPORTED_MEDIA_TYPE"
 FETCH_FAILED = "SOURCE_FETCH_FAILED"
 STORAGE_LIMIT = "STORAGE_LIMIT_EXCEEDED"
+STORE_UNAVAILABLE = "SOURCE_STORE_UNAVAILABLE"
 
 CODES = [
     (TOO_LARGE, "Too many pages, too much text, too large a file, or it took too long to read."),
@@ -22,4 +23,8 @@ CODES = [
         "The page could not be fetched: not public, an error answer, too many redirects, or too slow.",
     ),
     (STORAGE_LIMIT, "The fetched content would pass the plan's storage for sources."),
+    (
+        STORE_UNAVAILABLE,
+        "The service's file store did not answer or refused while the document was read; add it again.",
+    ),
 ]

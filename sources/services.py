@@ -14,7 +14,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import Account, ApiKey
-from core import errors, leases, queue
+from core import errors, files, leases, queue
 from core.outbound import transport, urls
 from sources import failures, language, names, queries, signals, tasks
 from sources.extraction import document as extraction
@@ -43,7 +43,7 @@ LEASE = leases.Lease(
 # How long after its message was sent a pending source is taken for lost and sent again.
 LOST_MESSAGE_AFTER = datetime.timedelta(minutes=2)
 USER_AGENT = "CourseGenerationService-Sources/1.0"
-FETCH_FAILED, STORAGE_LIMIT = failures.FETCH_FAILED, failures.STORAGE_LIMIT
+FETCH_FAILED, STORAGE_LIMIT, STORE_UNAVAILABLE = failures.FETCH_FAILED, failures.STORAGE_LIMIT, failures.STORE_UNAVAILABLE
 _EXTENSIONS = {
     sniff.PDF: ".pdf",
     sniff.DOCX: ".docx",
@@ -125,7 +125,8 @@ def create_source_from_upload(*, api_key: ApiKey, upload, name: str = "", callba
     upload.seek(0)
     # The file is written before the row (a row never points at a missing file) and removed again
     # if the row does not commit.
-    source.file.save(f"{source.public_id}{_EXTENSIONS[media_type]}", File(upload), save=False)
+    with files.reaching_store("store a source"):
+        source.file.save(f"{source.public_id}{_EXTENSIONS[media_type]}", File(upload), save=False)
     try:
         with transaction.atomic(durable=True):
             _check_storage(account=account, adding=upload.size, lock=True)
@@ -133,7 +134,7 @@ def create_source_from_upload(*, api_key: ApiKey, upload, name: str = "", callba
             source.save()
             queue.enqueue_on_commit(tasks.extract_source, source_id=source.pk)
     except BaseException:
-        source.file.delete(save=False)
+        files.discard(source.file)
         raise
     return source
 
@@ -258,6 +259,8 @@ def _read(*, source_id: int, attempt: int, confined: bool) -> None:
         return  # deleted meanwhile
     except extraction.ExtractionError as exc:
         _fail(source_id=source_id, attempt=attempt, code=exc.code, message=exc.message)
+    except files.StoreUnavailable:
+        _fail(source_id=source_id, attempt=attempt, code=STORE_UNAVAILABLE, message=_STORE_UNAVAILABLE)
     except SoftTimeLimitExceeded:
         _fail(source_id=source_id, attempt=attempt, code=extraction.TOO_LARGE, message=_TOOK_TOO_LONG)
     except Exception:
@@ -267,6 +270,7 @@ def _read(*, source_id: int, attempt: int, confined: bool) -> None:
 
 _TOOK_TOO_LONG = "Reading the document took too long."
 _UNREADABLE = "The document could not be read."
+_STORE_UNAVAILABLE = "The service could not reach its file store to read the document. Please add it again."
 _INTERRUPTED = "Reading the document was interrupted too often. Please try again."
 
 
@@ -308,7 +312,8 @@ def _fetch(source: Source) -> None:
         raise extraction.ExtractionError(STORAGE_LIMIT, exc.message) from None
     # As an upload: the file before the row, and the row written holding the account, so that
     # sources stored at the same instant are counted each.
-    source.file.save(f"{source.public_id}{_EXTENSIONS[media_type]}", ContentFile(download.content), save=False)
+    with files.reaching_store("store a fetched source"):
+        source.file.save(f"{source.public_id}{_EXTENSIONS[media_type]}", ContentFile(download.content), save=False)
     try:
         with transaction.atomic():
             _check_storage(account=account, adding=len(download.content), lock=True)
@@ -316,12 +321,12 @@ def _fetch(source: Source) -> None:
                 file=source.file.name, media_type=media_type, bytes=len(download.content)
             )
     except BaseException as exc:
-        source.file.delete(save=False)
+        files.discard(source.file)
         if isinstance(exc, StorageLimitExceeded):
             raise extraction.ExtractionError(STORAGE_LIMIT, exc.message) from None
         raise
     if not updated:  # deleted while we fetched
-        source.file.delete(save=False)
+        files.discard(source.file)
         raise Source.DoesNotExist()
     source.media_type, source.bytes = media_type, len(download.content)
 
@@ -330,7 +335,7 @@ def _fetch(source: Source) -> None:
 def _stored_copy(source: Source):
     # The child reads a local file; storage may be an object store, so the file is copied out.
     with tempfile.NamedTemporaryFile(prefix="source-", suffix=_EXTENSIONS.get(source.media_type, "")) as copy:
-        with source.file.open("rb") as stored:
+        with files.reaching_store("read a source"), source.file.open("rb") as stored:
             for chunk in stored.chunks():
                 copy.write(chunk)
         copy.flush()

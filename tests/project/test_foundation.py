@@ -141,7 +141,10 @@ def test_readyz_is_200_when_everything_is_up(client):
     assert response.json() == {
         "status": "ok",
         "checks": {"database": "ok", "redis": "ok"},
-        "details": {"sourceSandbox": {"reading": "confined", "seccomp": True}},
+        "details": {
+            "fileStore": {"kind": "localDisk", "state": "ok"},
+            "sourceSandbox": {"reading": "confined", "seccomp": True},
+        },
     }
 
 
