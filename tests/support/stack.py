@@ -8,7 +8,6 @@ processes they started.
 import glob
 import json
 import os
-import shlex
 import shutil
 import signal
 import socket
@@ -32,9 +31,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def procfile_command(name: str) -> str:
+def procfile_command(name: str, *, app_dir: Path = BASE_DIR) -> str:
     """The Procfile's command line for one process type (what a deploy runs)."""
-    for line in (BASE_DIR / "Procfile").read_text().splitlines():
+    for line in (app_dir / "Procfile").read_text().splitlines():
         if line.startswith(f"{name}:"):
             return line.split(":", 1)[1].strip()
     raise LookupError(name)
@@ -43,7 +42,7 @@ def procfile_command(name: str) -> str:
 class Process:
     """One process of the stack, in its own session (its children die with it), logging to a file."""
 
-    def __init__(self, name: str, command: str, env: dict, log_dir: Path):
+    def __init__(self, name: str, command: str, env: dict, log_dir: Path, *, app_dir: Path = BASE_DIR):
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self._log = open(self.log_path, "ab")
@@ -51,7 +50,7 @@ class Process:
         env = {**env, "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}"}
         self.popen = subprocess.Popen(
             ["/bin/sh", "-c", f"exec env {command}"],
-            cwd=BASE_DIR,
+            cwd=app_dir,
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -97,36 +96,42 @@ def _group_alive(pgid: int) -> bool:
 
 
 class Stack:
-    """Web, workers and beat of one drill, started from the Procfile's commands with `env`."""
+    """
+    Web, workers and beat of one drill, started from the Procfile's commands with `env`, in
+    `app_dir` (this checkout, or a machine's own copy of it).
+    """
 
-    def __init__(self, env: dict, log_dir: Path):
+    def __init__(self, env: dict, log_dir: Path, *, app_dir: Path = BASE_DIR):
         self.env = env
         self.log_dir = log_dir
+        self.app_dir = app_dir
         self.processes: list[Process] = []
         self.web_url = ""
 
+    def _start(self, name: str, command: str, **env: str) -> Process:
+        process = Process(name, command, {**self.env, **env}, self.log_dir, app_dir=self.app_dir)
+        self.processes.append(process)
+        return process
+
     def start_web(self) -> str:
         port = free_port()
-        command = procfile_command("web").replace("$PORT", str(port)).replace("0.0.0.0", "127.0.0.1")
-        self.processes.append(Process("web", f"{command} --workers 2", self.env, self.log_dir))
+        command = procfile_command("web", app_dir=self.app_dir).replace("$PORT", str(port))
+        process = self._start("web", f"{command.replace('0.0.0.0', '127.0.0.1')} --workers 2")
         self.web_url = f"http://127.0.0.1:{port}"
-        assert wait_for(lambda: http("GET", f"{self.web_url}/healthz")[0] == 200, 60), self.processes[-1].log()
+        assert wait_for(lambda: http("GET", f"{self.web_url}/healthz")[0] == 200, 60), process.log()
         return self.web_url
 
-    def start_worker(self, node: str, *, name: str = "") -> Process:
-        command = f"{procfile_command('worker')} -n {node}@%h --concurrency 2 --without-mingle --without-gossip"
-        process = Process(name or node, command, self.env, self.log_dir)
-        self.processes.append(process)
+    def start_worker(self, node: str, *, name: str = "", queue: str = "worker") -> Process:
+        """A process of the Procfile's `worker` line, or of its `webhooks` line with queue="webhooks"."""
+        line = procfile_command(queue, app_dir=self.app_dir).replace(" -n webhooks@%h", "")
+        process = self._start(name or node, f"{line} -n {node}@%h --concurrency 2 --without-mingle --without-gossip")
         assert wait_for(lambda: " ready." in process.log() or process.popen.poll() is not None, 60)
         assert process.popen.poll() is None, process.log()
         return process
 
-    def start_beat(self) -> Process:
-        schedule = self.log_dir / "beat-schedule"
-        command = f"celery -A config beat --loglevel=info --schedule {shlex.quote(str(schedule))}"
-        process = Process("beat", command, self.env, self.log_dir)
-        self.processes.append(process)
-        return process
+    def start_beat(self, *, name: str = "beat") -> Process:
+        schedule = str(self.log_dir / f"{name}-schedule")
+        return self._start(name, procfile_command("beat", app_dir=self.app_dir), BEAT_SCHEDULE_FILE=schedule)
 
     def stop(self) -> None:
         for process in self.processes:
