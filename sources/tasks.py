@@ -3,7 +3,7 @@ import logging
 from celery import shared_task, signals
 from django.conf import settings
 
-from core import leases
+from core import files, leases
 from sources import services
 
 logger = logging.getLogger(__name__)
@@ -33,6 +33,10 @@ def _say_how_documents_are_read(**_) -> None:
     detail = services.sandbox_detail()
     level, message = _HOW_DOCUMENTS_ARE_READ[detail["reading"], detail.get("seccomp", False)]
     logger.log(level, message, extra=detail)
+    # Wrong credentials or a missing bucket are told at start, not by the first source failing.
+    store = files.store_detail()
+    if store["state"] != "ok":
+        logger.error("file store unavailable: sources cannot be read", extra=store)
 
 
 _HOW_DOCUMENTS_ARE_READ = {

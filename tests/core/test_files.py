@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from celery import signals
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, TestCase
 
@@ -169,3 +170,12 @@ def test_a_source_the_worker_cannot_fetch_from_the_store_fails_with_a_code(api_c
     polled = api_client.get(f"/api/v1/sources/{source.public_id}").json()
     assert polled["status"] == "failed"
     assert polled["error"]["code"] == "SOURCE_STORE_UNAVAILABLE"
+
+
+def test_a_worker_says_at_start_that_its_store_refuses(s3_server, settings, monkeypatch, caplog):
+    use_bucket(settings, monkeypatch, endpoint_url=s3_server.endpoint_url, bucket="cgs-never-made")
+
+    signals.worker_ready.send(sender=None)
+
+    refused = [record for record in caplog.records if record.getMessage() == "file store unavailable: sources cannot be read"]
+    assert [(record.levelname, record.reason) for record in refused] == [("ERROR", "NoSuchBucket")]
