@@ -95,6 +95,11 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", d
 # keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
 if env.bool("DB_PREPARED_STATEMENTS", default=True):
     DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 1})
+# No server-side cursors (QuerySet.iterator() fetches on the client): outside a transaction Django
+# declares them WITH HOLD, to be read by later transactions on the same connection, and a pooler in
+# transaction mode runs those on whichever server connection is free. Off everywhere, so the code tested is
+# the code that runs behind one; large reads go in chunks of their own (learners.queries).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")
