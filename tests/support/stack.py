@@ -105,10 +105,10 @@ class Stack:
         self.processes: list[Process] = []
         self.web_url = ""
 
-    def start_web(self) -> str:
+    def start_web(self, *, workers: int = 2) -> str:
         port = free_port()
         command = procfile_command("web").replace("$PORT", str(port)).replace("0.0.0.0", "127.0.0.1")
-        self.processes.append(Process("web", f"{command} --workers 2", self.env, self.log_dir))
+        self.processes.append(Process("web", f"{command} --workers {workers}", self.env, self.log_dir))
         self.web_url = f"http://127.0.0.1:{port}"
         assert wait_for(lambda: http("GET", f"{self.web_url}/healthz")[0] == 200, 60), self.processes[-1].log()
         return self.web_url
