@@ -72,7 +72,11 @@ class PgBouncer:
     @property
     def url(self) -> str:
         """The database, through the pooler."""
-        return f"postgres://{self.user}@127.0.0.1:{self.port}/{self.database}"
+        return self.url_of(self.database)
+
+    def url_of(self, database: str) -> str:
+        """Another database of the same PostgreSQL, through the pooler."""
+        return f"postgres://{self.user}@127.0.0.1:{self.port}/{database}"
 
     def service_settings(self) -> dict[str, str]:
         """What a process of the service is given to run behind it: Debian 12's PgBouncer (1.18)
@@ -122,7 +126,7 @@ class PgBouncer:
 
     def show(self, what: str) -> list[dict]:
         """A `SHOW` of its admin console (POOLS, SERVERS, CLIENTS, STATS), as one dict per row."""
-        with psycopg.connect(self._url_of("pgbouncer"), autocommit=True, connect_timeout=5) as admin:
+        with psycopg.connect(self.url_of("pgbouncer"), autocommit=True, connect_timeout=5) as admin:
             cursor = admin.execute(f"SHOW {what}")
             names = [column.name for column in cursor.description]
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -141,9 +145,6 @@ class PgBouncer:
             holder.execute("SELECT 1")
             yield
             holder.rollback()
-
-    def _url_of(self, database: str) -> str:
-        return f"postgres://{self.user}@127.0.0.1:{self.port}/{database}"
 
     def _answers(self) -> bool:
         try:
