@@ -2,7 +2,7 @@
 The service behind each pooler of docs/run/deployment.md ("Which pooler"), with real processes (the
 Procfile's web, worker and beat): PgBouncer in transaction mode (Debian 12's, 1.18, without
 prepared statements) in front of the test database, handing each transaction the other of its two
-server connections (tests/support/pgbouncer.py).
+server connections (tests/support/pgbouncer.py); and Django's own pool in each process.
 """
 
 import concurrent.futures
@@ -259,3 +259,48 @@ def test_behind_pgbouncer_1_18_prepared_statements_fail_once_a_poll_finds_anothe
     finally:
         stack.stop()
         bouncer.stop()
+
+
+def test_with_djangos_pool_processes_serve_requests_and_keep_their_connections_in_it(
+    transactional_db, own_redis, tmp_path, plain_key
+):
+    # Connections named for this test, to count them; DB_CONN_MAX_AGE is 0 with a pool, so a
+    # connection still open after the requests is one the pool kept.
+    database_url = f"{processes.test_database_url()}?application_name=pooled"
+    env = processes.environment(REDIS_URL=own_redis.url, DATABASE_URL=database_url, DB_POOL_SIZE="4")
+    stack = Stack(env, tmp_path)
+    try:
+        api = Api(stack.start_web(workers=1), plain_key)
+        stack.start_worker("worker")
+
+        accepted = api("POST", "/api/v1/courses", json=COURSE)
+        job = api.finished_job(accepted.json()["jobId"])
+        read = api("GET", f"/api/v1/courses/{job['course']['id']}")
+
+        assert accepted.status_code == 202, accepted.text
+        assert job["status"] == "completed", stack.logs()
+        assert read.status_code == 200
+        with psycopg.connect(processes.test_database_url()) as watching:
+            kept = watching.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pooled' AND state = 'idle'"
+            ).fetchone()[0]
+        assert kept >= 1
+    finally:
+        stack.stop()
+
+
+def test_a_pool_beside_persistent_connections_is_refused_at_start():
+    started = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=BASE_DIR,
+        env=processes.environment(DB_POOL_SIZE="4", DB_CONN_MAX_AGE="60"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert started.returncode != 0
+    assert (
+        "ImproperlyConfigured: With DB_POOL_SIZE the pool keeps the connections: unset DB_CONN_MAX_AGE (or 0)."
+        in started.stderr
+    )
