@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test docs bench clients audit bootstrap venv requirements services stop-services browser load-tools corpus superuser messages
+.PHONY: run test docs bench clients audit bootstrap venv requirements services stop-services browser load-tools pooler corpus superuser messages
 
 # honcho gives every process its own PORT (web $(PORT), worker $(PORT)+100, …), and settings derive
 # the default PUBLIC_BASE_URL from PORT: so every process is given the web's PUBLIC_BASE_URL (the one
@@ -20,7 +20,7 @@ run: bootstrap
 		PUBLIC_BASE_URL=$$base_url WEB_PORT=$(PORT) \
 		$(VENV)/bin/honcho --env /dev/null -f Procfile.dev start --port $(PORT)
 
-test: bootstrap browser load-tools corpus docs
+test: bootstrap browser load-tools pooler corpus docs
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	# Tests use their own Redis database, so a running `make run` worker never takes their tasks.
@@ -59,6 +59,11 @@ audit: venv
 # wrk drives the endpoints in `make bench` (and in its smoke run in `make test`).
 load-tools:
 	@command -v wrk >/dev/null || scripts/system-packages.sh wrk
+
+# PgBouncer, which the tests put in transaction mode in front of PostgreSQL (tests/support/pgbouncer.py).
+# Debian installs it in /usr/sbin, which is not on every user's PATH.
+pooler:
+	@test -x /usr/sbin/pgbouncer || command -v pgbouncer >/dev/null || scripts/system-packages.sh pgbouncer
 
 # Real manuals from Debian's packages, which the tests read as a client's documents (build/corpus).
 corpus:

@@ -87,7 +87,18 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default="postgres://cgs@127.0.0.1:54329/cgs"),
 }
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+# Connections: kept by each process for reuse (DB_CONN_MAX_AGE), or in Django's own pool of each
+# process (DB_POOL_SIZE), which hands a connection back after each request and allows no persistent
+# ones. Which to choose, and PgBouncer in front of many machines: docs/run/deployment.md.
+_pool_size = env.int("DB_POOL_SIZE", default=0)
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0 if _pool_size else 60)
+if _pool_size:
+    if DATABASES["default"]["CONN_MAX_AGE"] != 0:
+        raise ImproperlyConfigured("With DB_POOL_SIZE the pool keeps the connections: unset DB_CONN_MAX_AGE (or 0).")
+    # One connection kept open, more opened up to the size while threads need them at once (a
+    # worker's heartbeat beside its task), each closed after ten minutes unused. Celery closes a
+    # worker process's pool after each task, since a pool's threads do not survive its forks.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": _pool_size}
 # Off by default: a check costs every request a round trip. After a database restart, each process's
 # first request on its lost connection is answered 503 (retry), and the next one connects afresh.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=False)
@@ -96,6 +107,11 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", d
 # keep prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
 if env.bool("DB_PREPARED_STATEMENTS", default=True):
     DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 1})
+# No server-side cursors (QuerySet.iterator() fetches on the client): outside a transaction Django
+# declares them WITH HOLD, to be read by later transactions on the same connection, and a pooler in
+# transaction mode runs those on whichever server connection is free. Off everywhere, so the code tested is
+# the code that runs behind one; large reads go in chunks of their own (learners.queries).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")

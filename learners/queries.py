@@ -103,11 +103,21 @@ def summary_of(course: Course) -> dict[str, int]:
     )
 
 
-def every_result_of(course: Course):
-    """All of the course's learners, newest first, read in chunks (for a whole CSV)."""
-    for learner in Learner.objects.filter(course=course).order_by("-created_at", "-id").iterator(chunk_size=1000):
-        learner.course = course
-        yield learner
+def every_result_of(course: Course, *, chunk_size: int = 1000):
+    """All of the course's learners, newest first, read `chunk_size` at a time (for a whole CSV)."""
+    # Each chunk is a query of its own, starting after the last row of the one before (the order of
+    # the index learner_course_newest), rather than one server-side cursor: a cursor outlives its
+    # transaction only on its own connection, which a transaction pooler gives to others between
+    # two reads (docs/run/deployment.md, "Which pooler").
+    learners = Learner.objects.filter(course=course).order_by("-created_at", "-id")
+    chunk = list(learners[:chunk_size])
+    while chunk:
+        for learner in chunk:
+            learner.course = course
+            yield learner
+        last = chunk[-1]
+        after = Q(created_at__lt=last.created_at) | Q(created_at=last.created_at, id__lt=last.id)
+        chunk = list(learners.filter(after)[:chunk_size]) if len(chunk) == chunk_size else []
 
 
 def _filtered(course: Course, *, completed, passed, since):

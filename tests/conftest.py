@@ -13,7 +13,7 @@ from tests.support.keys import client_for
 from tests.support.queues import purge_task_queues
 from tests.support.receivers import Receiver
 
-pytest_plugins = ["tests.support.browser", "tests.support.object_store"]
+pytest_plugins = ["tests.support.browser", "tests.support.object_store", "tests.support.pgbouncer"]
 
 
 @pytest.fixture(autouse=True)

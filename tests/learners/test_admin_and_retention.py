@@ -5,9 +5,10 @@ import datetime
 import io
 
 import pytest
+import time_machine
 from django.utils import timezone
 
-from learners import services, tasks
+from learners import queries, services, tasks
 from learners.models import Learner, QuizAttempt, Signoff
 from tests.support import spreadsheets
 from tests.support.factories import CourseFactory, LearnerFactory, WebhookEventFactory
@@ -87,6 +88,19 @@ def test_the_results_download_writes_formulas_as_text(admin_client, course):
     ]
     assert document.startswith('"learnerId","externalId","name",')  # every cell quoted
     assert spreadsheets.formulas(document) == []
+
+
+def test_the_whole_results_are_read_in_chunks_each_learner_once_newest_first(course):
+    # Learners added in the same microsecond are told apart by their id, also across two chunks.
+    with time_machine.travel("2026-05-01T10:00:00Z", tick=False):
+        earlier = [LearnerFactory(course=course) for _ in range(3)]
+    with time_machine.travel("2026-05-01T11:00:00Z", tick=False):
+        later = [LearnerFactory(course=course) for _ in range(2)]
+    LearnerFactory(course=CourseFactory(api_key=course.api_key))  # another course's
+
+    read = [learner.pk for learner in queries.every_result_of(course, chunk_size=2)]
+
+    assert read == [learner.pk for learner in reversed(later)] + [learner.pk for learner in reversed(earlier)]
 
 
 def test_the_results_download_needs_a_staff_login(client, taken):

@@ -113,10 +113,10 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_web(self) -> str:
+    def start_web(self, *, workers: int = 2) -> str:
         port = free_port()
         command = procfile_command("web", app_dir=self.app_dir).replace("$PORT", str(port))
-        process = self._start("web", f"{command.replace('0.0.0.0', '127.0.0.1')} --workers 2")
+        process = self._start("web", f"{command.replace('0.0.0.0', '127.0.0.1')} --workers {workers}")
         self.web_url = f"http://127.0.0.1:{port}"
         assert wait_for(lambda: http("GET", f"{self.web_url}/healthz")[0] == 200, 60), process.log()
         return self.web_url
