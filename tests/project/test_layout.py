@@ -13,7 +13,7 @@ SERVICE_PACKAGES = ["config", "core", "api", "accounts", "webhooks", "sources", 
 
 def test_config_is_the_composition_root_alone():
     assert sorted(path.name for path in (ROOT / "config").glob("*.py")) == [
-        "__init__.py", "asgi.py", "celery.py", "settings.py", "urls.py", "wsgi.py"
+        "__init__.py", "asgi.py", "celery.py", "gunicorn.py", "settings.py", "urls.py", "wsgi.py"
     ]
     assert [path.name for path in (ROOT / "config").iterdir() if path.is_dir() and path.name != "__pycache__"] == []
 
