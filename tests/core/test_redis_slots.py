@@ -30,7 +30,7 @@ def touched_together(operations, *parts: str) -> bool:
 def test_every_operation_on_several_keys_touches_one_slot(
     api_client, poll, receiver, private_networks_allowed, django_capture_on_commit_callbacks
 ):
-    with redis_monitor.operations(settings.REDIS_URL) as operations:
+    with redis_monitor.operations(settings.REDIS_URL, settings.CACHE_REDIS_URL) as operations:
         with django_capture_on_commit_callbacks(execute=True):  # course.created goes to the receiver
             accepted = api_client.post(
                 "/api/v1/courses",

@@ -114,7 +114,7 @@ def test_the_course_is_gone_from_every_endpoint_of_the_api(api_client, course, d
 
 
 def test_the_list_of_a_courses_renderings_names_only_what_is_still_stored():
-    stored, course = redis_client.client(), uuid.uuid4().hex
+    stored, course = redis_client.cache_client(), uuid.uuid4().hex
     listed = f"course-renderings:{{{course}}}"
     old, recent, new = (redis_client.rendering_key("coursejson", course=course, variant=f"1:{n}") for n in range(3))
     day = redis_client.STORED_SECONDS
@@ -145,7 +145,7 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     api_client.get(f"/api/v1/courses/{course.public_id}")
     Client().get(f"/go/{course.public_id}")
     Client().get(f"/go/{course.public_id}/1")
-    stored = redis_client.client()
+    stored = redis_client.cache_client()
     keys = [key.decode() for key in stored.scan_iter(match=f"course*:{{{course.public_id}}}:*")]
     assert len(keys) == 3
     # Listed under the course, so forgetting them needs no scan of every key.
@@ -171,7 +171,7 @@ def test_a_page_or_json_rendered_as_the_course_is_deleted_is_not_stored_after_it
         request=lambda: api_client.get(path.format(id=course.public_id)),
     )
 
-    stored = redis_client.client()
+    stored = redis_client.cache_client()
     assert answer.status_code == 200  # the reader who came first gets it
     assert [key.decode() for key in stored.scan_iter(match=f"course*:{{{course.public_id}}}*")] == [
         f"course-deleted:{{{course.public_id}}}"

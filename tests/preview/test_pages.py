@@ -432,7 +432,7 @@ def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_
 def test_a_process_serves_a_page_it_served_before_without_asking_redis(client, settings, caplog, django_assert_num_queries):
     course = CourseFactory()
     first = client.get(f"/go/{course.public_id}")
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens here: asking Redis would be logged
+    settings.CACHE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens here: asking Redis would be logged
 
     with django_assert_num_queries(1):  # the course, without its content: nothing is rendered again
         again = client.get(f"/go/{course.public_id}")
@@ -477,7 +477,7 @@ def read_renderings(api_client, course) -> set[str]:
 
 
 def stored_renderings(course) -> set[str]:
-    return {key.decode() for key in redis_client.client().scan_iter(match=f"course*:{{{course.public_id}}}:*")}
+    return {key.decode() for key in redis_client.cache_client().scan_iter(match=f"course*:{{{course.public_id}}}:*")}
 
 
 def rename(api_client, course, name: str, *, version: int):
@@ -497,7 +497,7 @@ def test_only_the_latest_versions_renderings_stay_stored(api_client, course):
 
     assert len(latest) == 3
     assert stored_renderings(course) == latest
-    listed = redis_client.client().zrange(f"course-renderings:{{{course.public_id}}}", 0, -1)
+    listed = redis_client.cache_client().zrange(f"course-renderings:{{{course.public_id}}}", 0, -1)
     assert {key.decode() for key in listed} == latest
 
 
@@ -535,7 +535,7 @@ def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
 
 
 def test_pages_are_rendered_while_redis_is_down(client, settings, caplog):
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    settings.REDIS_URL = settings.CACHE_REDIS_URL = "redis://127.0.0.1:1/0"
     course = CourseFactory()
 
     response = client.get(f"/go/{course.public_id}")
