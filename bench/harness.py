@@ -148,6 +148,7 @@ def _environment() -> None:
             "DJANGO_SETTINGS_MODULE": "bench.settings",
             "DATABASE_URL": f"{DATABASE_SERVER}/{DATABASE_NAME}",
             "REDIS_URL": REDIS_URL,
+            "CACHE_REDIS_URL": REDIS_URL,  # stored pages too, whatever .env says
             **{f"RATE_LIMIT_{scope}": UNLIMITED for scope in ("CREATE", "EXPORT", "POLL", "READ", "EDIT", "LEARNERS", "RESULTS")},
             "COURSE_GENERATOR": "offline",
             "DEBUG": "false",

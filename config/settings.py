@@ -114,13 +114,24 @@ if env.bool("DB_PREPARED_STATEMENTS", default=True):
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Which Redis holds what (docs/run/deployment.md#redis):
+# - REDIS_URL, whose keys must not be evicted (`noeviction`, or `volatile-lru` where it holds the
+#   cache too): Celery's queues (CELERY_BROKER_URL), the API limiter's windows (core/ratelimit.py),
+#   django-ratelimit's fixed windows (CACHES below), webhook slots (webhooks/slots.py), beat's locks
+#   (core/beat.py) and when each sweep last ran (core/metrics.py).
+# - CACHE_REDIS_URL, whose keys may all be evicted (`allkeys-lru`): the stored renderings of courses
+#   (core/redis_client.py), each key with a time to live. A page whose rendering is gone, or a cache
+#   Redis that is down, is rendered again.
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:63799/0")
+CACHE_REDIS_URL = env.str("CACHE_REDIS_URL", default=REDIS_URL)
 # Every Redis client of ours gives up quickly, so a Redis outage degrades requests instead of
 # hanging them.
 REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default=0.5)
 # Each web process also keeps the renderings it served last in memory (core/redis_client.py).
 RENDERINGS_IN_PROCESS_MB = env.int("RENDERINGS_IN_PROCESS_MB", default=32)
 RENDERING_IN_PROCESS_SECONDS = env.int("RENDERING_IN_PROCESS_SECONDS", default=600)
+# Django's cache holds nothing but django-ratelimit's fixed windows (the admin login, agreement
+# sign-offs): limits, which an eviction would reset, so it stays on REDIS_URL, not the cache Redis.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -78,21 +78,21 @@ def download_url(file: FieldFile, *, filename: str, media_type: str) -> str | No
 
 def store_detail() -> dict:
     """
-    What the store is and whether it answers, for /readyz: `{"kind", "state", "reason"?}`. The
+    What the store is and whether it answers, for /readyz: `{"kind", "status", "reason"?}`. The
     object store is asked once with short timeouts and no retries, so that a probe never waits on it.
     """
     if not is_object_store():
         # MEDIA_ROOT is made on the first file stored, so until then its parent must be writable.
         root = str(settings.MEDIA_ROOT)
         if os.access(root if os.path.exists(root) else os.path.dirname(root), os.W_OK):
-            return {"kind": "localDisk", "state": "ok"}
-        return {"kind": "localDisk", "state": "down", "reason": "not writable"}
+            return {"kind": "localDisk", "status": "ok"}
+        return {"kind": "localDisk", "status": "down", "reason": "not writable"}
     try:
         _probe_client().head_bucket(Bucket=settings.STORAGE_BUCKET)
     except (BotoCoreError, ClientError) as exc:
         reason = _reason(exc)  # an answer to HEAD has no body, so only its status tells why
-        return {"kind": "objectStore", "state": "down", "reason": _HEAD_REFUSALS.get(reason, reason)}
-    return {"kind": "objectStore", "state": "ok"}
+        return {"kind": "objectStore", "status": "down", "reason": _HEAD_REFUSALS.get(reason, reason)}
+    return {"kind": "objectStore", "status": "ok"}
 
 
 _HEAD_REFUSALS = {"403": "AccessDenied", "404": "NoSuchBucket"}

@@ -25,10 +25,14 @@ def healthz(request):
 
 def readyz(request):
     """
-    Ready to serve: PostgreSQL and Redis both answer. 503 names whatever is down. `details` says
-    how the machine does what it can do in part (documents read in a sandbox or not).
+    Ready to serve: PostgreSQL and Redis (REDIS_URL) both answer. 503 names whatever is down.
+    `details` says how the machine does what it can do in part (documents read in a sandbox or not,
+    the cache Redis up or not).
     """
-    checks = {"database": _database_is_up(), "redis": _redis_is_up()}
+    checks = {
+        "database": _database_is_up(),
+        "redis": _answers(settings.REDIS_URL, down="readiness: redis down"),
+    }
     down = [name for name, up in checks.items() if not up]
     body = {
         "status": "ok" if not down else "unavailable",
@@ -56,16 +60,27 @@ def _database_is_up() -> bool:
         return False
 
 
-def _redis_is_up() -> bool:
+def _answers(url: str, *, down: str) -> bool:
+    """Whether the Redis at `url` answers a PING; if not, log `down`."""
     client = redis.Redis.from_url(
-        settings.REDIS_URL,
+        url,
         socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT_SECONDS,
         socket_timeout=settings.REDIS_SOCKET_TIMEOUT_SECONDS,
     )
     try:
         return bool(client.ping())
     except redis.RedisError:
-        logger.warning("readiness: redis down")
+        logger.warning(down)
         return False
     finally:
         client.close()
+
+
+def _cache_redis() -> dict:
+    # A detail, not a check: without its cache Redis the service renders every page and read again
+    # (core/redis_client.py), so a machine that cannot reach it is still ready to serve.
+    up = _answers(settings.CACHE_REDIS_URL, down="readiness: cache redis down")
+    return {"status": "ok" if up else "down"}
+
+
+add_detail("cacheRedis", _cache_redis)

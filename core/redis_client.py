@@ -1,7 +1,13 @@
 """
-The one Redis client of the request path (rate limits, stored renderings), pooled for the process,
-and the store of renderings: what is expensive to render and the same for every reader (a
+The Redis clients of the request path, pooled for the process: `client()` for what must not be lost
+(REDIS_URL: the rate limiter, beat's locks, webhook slots) and `cache_client()` for what may be
+evicted (CACHE_REDIS_URL); config/settings.py says which Redis holds what. And the store of
+renderings, in the cache Redis: what is expensive to render and the same for every reader (a
 course's pages, its JSON) is kept under a key that changes whenever the rendering would.
+
+Every key of a course's renderings carries the course's public id as a hash tag (`{cou_…}`), so
+that the script and the pipeline below, which touch several of them at once, touch keys of one
+Redis Cluster slot.
 
 Since what is under a key never changes, each process also keeps the renderings it served last
 in its own memory (RENDERINGS_IN_PROCESS_MB, each for at most RENDERING_IN_PROCESS_SECONDS): a
@@ -33,6 +39,19 @@ def client() -> redis.Redis:
     return _client(settings.REDIS_URL, settings.REDIS_SOCKET_TIMEOUT_SECONDS)
 
 
+def cache_client() -> redis.Redis:
+    """A client of settings.CACHE_REDIS_URL, the Redis of what may be evicted, as quick to give up."""
+    return _client(settings.CACHE_REDIS_URL, settings.REDIS_SOCKET_TIMEOUT_SECONDS)
+
+
+def rendering_key(kind: str, *, course: str, variant: str) -> str:
+    """
+    The key of a rendering `kind` (`coursepage`, `coursejson`) of the course with public id
+    `course`, one of its `variant`s, which must change whenever the rendering would.
+    """
+    return f"{kind}:{_tag(course)}:{variant}"
+
+
 @functools.lru_cache(maxsize=4)
 def _client(url: str, timeout: float) -> redis.Redis:
     # Short timeouts and no retries: an unreachable Redis costs a request at most one timeout, then
@@ -49,13 +68,16 @@ def _client(url: str, timeout: float) -> redis.Redis:
 
 
 def stored(key: str) -> bytes | None:
-    """What `store` kept under `key`, or None: also when Redis is unreachable (the caller computes it)."""
+    """
+    What `store` kept under `key`, or None: also when the cache Redis is unreachable, or evicted it
+    (the caller renders it again).
+    """
     with _in_process_lock:
         value = _in_process().get(key)
     if value is not None:
         return value
     try:
-        value = client().get(key)
+        value = cache_client().get(key)
     except redis.RedisError:
         logger.warning("stored renderings unavailable", extra={"key": key.split(":", 1)[0]}, exc_info=True)
         return None
@@ -67,15 +89,18 @@ def stored(key: str) -> bytes | None:
 def store(key: str, value: bytes, *, course: str, version: int) -> None:
     """
     Keep `value`, a rendering of version `version` of the course with public id `course`, under
-    `key` for a day (STORED_SECONDS), listed among the course's renderings for `forget_course`; with
-    Redis unreachable, only in this process. The first rendering stored of a newer version drops
-    every one of the versions before it, and one of an older version than the newest stored is kept
-    only in this process.
+    `key` (from `rendering_key`) for a day (STORED_SECONDS), listed among the course's renderings
+    for `forget_course`; with the cache Redis unreachable, only in this process. The first rendering
+    stored of a newer version drops every one of the versions before it, and one of an older version
+    than the newest stored is kept only in this process.
+    :raises ValueError: if `key` is not one of the course's (`rendering_key`)
     """
+    if key.split(":", 2)[1:2] != [_tag(course)]:
+        raise ValueError(f"{key!r} is not a rendering key of {course!r}")
     _keep_in_process(key, value)
     now = time.time()
     try:
-        client().eval(
+        cache_client().eval(
             _STORE, 4, key, _renderings_of(course), _deleted(course), _version_stored(course),
             value, STORED_SECONDS, now + STORED_SECONDS, now - _CLOCK_MARGIN_SECONDS, version,
         )
@@ -91,7 +116,11 @@ def store(key: str, value: bytes, *, course: str, version: int) -> None:
 # ended would otherwise be kept after it. Only the newest version's renderings are kept: a client
 # editing a large course in a loop, each version read, would otherwise fill Redis with a day of
 # versions nobody reads any more. A reader who read the course just before an edit stores nothing
-# once the newer version is stored, so a superseded version never comes back.
+# once the newer version is stored, so a superseded version never comes back. The keys the list
+# names are not in KEYS, which Redis Cluster allows only within the slot of those that are: they
+# share the course's hash tag. A cache Redis that evicted the list or the newest version's number
+# costs at most some superseded renderings kept until they expire; never a stale one served, since
+# every key names its version.
 _STORE = """
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 local newest = tonumber(redis.call('GET', KEYS[4]) or '0')
@@ -140,15 +169,15 @@ def forget_in_process() -> None:
 def forget_course(public_id: str) -> None:
     """
     Drop every rendering stored of a deleted course, and store none of it from then on (for as long
-    as a rendering is kept); with Redis unreachable, they expire on their own. The copies other
+    as a rendering is kept); with the cache Redis unreachable, they expire on their own. The copies other
     processes keep are unreachable (no request finds the course) and expire too.
     """
     with _in_process_lock:
-        renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (preview.views, courses.views)
-        for key in [key for key in renderings if key.split(":", 2)[1:2] == [public_id]]:
+        renderings = _in_process()  # a course's keys are `kind:{public_id}:…` (rendering_key)
+        for key in [key for key in renderings if key.split(":", 2)[1:2] == [_tag(public_id)]]:
             del renderings[key]
     try:
-        connection = client()
+        connection = cache_client()
         with connection.pipeline() as pipeline:  # the mark, and the list of what to drop: one round trip
             pipeline.set(_deleted(public_id), 1, ex=STORED_SECONDS)
             pipeline.zrange(_renderings_of(public_id), 0, -1)
@@ -161,16 +190,22 @@ def forget_course(public_id: str) -> None:
 _CLOCK_MARGIN_SECONDS = 60
 
 
+def _tag(public_id: str) -> str:
+    # Redis Cluster places a key by the part of its name between its first `{` and the `}` after:
+    # every key of a course, in the one slot of its public id.
+    return f"{{{public_id}}}"
+
+
 def _deleted(public_id: str) -> str:
-    return f"course-deleted:{public_id}"
+    return f"course-deleted:{_tag(public_id)}"
 
 
 def _version_stored(public_id: str) -> str:
     # The newest version of the course whose renderings are stored: kept as long as its list.
-    return f"course-version-stored:{public_id}"
+    return f"course-version-stored:{_tag(public_id)}"
 
 
 def _renderings_of(public_id: str) -> str:
     # The keys stored of a course (a sorted set, by when each expires), so forgetting them takes
     # two round trips, not a scan of every key.
-    return f"course-renderings:{public_id}"
+    return f"course-renderings:{_tag(public_id)}"

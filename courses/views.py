@@ -210,7 +210,9 @@ def version_etag(version: int) -> str:
 def _stored_json_key(course) -> str:
     # A version never changes (only the sources deleted since, which are only ever added to): its
     # JSON is rendered once and stored.
-    return f"coursejson:{course.public_id}:{course.version}:{len(course.deleted_source_ids)}"
+    return redis_client.rendering_key(
+        "coursejson", course=course.public_id, variant=f"{course.version}:{len(course.deleted_source_ids)}"
+    )
 
 
 def names_etag(if_none_match: str, etag: str) -> bool:

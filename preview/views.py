@@ -259,7 +259,9 @@ def _store_page(request, course: Course, *, number: int, html: str) -> bytes:
 
 
 def _stored_page_key(request, course: Course, number: int) -> str:
-    return f"coursepage:{course.public_id}:{_etag(request, course.public_id)}:{number}"
+    return redis_client.rendering_key(
+        "coursepage", course=course.public_id, variant=f"{_etag(request, course.public_id)}:{number}"
+    )
 
 
 # Rendering ------------------------------------------------------------------------------------

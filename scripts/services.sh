@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 data=$PWD/.data
 pg_port=${CGS_PG_PORT:-54329}
 redis_port=${CGS_REDIS_PORT:-63799}
+# This one Redis holds the broker's queues and the stored renderings at once: with a memory limit and
+# volatile-lru, only keys with a time to live (renderings, rate-limit windows) are ever evicted, never
+# a queue (docs/run/deployment.md#redis).
+redis_maxmemory=${CGS_REDIS_MAXMEMORY:-256mb}
 mkdir -p "$data"
 exec 9>"$data/services.lock"
 flock 9
@@ -40,13 +44,31 @@ if ! psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -tAc "select 1 from pg_d
   psql -h 127.0.0.1 -p "$pg_port" -U cgs -d postgres -qc "create database cgs"
 fi
 
-if ! redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1; then
+redis() { redis-cli -h 127.0.0.1 -p "$redis_port" "$@"; }
+own_redis_dir=$(cd "$data/redis" 2>/dev/null && pwd -P || true)
+if ! redis ping >/dev/null 2>&1; then
   mkdir -p "$data/redis"
   # The append-only file keeps queued tasks across a restart. Snapshots on top of it would add
   # nothing but a forked copy of the whole dataset written out every minute under load.
   redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$data/redis" --daemonize yes \
-    --pidfile "$data/redis.pid" --logfile "$data/redis.log" --appendonly yes --save "" >/dev/null 2>&1 </dev/null 9>&-
-  for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
-  redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null
+    --pidfile "$data/redis.pid" --logfile "$data/redis.log" --appendonly yes --save "" \
+    --maxmemory "$redis_maxmemory" --maxmemory-policy volatile-lru >/dev/null 2>&1 </dev/null 9>&-
+  for _ in $(seq 50); do redis ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis ping >/dev/null
   echo "Redis started on 127.0.0.1:$redis_port"
+elif [ -n "$own_redis_dir" ] && [ "$(redis config get dir 2>/dev/null | tail -n 1)" = "$own_redis_dir" ]; then
+  # This checkout's own Redis (its data in .data/redis), perhaps started before it had a memory
+  # limit: brought in line now rather than at its next restart, which may be months away. CONFIG SET
+  # lasts until that restart, which sets the same again; over the new limit, it evicts keys with a
+  # time to live at once (renderings, rate-limit windows), nothing else. A Redis of anyone else on
+  # the port (another checkout's, one started by hand) is left as its owner set it: a limit could
+  # make it evict, or refuse, what its owner keeps there.
+  redis config set maxmemory "$redis_maxmemory" >/dev/null
+  redis config set maxmemory-policy volatile-lru >/dev/null
+  used=$(redis info memory | tr -d '\r' | sed -n 's/^used_memory://p')
+  limit=$(redis config get maxmemory | tail -n 1)
+  if [ "$limit" -gt 0 ] && [ "$used" -gt "$limit" ]; then
+    echo "Redis on 127.0.0.1:$redis_port holds more than $redis_maxmemory: it evicts keys with a time" \
+      "to live, and refuses writes while what is left is over (CGS_REDIS_MAXMEMORY sets another limit)" >&2
+  fi
 fi

@@ -35,7 +35,7 @@ def _say_how_documents_are_read(**_) -> None:
     logger.log(level, message, extra=detail)
     # Wrong credentials or a missing bucket are told at start, not by the first source failing.
     store = files.store_detail()
-    if store["state"] != "ok":
+    if store["status"] != "ok":
         logger.error("file store unavailable: sources cannot be read", extra=store)
 
 

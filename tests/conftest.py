@@ -1,13 +1,17 @@
+import os
 import time
 import uuid
+from urllib.parse import urlsplit
 
 import pytest
+import redis
 from django.conf import settings
 from django.contrib.auth.models import User
 
 from accounts import services as account_services
 from accounts.models import ApiKey
 from config.celery import app as celery_app
+from core import redis_client
 from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 from tests.support.keys import client_for
 from tests.support.queues import purge_task_queues
@@ -24,6 +28,19 @@ def _redis_counters_per_test(settings):
     prefix = f"test:{uuid.uuid4().hex}"
     settings.RATE_LIMIT_KEY_PREFIX = f"{prefix}:ratelimit"
     settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": prefix}}
+
+
+@pytest.fixture
+def cache_redis(settings) -> redis.Redis:
+    """
+    A cache Redis apart from REDIS_URL, as production is advised to run (docs/run/deployment.md#redis):
+    TEST_CACHE_REDIS_URL, by default database 7 of the tests' Redis server. A test looks at its own
+    course's keys there, or empties it to look at every key.
+    """
+    url = os.environ.get("TEST_CACHE_REDIS_URL") or urlsplit(settings.REDIS_URL)._replace(path="/7").geturl()
+    assert url != settings.REDIS_URL, "the tests' cache Redis must be another database than REDIS_URL"
+    settings.CACHE_REDIS_URL = url
+    return redis_client.cache_client()
 
 
 @pytest.fixture(autouse=True)

@@ -87,8 +87,10 @@ def give_back(*, account_id: int, slot: str) -> None:
 
 def _key(account_id: int) -> str:
     # Beside the rate limiter's counters, under their prefix (deployments sharing a Redis database).
-    return f"{settings.RATE_LIMIT_KEY_PREFIX}:webhook-slots:{account_id}"
+    # Both keys of an account carry it as a hash tag: `_TAKE` touches them together, which Redis
+    # Cluster allows within one slot only.
+    return f"{settings.RATE_LIMIT_KEY_PREFIX}:webhook-slots:{{account-{account_id}}}"
 
 
 def _waiting_key(account_id: int) -> str:
-    return f"{settings.RATE_LIMIT_KEY_PREFIX}:webhook-waiting:{account_id}"
+    return f"{settings.RATE_LIMIT_KEY_PREFIX}:webhook-waiting:{{account-{account_id}}}"

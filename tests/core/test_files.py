@@ -139,19 +139,19 @@ def test_a_store_that_refuses_is_a_503_too(api_client, course, s3_server, settin
 
 
 def test_readiness_names_the_store_and_whether_it_answers(client, object_store, s3_server, settings, monkeypatch):
-    assert client.get("/readyz").json()["details"]["fileStore"] == {"kind": "objectStore", "state": "ok"}
+    assert client.get("/readyz").json()["details"]["fileStore"] == {"kind": "objectStore", "status": "ok"}
 
     use_bucket(settings, monkeypatch, endpoint_url=s3_server.endpoint_url, bucket="cgs-never-made")
     refused = client.get("/readyz").json()["details"]["fileStore"]
     _store_down(settings, monkeypatch)
     down = client.get("/readyz").json()["details"]["fileStore"]
 
-    assert refused == {"kind": "objectStore", "state": "down", "reason": "NoSuchBucket"}
-    assert (down["state"], down["reason"]) == ("down", "EndpointConnectionError")
+    assert refused == {"kind": "objectStore", "status": "down", "reason": "NoSuchBucket"}
+    assert (down["status"], down["reason"]) == ("down", "EndpointConnectionError")
 
 
 def test_readiness_tells_the_local_disk_when_there_is_no_bucket(client):
-    assert client.get("/readyz").json()["details"]["fileStore"] == {"kind": "localDisk", "state": "ok"}
+    assert client.get("/readyz").json()["details"]["fileStore"] == {"kind": "localDisk", "status": "ok"}
 
 
 def test_a_source_the_worker_cannot_fetch_from_the_store_fails_with_a_code(api_client, object_store, settings, monkeypatch):

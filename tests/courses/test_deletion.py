@@ -114,29 +114,27 @@ def test_the_course_is_gone_from_every_endpoint_of_the_api(api_client, course, d
 
 
 def test_the_list_of_a_courses_renderings_names_only_what_is_still_stored():
-    stored, listed = redis_client.client(), f"course-renderings:{uuid.uuid4().hex}"
-    course = listed.removeprefix("course-renderings:")
+    stored, course = redis_client.cache_client(), uuid.uuid4().hex
+    listed = f"course-renderings:{{{course}}}"
+    old, recent, new = (redis_client.rendering_key("coursejson", course=course, variant=f"1:{n}") for n in range(3))
     day = redis_client.STORED_SECONDS
     # Renderings of one version (its JSON as sources were deleted), stored a day ago and more, by this
     # process's clock. Only the clock moves: Redis keeps these keys a day from now, where in life the
     # first two would be gone.
     with time_machine.travel(time.time() - day - 200, tick=False):
-        redis_client.store(f"coursejson:{course}:1:0", b"old", course=course, version=1)
+        redis_client.store(old, b"old", course=course, version=1)
     with time_machine.travel(time.time() - day - 50, tick=False):  # expired 50 s ago: within a minute
-        redis_client.store(f"coursejson:{course}:1:1", b"recent", course=course, version=1)
+        redis_client.store(recent, b"recent", course=course, version=1)
 
-    redis_client.store(f"coursejson:{course}:1:2", b"new", course=course, version=1)
+    redis_client.store(new, b"new", course=course, version=1)
 
     # The oldest name went; the next stays for its minute of grace, in case clocks disagree.
-    assert [key.decode() for key in stored.zrange(listed, 0, -1)] == [
-        f"coursejson:{course}:1:1",
-        f"coursejson:{course}:1:2",
-    ]
+    assert [key.decode() for key in stored.zrange(listed, 0, -1)] == [recent, new]
     assert day - 10 <= stored.ttl(listed) <= day  # as long as its newest key
 
     redis_client.forget_course(course)
-    assert not stored.exists(listed, f"coursejson:{course}:1:1", f"coursejson:{course}:1:2")
-    assert stored.unlink(f"coursejson:{course}:1:0") == 1  # not listed, so left to expire
+    assert not stored.exists(listed, recent, new)
+    assert stored.unlink(old) == 1  # not listed, so left to expire
 
 
 def export_status(client, course) -> int:
@@ -147,16 +145,16 @@ def test_its_stored_pages_and_json_are_forgotten(api_client, course, django_capt
     api_client.get(f"/api/v1/courses/{course.public_id}")
     Client().get(f"/go/{course.public_id}")
     Client().get(f"/go/{course.public_id}/1")
-    stored = redis_client.client()
-    keys = [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}:*")]
+    stored = redis_client.cache_client()
+    keys = [key.decode() for key in stored.scan_iter(match=f"course*:{{{course.public_id}}}:*")]
     assert len(keys) == 3
     # Listed under the course, so forgetting them needs no scan of every key.
-    assert {key.decode() for key in stored.zrange(f"course-renderings:{course.public_id}", 0, -1)} == set(keys)
+    assert {key.decode() for key in stored.zrange(f"course-renderings:{{{course.public_id}}}", 0, -1)} == set(keys)
 
     delete(api_client, course, django_capture_on_commit_callbacks)
 
-    assert list(stored.scan_iter(match=f"course*:{course.public_id}:*")) == []
-    assert not stored.exists(f"course-renderings:{course.public_id}")  # nor the list of them
+    assert list(stored.scan_iter(match=f"course*:{{{course.public_id}}}:*")) == []
+    assert not stored.exists(f"course-renderings:{{{course.public_id}}}")  # nor the list of them
     assert [redis_client.stored(key) for key in keys] == [None, None, None]  # this process's copies too
 
 
@@ -173,10 +171,10 @@ def test_a_page_or_json_rendered_as_the_course_is_deleted_is_not_stored_after_it
         request=lambda: api_client.get(path.format(id=course.public_id)),
     )
 
-    stored = redis_client.client()
+    stored = redis_client.cache_client()
     assert answer.status_code == 200  # the reader who came first gets it
-    assert [key.decode() for key in stored.scan_iter(match=f"course*:{course.public_id}*")] == [
-        f"course-deleted:{course.public_id}"
+    assert [key.decode() for key in stored.scan_iter(match=f"course*:{{{course.public_id}}}*")] == [
+        f"course-deleted:{{{course.public_id}}}"
     ]
 
 

@@ -432,7 +432,7 @@ def test_a_page_is_rendered_once_then_served_stored_in_one_query(client, django_
 def test_a_process_serves_a_page_it_served_before_without_asking_redis(client, settings, caplog, django_assert_num_queries):
     course = CourseFactory()
     first = client.get(f"/go/{course.public_id}")
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens here: asking Redis would be logged
+    settings.CACHE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens here: asking Redis would be logged
 
     with django_assert_num_queries(1):  # the course, without its content: nothing is rendered again
         again = client.get(f"/go/{course.public_id}")
@@ -472,12 +472,12 @@ def read_renderings(api_client, course) -> set[str]:
     etag = Client().get(f"/go/{course.public_id}").headers["ETag"].strip('"')
     Client().get(f"/go/{course.public_id}/1")
     version = Course.objects.get(pk=course.pk).version
-    pages = {f"coursepage:{course.public_id}:{etag}:{number}" for number in (0, 1)}
-    return {f"coursejson:{course.public_id}:{version}:0", *pages}
+    pages = {redis_client.rendering_key("coursepage", course=course.public_id, variant=f"{etag}:{number}") for number in (0, 1)}
+    return {redis_client.rendering_key("coursejson", course=course.public_id, variant=f"{version}:0"), *pages}
 
 
 def stored_renderings(course) -> set[str]:
-    return {key.decode() for key in redis_client.client().scan_iter(match=f"course*:{course.public_id}:*")}
+    return {key.decode() for key in redis_client.cache_client().scan_iter(match=f"course*:{{{course.public_id}}}:*")}
 
 
 def rename(api_client, course, name: str, *, version: int):
@@ -497,7 +497,7 @@ def test_only_the_latest_versions_renderings_stay_stored(api_client, course):
 
     assert len(latest) == 3
     assert stored_renderings(course) == latest
-    listed = redis_client.client().zrange(f"course-renderings:{course.public_id}", 0, -1)
+    listed = redis_client.cache_client().zrange(f"course-renderings:{{{course.public_id}}}", 0, -1)
     assert {key.decode() for key in listed} == latest
 
 
@@ -507,7 +507,8 @@ def test_a_page_of_a_version_read_before_an_edit_is_not_stored_after_the_newer_o
     latest = read_renderings(api_client, course)
 
     # A reader who read version 1 just before the edit renders it, and stores it last.
-    redis_client.store(f"coursepage:{course.public_id}:late:2", b"<p>old", course=course.public_id, version=1)
+    late = redis_client.rendering_key("coursepage", course=course.public_id, variant="late:2")
+    redis_client.store(late, b"<p>old", course=course.public_id, version=1)
 
     assert stored_renderings(course) == latest
 
@@ -534,7 +535,7 @@ def test_every_reader_of_a_stored_page_gets_a_csrf_token_of_their_own():
 
 
 def test_pages_are_rendered_while_redis_is_down(client, settings, caplog):
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    settings.REDIS_URL = settings.CACHE_REDIS_URL = "redis://127.0.0.1:1/0"
     course = CourseFactory()
 
     response = client.get(f"/go/{course.public_id}")

@@ -142,10 +142,24 @@ def test_readyz_is_200_when_everything_is_up(client):
         "status": "ok",
         "checks": {"database": "ok", "redis": "ok"},
         "details": {
-            "fileStore": {"kind": "localDisk", "state": "ok"},
+            "cacheRedis": {"status": "ok"},
+            "fileStore": {"kind": "localDisk", "status": "ok"},
             "sourceSandbox": {"reading": "confined", "seccomp": True},
         },
     }
+
+
+@pytest.mark.django_db
+def test_readyz_is_200_without_the_cache_redis_and_says_it_is_down(client, settings, caplog):
+    # Pages and reads are rendered again without it: the machine still serves.
+    settings.CACHE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json()["checks"] == {"database": "ok", "redis": "ok"}
+    assert response.json()["details"]["cacheRedis"] == {"status": "down"}
+    assert "readiness: cache redis down" in caplog.messages
 
 
 @pytest.mark.django_db

@@ -15,9 +15,20 @@ def test_database_url() -> str:
 
 
 def environment(**overrides: str) -> dict:
-    """This environment, pointed at the test database, without the test-only async flag."""
+    """
+    This environment, pointed at the test database and Redis, without the test-only async flag. A
+    Redis of the caller's own (REDIS_URL) holds the cache too, unless CACHE_REDIS_URL names another.
+    """
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    return {**env, "DATABASE_URL": test_database_url(), "REDIS_URL": settings.REDIS_URL, **overrides}
+    redis_url = overrides.get("REDIS_URL", settings.REDIS_URL)
+    cache_redis_url = redis_url if "REDIS_URL" in overrides else settings.CACHE_REDIS_URL
+    return {
+        **env,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": redis_url,
+        "CACHE_REDIS_URL": cache_redis_url,
+        **overrides,
+    }
 
 
 def stop(process: subprocess.Popen) -> None:
