@@ -170,7 +170,8 @@ def _fresh_database() -> None:
 def _web_command(port: int) -> list[str]:
     """The web process of Procfile.dev (what `make run` starts), on `port`."""
     line = next(line for line in (ROOT / "Procfile.dev").read_text().splitlines() if line.startswith("web:"))
-    return [part.replace("$PORT", str(port)) for part in shlex.split(line.split(":", 1)[1])]
+    # Through `env`, as a shell would run it: the line may begin with variables it sets.
+    return ["env", *(part.replace("$PORT", str(port)) for part in shlex.split(line.split(":", 1)[1]))]
 
 
 @contextlib.contextmanager
