@@ -87,10 +87,18 @@ def store_detail() -> dict:
         if os.access(root if os.path.exists(root) else os.path.dirname(root), os.W_OK):
             return {"kind": "localDisk", "status": "ok"}
         return {"kind": "localDisk", "status": "down", "reason": "not writable"}
+    client = _probe_client()
     try:
-        _probe_client().head_bucket(Bucket=settings.STORAGE_BUCKET)
+        client.head_bucket(Bucket=settings.STORAGE_BUCKET)
     except (BotoCoreError, ClientError) as exc:
-        reason = _reason(exc)  # an answer to HEAD has no body, so only its status tells why
+        reason = _reason(exc)
+        if reason == "403":
+            # An answer to HEAD has no body: a listing of one key says why it was refused (wrong
+            # credentials, or credentials without rights on the bucket).
+            try:
+                client.list_objects_v2(Bucket=settings.STORAGE_BUCKET, MaxKeys=1)
+            except (BotoCoreError, ClientError) as listing:
+                reason = _reason(listing)
         return {"kind": "objectStore", "status": "down", "reason": _HEAD_REFUSALS.get(reason, reason)}
     return {"kind": "objectStore", "status": "ok"}
 

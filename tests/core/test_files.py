@@ -18,7 +18,7 @@ from sources import services as source_services
 from sources.models import Source
 from tests.support.documents import pdf_with_bookmarks
 from tests.support.exports import export, path_of
-from tests.support.object_store import use_bucket
+from tests.support.object_store import S3Server, use_bucket
 from tests.support.stack import free_port
 from tests.support.uploads import read, upload
 
@@ -179,3 +179,18 @@ def test_a_worker_says_at_start_that_its_store_refuses(s3_server, settings, monk
 
     refused = [record for record in caplog.records if record.getMessage() == "file store unavailable: sources cannot be read"]
     assert [(record.levelname, record.reason) for record in refused] == [("ERROR", "NoSuchBucket")]
+
+
+def test_wrong_credentials_are_told_by_readiness_and_refuse_an_upload(api_client, api_key, settings, monkeypatch):
+    server = S3Server(checking_credentials=True).start()
+    try:
+        use_bucket(settings, monkeypatch, endpoint_url=server.endpoint_url, bucket="cgs-files")
+
+        told = api_client.get("/readyz").json()["details"]["fileStore"]
+        answer = upload(api_client, pdf_with_bookmarks(), "handbook.pdf")
+    finally:
+        server.stop()
+
+    assert told == {"kind": "objectStore", "status": "down", "reason": "InvalidAccessKeyId"}
+    assert (answer.status_code, answer.json()["code"]) == (503, "SERVICE_UNAVAILABLE")
+    assert not Source.objects.exists()

@@ -4,6 +4,7 @@ object storage and the many-machine drill: buckets made per test, what they hold
 settings or environment that point the service at one.
 """
 
+import os
 import subprocess
 import sys
 import uuid
@@ -22,8 +23,11 @@ REGION = "us-east-1"
 
 
 class S3Server:
-    def __init__(self):
+    """moto's S3 server; with `checking_credentials`, one that refuses credentials it does not know."""
+
+    def __init__(self, *, checking_credentials: bool = False):
         self.port = free_port()
+        self.checking_credentials = checking_credentials
         self.process: subprocess.Popen | None = None
 
     @property
@@ -33,6 +37,8 @@ class S3Server:
     def start(self) -> "S3Server":
         self.process = subprocess.Popen(
             [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
+            # moto checks credentials from the first request on when told to allow none unchecked.
+            env={**os.environ, **({"INITIAL_NO_AUTH_ACTION_COUNT": "0"} if self.checking_credentials else {})},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
