@@ -168,10 +168,17 @@ STORAGES = {
 # machine shares (core/files.py). Credentials come from the standard AWS_ACCESS_KEY_ID and
 # AWS_SECRET_ACCESS_KEY (or the machine's role), read by boto3 itself, so they are never settings here.
 STORAGE_BUCKET = env.str("STORAGE_BUCKET", default="")
-STORAGE_TIMEOUT_SECONDS = env.float("STORAGE_TIMEOUT_SECONDS", default=10)
+STORAGE_ENDPOINT_URL = env.str("STORAGE_ENDPOINT_URL", default="")
+# Where browsers reach the store, for the download links signed for them: the same address unless
+# the machines reach it by a private one.
+STORAGE_PUBLIC_ENDPOINT_URL = env.str("STORAGE_PUBLIC_ENDPOINT_URL", default=STORAGE_ENDPOINT_URL)
+# Each attempt waits at most this long to connect and between two reads, and an operation makes two
+# attempts: a store that does not answer fails a request within about four times this, well inside
+# gunicorn's 30-second limit on a request.
+STORAGE_TIMEOUT_SECONDS = env.float("STORAGE_TIMEOUT_SECONDS", default=5)
 
 
-def object_storage(*, bucket: str, endpoint_url: str | None, region: str | None, timeout_s: float, attempts: int = 3):
+def object_storage(*, bucket: str, endpoint_url: str | None, region: str | None, timeout_s: float, attempts: int = 2):
     """The default storage's entry for an S3-compatible store (also used by the tests' own buckets)."""
     return {
         "BACKEND": "storages.backends.s3.S3Storage",
@@ -179,12 +186,11 @@ def object_storage(*, bucket: str, endpoint_url: str | None, region: str | None,
             "bucket_name": bucket,
             "endpoint_url": endpoint_url or None,
             "region_name": region or None,
-            # A name is never reused (each file is named by its row's unguessable id), and an object
-            # is private: reached only through a presigned link (core.files.download_url).
-            "file_overwrite": False,
+            # A name is never reused (each file is named by its row's unguessable id), so no request
+            # asks whether it is taken; an object is private, reached only through a link signed for
+            # a few minutes (core.files.download_url).
+            "file_overwrite": True,
             "default_acl": None,
-            "querystring_auth": True,
-            "querystring_expire": 300,
             "client_config": StoreClientConfig(
                 # Path-style addresses work with every S3-compatible store (MinIO, R2, GCS interop),
                 # and AWS accepts them; links signed as AWS's current scheme (SigV4) says.
@@ -202,7 +208,7 @@ def object_storage(*, bucket: str, endpoint_url: str | None, region: str | None,
 if STORAGE_BUCKET:
     STORAGES["default"] = object_storage(
         bucket=STORAGE_BUCKET,
-        endpoint_url=env.str("STORAGE_ENDPOINT_URL", default=""),
+        endpoint_url=STORAGE_ENDPOINT_URL,
         region=env.str("STORAGE_REGION", default=""),
         timeout_s=STORAGE_TIMEOUT_SECONDS,
     )
@@ -324,6 +330,9 @@ LOGGING = {
             name: {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"}
             for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
         },
+        # The object store's client: at DEBUG it logs each request's signature, enough to rebuild a
+        # signed download link.
+        **{name: {"level": "WARNING"} for name in ("boto3", "botocore", "s3transfer")},
     },
 }
 

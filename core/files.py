@@ -8,16 +8,20 @@ with Retry-After, and a worker fails what it was doing with a code, never a 500 
 """
 
 import contextlib
+import functools
 import logging
 import os
+import time
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
+from django.core.files.storage import Storage
+from django.db import transaction
 from django.db.models.fields.files import FieldFile
 
-from core import errors
+from core import errors, ids
 
 logger = logging.getLogger(__name__)
 
@@ -54,32 +58,62 @@ def discard(file: FieldFile) -> None:
     Delete `file`, stored for a row that was not written. A store that fails here is logged and the
     object left behind, rather than hiding the error that made the row fail.
     """
-    try:
-        file.delete(save=False)
-    except (OSError, BotoCoreError, ClientError) as exc:
-        logger.error("file left behind in the store", extra={"file": file.name, "reason": _reason(exc)})
+    _delete(file.storage, file.name)
 
 
-def download_url(file: FieldFile, *, filename: str, media_type: str) -> str | None:
+def remove_after_commit(storage: Storage, name: str) -> None:
     """
-    A presigned link to `file` in the object store, valid for DOWNLOAD_LINK_SECONDS, whose answer
-    carries `filename` as an attachment and `media_type`; None with the local disk, whose files
-    the web process serves itself. Signing is local: the store is not asked.
+    Delete the file `name` once the transaction commits (its row is gone for good). A store that
+    fails then is logged, naming the object, and the object is left behind: the deletion is done all
+    the same for the client, and an operator can remove it.
+    """
+    transaction.on_commit(lambda: _delete(storage, name))
+
+
+def _delete(storage: Storage, name: str) -> None:
+    try:
+        storage.delete(name)
+    except (OSError, BotoCoreError, ClientError) as exc:
+        logger.error("file left behind in the store", extra={"file": _shown(name), "reason": _reason(exc)})
+
+
+def _shown(name: str) -> str:
+    # A file is named by its row's id, and an export's id opens its download link: masked in logs.
+    folder, _, base = name.rpartition("/")
+    stem, dot, suffix = base.partition(".")
+    return f"{folder}/{ids.masked(stem)}{dot}{suffix}"
+
+
+def download_url(file: FieldFile, *, filename: str, media_type: str, method: str = "GET") -> str | None:
+    """
+    A link to `file` in the object store, signed for `method` (GET or HEAD) and valid for
+    DOWNLOAD_LINK_SECONDS, whose answer carries `filename` as an attachment and `media_type`; None
+    with the local disk, whose files the web process serves itself. The link names the store at
+    STORAGE_PUBLIC_ENDPOINT_URL, where browsers reach it. Signing is local: the store is not asked.
     """
     if not is_object_store():
         return None
     with reaching_store("sign a download link"):
-        return file.storage.url(
-            file.name,
-            parameters={"ResponseContentDisposition": filename, "ResponseContentType": media_type},
-            expire=DOWNLOAD_LINK_SECONDS,
+        return _client(settings.STORAGE_PUBLIC_ENDPOINT_URL, _region(), quick=False).generate_presigned_url(
+            "get_object" if method != "HEAD" else "head_object",
+            Params={
+                "Bucket": settings.STORAGE_BUCKET,
+                "Key": file.name,
+                **(
+                    {"ResponseContentDisposition": filename, "ResponseContentType": media_type}
+                    if method != "HEAD"
+                    else {}
+                ),
+            },
+            ExpiresIn=DOWNLOAD_LINK_SECONDS,
         )
 
 
 def store_detail() -> dict:
     """
     What the store is and whether it answers, for /readyz: `{"kind", "status", "reason"?}`. The
-    object store is asked once with short timeouts and no retries, so that a probe never waits on it.
+    object store is asked with short timeouts and no retries, so that a probe never waits on it,
+    and at most once in PROBE_SECONDS, so that probes (public, and each a billed request) stay cheap.
     """
     if not is_object_store():
         # MEDIA_ROOT is made on the first file stored, so until then its parent must be writable.
@@ -87,7 +121,20 @@ def store_detail() -> dict:
         if os.access(root if os.path.exists(root) else os.path.dirname(root), os.W_OK):
             return {"kind": "localDisk", "status": "ok"}
         return {"kind": "localDisk", "status": "down", "reason": "not writable"}
-    client = _probe_client()
+    store = (_endpoint(), settings.STORAGE_BUCKET)
+    told_at, told = _probed.get(store, (float("-inf"), {}))
+    if time.monotonic() - told_at >= PROBE_SECONDS:
+        told = _probe()
+        _probed[store] = (time.monotonic(), told)
+    return told
+
+
+PROBE_SECONDS = 10
+_probed: dict[tuple, tuple[float, dict]] = {}
+
+
+def _probe() -> dict:
+    client = _client(_endpoint(), _region(), quick=True)
     try:
         client.head_bucket(Bucket=settings.STORAGE_BUCKET)
     except (BotoCoreError, ClientError) as exc:
@@ -106,14 +153,25 @@ def store_detail() -> dict:
 _HEAD_REFUSALS = {"403": "AccessDenied", "404": "NoSuchBucket"}
 
 
-def _probe_client():
-    options = settings.STORAGES["default"]["OPTIONS"]
-    quick = Config(connect_timeout=1, read_timeout=2, retries={"mode": "standard", "max_attempts": 1})
+def _endpoint() -> str | None:
+    return settings.STORAGES["default"]["OPTIONS"].get("endpoint_url")
+
+
+def _region() -> str | None:
+    return settings.STORAGES["default"]["OPTIONS"].get("region_name")
+
+
+@functools.lru_cache(maxsize=8)
+def _client(endpoint_url: str | None, region: str | None, *, quick: bool):
+    # Clients of our own, beside the storage's: one that signs links for browsers, and one that asks
+    # quickly whether the store answers. Made once per process: a client costs tens of milliseconds.
+    config = Config(signature_version="s3v4", s3={"addressing_style": "path"})
+    if quick:
+        config = config.merge(
+            Config(connect_timeout=1, read_timeout=2, retries={"mode": "standard", "max_attempts": 1})
+        )
     return boto3.session.Session().client(
-        "s3",
-        endpoint_url=options.get("endpoint_url"),
-        region_name=options.get("region_name"),
-        config=options["client_config"].merge(quick),
+        "s3", endpoint_url=endpoint_url or None, region_name=region or None, config=config
     )
 
 

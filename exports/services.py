@@ -66,27 +66,29 @@ def export_course(
     with files.reaching_store("store an export"):
         export.file.save(f"{export.public_id}.zip", ContentFile(package), save=False)
     request = {"operation": "export", "course": course.public_id, "format": format, "callback_url": callback_url}
+    replayed = None
     try:
         with transaction.atomic(durable=True):
             if idempotency_key is not None:
                 replayed = _replayed(api_key=api_key, key=idempotency_key, request=request)
-                if replayed is not None:
-                    files.discard(export.file)
-                    return replayed
-            export.exported_at = _next_export_time(course=course)
-            export.save()
-            if idempotency_key is not None:
-                idempotency.record(api_key=api_key, key=idempotency_key, request=request, made=export.public_id)
-            if callback_url:
-                webhook_services.record_event(
-                    account=api_key.account,
-                    url=callback_url,
-                    payload={"event": "course.exported", **ExportOutput(export).data},
-                    subject=course.public_id,
-                )
+            if replayed is None:
+                export.exported_at = _next_export_time(course=course)
+                export.save()
+                if idempotency_key is not None:
+                    idempotency.record(api_key=api_key, key=idempotency_key, request=request, made=export.public_id)
+                if callback_url:
+                    webhook_services.record_event(
+                        account=api_key.account,
+                        url=callback_url,
+                        payload={"event": "course.exported", **ExportOutput(export).data},
+                        subject=course.public_id,
+                    )
     except BaseException:
         files.discard(export.file)
         raise
+    if replayed is not None:  # the first request's export; this one's file goes, outside the transaction
+        files.discard(export.file)
+        return replayed
     return export
 
 
@@ -172,8 +174,6 @@ def _take_down_exports_of(sender, *, course: Course, **kwargs) -> None:
 
 
 def _remove_files_after_commit(names: list[str]) -> None:
-    # Once the rows are gone for good. A file that cannot be removed is logged and left: the link
-    # answers 410 all the same.
-    storage = Export.file.field.storage
+    # Once the rows are gone for good: the link answers 410 whether or not the store lets them go.
     for name in names:
-        transaction.on_commit(lambda name=name: storage.delete(name), robust=True)
+        files.remove_after_commit(Export.file.field.storage, name)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 from rest_framework.response import Response
 
 from api.views import ApiView
-from core import error_pages, files, ids
+from core import error_pages, errors, files, ids
 from core.ids import looks_like_public_id
 from courses import deletion, idempotency
 from exports import queries, schemas, serializers, services
@@ -67,17 +67,24 @@ def download_export(request, export_id: str):
     disposition = attachment_disposition(name=export.packaged_name or export.course.name, suffix=export.format)
     # With an object store, the store sends the package: no web worker is held streaming it. The
     # link is valid for minutes, so the redirect itself is never kept by a cache.
-    stored_at = files.download_url(export.file, filename=disposition, media_type=media_type)
-    if stored_at is not None:
-        response = HttpResponseRedirect(stored_at)
-        response["Cache-Control"] = "private, no-store"
-        response["X-Robots-Tag"] = "noindex"
-        return response
     try:
-        package = export.file.open("rb")
+        stored_at = files.download_url(
+            export.file, filename=disposition, media_type=media_type, method=request.method
+        )
+        if stored_at is not None:
+            response = HttpResponseRedirect(stored_at)
+            response["Cache-Control"] = "private, no-store"
+            response["X-Robots-Tag"] = "noindex"
+            return response
+        with files.reaching_store("read an export"):
+            package = export.file.open("rb")
     except FileNotFoundError:
         logger.error("export file missing", extra={"export_id": ids.masked(export.public_id)})
         raise Http404("No such export.") from None
+    except files.StoreUnavailable:
+        response = error_pages.page(request, 503)
+        response["Retry-After"] = str(errors.RETRY_AFTER_SECONDS)
+        return response
     response = FileResponse(package, content_type=media_type)
     response["Content-Disposition"] = disposition
     # The content behind an export id never changes; the id is a secret, so no shared caches.

@@ -335,9 +335,14 @@ def _fetch(source: Source) -> None:
 def _stored_copy(source: Source):
     # The child reads a local file; storage may be an object store, so the file is copied out.
     with tempfile.NamedTemporaryFile(prefix="source-", suffix=_EXTENSIONS.get(source.media_type, "")) as copy:
-        with files.reaching_store("read a source"), source.file.open("rb") as stored:
-            for chunk in stored.chunks():
-                copy.write(chunk)
+        try:
+            with files.reaching_store("read a source"), source.file.open("rb") as stored:
+                for chunk in stored.chunks():
+                    copy.write(chunk)
+        except FileNotFoundError:
+            # Stored by a machine whose disk this one cannot see: many machines without an object store.
+            logger.error("stored source missing", extra={"source_id": source.pk})
+            raise files.StoreUnavailable() from None
         copy.flush()
         yield copy.name
 
@@ -408,9 +413,8 @@ def _fail(*, source_id: int, attempt: int | None, code: str, message: str) -> bo
     # A document that could not be read is not kept: nothing will use it, and it may be hostile.
     source.file = ""
     source.save()
-    if stored:
-        # A file that cannot be removed is logged and left behind: the source has failed all the same.
-        transaction.on_commit(lambda: source.file.storage.delete(stored), robust=True)
+    if stored:  # the source has failed, whether or not the store lets the file go
+        files.remove_after_commit(source.file.storage, stored)
     if source.callback_url:
         webhook_services.record_event(
             account=source.api_key.account,
@@ -448,10 +452,8 @@ def delete_source(*, api_key: ApiKey, public_id: str) -> None:
     webhook_services.delete_events_about([source.public_id])  # source.ready names its title and headings
     stored, storage = source.file.name, source.file.storage
     source.delete()  # passages go with it (ON DELETE CASCADE in one statement per table)
-    if stored:
-        # The source is gone once the row is; a file that cannot be removed is logged and left behind
-        # rather than turning a done deletion into an error.
-        transaction.on_commit(lambda: storage.delete(stored), robust=True)
+    if stored:  # the source is gone once the row is, whether or not the store lets the file go
+        files.remove_after_commit(storage, stored)
 
 
 # Recovering lost work -------------------------------------------------------------------------

@@ -194,3 +194,61 @@ def test_wrong_credentials_are_told_by_readiness_and_refuse_an_upload(api_client
     assert told == {"kind": "objectStore", "status": "down", "reason": "InvalidAccessKeyId"}
     assert (answer.status_code, answer.json()["code"]) == (503, "SERVICE_UNAVAILABLE")
     assert not Source.objects.exists()
+
+
+def test_a_download_link_names_the_stores_public_address(api_client, course, object_store, settings):
+    settings.STORAGE_PUBLIC_ENDPOINT_URL = "https://files.example.com"
+    exported = export(api_client, course)
+
+    answer = Client().get(path_of(exported["downloadUrl"]))
+
+    assert answer["Location"].startswith(f"https://files.example.com/{object_store.bucket}/exports/")
+
+
+def test_a_head_request_is_sent_to_a_link_signed_for_head(api_client, course, object_store):
+    exported = export(api_client, course)
+
+    answer = Client().head(path_of(exported["downloadUrl"]))
+    request = urllib.request.Request(answer["Location"], method="HEAD")
+    with urllib.request.urlopen(request, timeout=20) as stored:
+        status = stored.status
+
+    assert (answer.status_code, status) == (302, 200)
+
+
+def test_a_package_the_disk_cannot_give_is_a_503_page(api_client, course, settings):
+    exported = export(api_client, course)
+    stored = Path(Export.objects.get(public_id=exported["exportId"]).file.path)
+    stored.unlink()
+    stored.mkdir()  # still there, but not a file it can read
+
+    answer = Client().get(path_of(exported["downloadUrl"]))
+
+    assert (answer.status_code, answer["Retry-After"]) == (503, "5")
+    assert answer["Content-Type"].startswith("text/html")
+
+
+def test_a_revoked_package_the_store_cannot_delete_is_logged_by_its_masked_name(
+    api_client, course, object_store, settings, monkeypatch, caplog
+):
+    exported = export(api_client, course)
+    _store_down(settings, monkeypatch)
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        revoked = api_client.delete(f"/api/v1/courses/{course.public_id}/exports/{exported['exportId']}")
+
+    assert revoked.status_code == 204
+    assert Client().get(path_of(exported["downloadUrl"])).status_code == 410
+    left = [record for record in caplog.records if record.getMessage() == "file left behind in the store"]
+    assert [record.file for record in left] == [f"exports/{exported['exportId'][:8]}….zip"]
+    assert exported["exportId"] not in caplog.text
+
+
+def test_staff_see_a_sources_file_by_its_name_never_a_link_to_it(api_client, staff_client, object_store):
+    source = read(api_client, pdf_with_bookmarks(), "handbook.pdf")
+
+    page = staff_client.get(f"/admin/sources/source/{Source.objects.get(public_id=source['id']).pk}/change/")
+
+    assert page.status_code == 200
+    assert f"sources/{source['id']}.pdf" in page.content.decode()
+    assert "X-Amz-Signature" not in page.content.decode() and object_store.bucket not in page.content.decode()

@@ -165,6 +165,6 @@ def test_without_the_object_store_the_drill_fails_on_the_sources_reading(machine
     source = _until(f"{web_b.web_url}/api/v1/sources/{added['id']}", plain_key, busy=("pending",))
 
     # The upload is on the first web machine's disk; the worker's machine has no such file.
-    assert source["status"] == "failed"
+    assert (source["status"], source["error"]["code"]) == ("failed", "SOURCE_STORE_UNAVAILABLE")
     assert web_a.files_kept() == [f"sources/{added['id']}.pdf"]
     assert work.files_kept() == []

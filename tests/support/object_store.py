@@ -89,6 +89,7 @@ def use_bucket(settings, monkeypatch, *, endpoint_url: str, bucket: str) -> None
     for name, value in CREDENTIALS.items():
         monkeypatch.setenv(name, value)
     settings.STORAGE_BUCKET = bucket
+    settings.STORAGE_ENDPOINT_URL = settings.STORAGE_PUBLIC_ENDPOINT_URL = endpoint_url
     # One try, short waits: a test of a store that is down is not kept waiting.
     backend = object_storage(bucket=bucket, endpoint_url=endpoint_url, region=REGION, timeout_s=2, attempts=1)
     settings.STORAGES = {**settings.STORAGES, "default": backend}
