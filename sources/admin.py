@@ -16,6 +16,10 @@ class PassageInline(admin.TabularInline):
     show_change_link = False
     max_num = 0
 
+    @admin.display(description="file")
+    def stored_file(self, source):
+        return source.file.name or "-"
+
     def get_queryset(self, request):
         return super().get_queryset(request).defer("text", "search_vector", "embedding")
 
@@ -36,7 +40,7 @@ class SourceAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     list_filter = ["status", "media_type", "language"]
     search_fields = ["public_id", "api_key__prefix", "api_key__account__email"]  # and names, below
     list_select_related = ["api_key"]
-    exclude = ["text", "name", "url", "callback_url"]
+    exclude = ["text", "name", "url", "callback_url", "file"]
     inlines = [PassageInline]
     page_url = redacted_url_of("url", description="URL")
     callback = redacted_url_of("callback_url", description="callback URL")
@@ -45,11 +49,16 @@ class SourceAdmin(NoLookupsBySecrets, DatesInRange, admin.ModelAdmin):
     def shown_name(self, source):
         return redaction.redacted_text(source.name)
 
+    @admin.display(description="file")
+    def stored_file(self, source):
+        return source.file.name or "-"
+
     def get_queryset(self, request):
         return super().get_queryset(request).defer("text")
 
     def get_readonly_fields(self, request, obj=None):
-        shown_as = {"name": "shown_name", "url": "page_url", "callback_url": "callback"}
+        # The file by its name only: a link to it would open the client's document.
+        shown_as = {"name": "shown_name", "url": "page_url", "callback_url": "callback", "file": "stored_file"}
         return [shown_as.get(field.name, field.name) for field in Source._meta.fields if field.name != "text"]
 
     def get_search_results(self, request, queryset, search_term):
