@@ -318,6 +318,7 @@ def test_the_source_error_code_enum_is_every_code_a_source_fails_with(document):
     assert set(enum["enum"]) == {
         extraction.TOO_LARGE, extraction.ENCRYPTED, extraction.UNREADABLE, extraction.NO_TEXT,
         extraction.UNSUPPORTED, source_services.FETCH_FAILED, source_services.STORAGE_LIMIT,
+        source_services.STORE_UNAVAILABLE,
     }
     for code in enum["enum"]:
         assert re.search(rf"^\* `{code}` - \w.+", enum["description"], re.MULTILINE), code
