@@ -382,7 +382,7 @@ def own_errors(call: dict, keys: Keys, tmp_path) -> list[Case]:
 
 @contextlib.contextmanager
 def storage_failing(tmp_path) -> Iterator[None]:
-    """Packages cannot be written: the storage's folder is a file (a full or broken disk)."""
+    """Files cannot be written: the storage's folder is a file (a full or broken disk)."""
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     with override_settings(MEDIA_ROOT=str(blocker)):
@@ -503,8 +503,8 @@ OWN_ERRORS = {
         ),
         lambda call, keys, tmp: Case(
             "exportCourse",
-            500,
-            "INTERNAL_ERROR",
+            503,
+            "SERVICE_UNAVAILABLE",
             path=call["path"],
             body=call["body"],
             api_key=keys.valid,
@@ -613,8 +613,8 @@ OWN_ERRORS = {
         ),
         lambda call, keys, tmp: Case(
             "createSource",
-            500,
-            "INTERNAL_ERROR",
+            503,
+            "SERVICE_UNAVAILABLE",
             body={"file": file("notes.md", "# Notes\n\nKept for the team.\n")},
             api_key=keys.valid,
             arrange=lambda: storage_failing(tmp),
@@ -630,6 +630,11 @@ UNPROVOKABLE = {
         "INTERNAL_ERROR",
     ): "creating a job writes only to the database (a 503 when it is down)",
     ("pollJob", 500, "INTERNAL_ERROR"): "polling only reads the database (a 503 when it is down)",
+    **{
+        (operation, 500, "INTERNAL_ERROR"): "it writes the file store (a 503 when the store fails) and the "
+        "database (a 503 when it is down)"
+        for operation in ("createSource", "exportCourse")
+    },
     **{
         (operation, 500, "INTERNAL_ERROR"): "it only reads the database (a 503 when it is down) and Redis, "
         "which is only a cache of answers there"
