@@ -14,7 +14,7 @@ from config.celery import app as celery_app
 from core import redis_client
 from tests.support.factories import AccountFactory, CourseFactory, PlanFactory
 from tests.support.keys import client_for
-from tests.support.queues import purge_task_queues
+from tests.support.queues import no_worker, purge_task_queues
 from tests.support.receivers import Receiver
 
 pytest_plugins = ["tests.support.browser", "tests.support.object_store", "tests.support.pgbouncer"]
@@ -62,6 +62,14 @@ def _celery_runs_eagerly():
 def empty_task_queue():
     """No task messages waiting in the test broker, in either queue."""
     purge_task_queues()
+
+
+@pytest.fixture
+def broker():
+    """Tasks go to Redis for real, for a worker the test starts, from empty queues."""
+    purge_task_queues()
+    with no_worker():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import redis
 import sentry_sdk
 from django.conf import settings
 from django.test import Client
@@ -93,13 +92,6 @@ def test_without_a_dsn_nothing_of_sentry_is_loaded():
     assert result.stdout.strip() == "False"
     assert error_tracking.start(dsn="", environment="", traces_sample_rate=0.0, secrets=[]) is False
 
-
-@pytest.fixture
-def broker():
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("celery")
-    celery_app.conf.task_always_eager = False
-    yield
-    celery_app.conf.task_always_eager = True
 
 
 @pytest.mark.worker

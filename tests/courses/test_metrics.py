@@ -1,20 +1,17 @@
 """What the jobs show in /metrics: their count by status, and what a worker times on its own port."""
 
-import socket
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
-import redis
-from django.conf import settings as django_settings
 from prometheus_client.parser import text_string_to_metric_families
 
-from config.celery import app as celery_app
 from courses.models import GenerationJob
 from tests.support.metrics import TOKEN, scrape, value
 from tests.support.processes import environment, stop, wait_for
+from tests.support.stack import free_port
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -36,24 +33,11 @@ def test_a_new_job_raises_the_jobs_in_its_status(api_client, client, metrics_on)
     assert {sample.labels["status"] for sample in after["cgs_jobs"].samples} == set(GenerationJob.Status.values)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def broker():
-    """Tasks go to Redis for real in this test, starting from an empty queue."""
-    redis.Redis.from_url(django_settings.CELERY_BROKER_URL).delete("celery")
-    celery_app.conf.task_always_eager = False
-    yield
-    celery_app.conf.task_always_eager = True
 
 
 @pytest.fixture
 def worker_with_metrics(tmp_path):
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "worker.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(

@@ -8,11 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import redis
-from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from config.celery import app as celery_app
 from sources.models import Source
 from tests.support import documents
 from tests.support.processes import environment, stop, wait_for
@@ -33,14 +30,6 @@ HOSTILE = [
     ("scan.pdf", documents.scanned_pdf, "SOURCE_NO_TEXT"),
 ]
 
-
-@pytest.fixture
-def broker():
-    """Tasks go to Redis for real in this test, starting from an empty queue."""
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("celery")
-    celery_app.conf.task_always_eager = False
-    yield
-    celery_app.conf.task_always_eager = True
 
 
 @pytest.fixture

@@ -8,11 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings
 from django.db import connection, transaction
 
-from config.celery import app as celery_app
 from tests.support.factories import AccountFactory
 from tests.support.processes import stop, wait_for
 from tests.support.receivers import Receiver, answer, answer_after, hold_until_released
@@ -22,14 +20,6 @@ from webhooks.models import WebhookEvent
 BASE_DIR = Path(__file__).resolve().parents[2]
 PAYLOAD = {"event": "course.failed", "jobId": "job_abc", "error": {"message": "Boom"}}
 
-
-@pytest.fixture
-def broker():
-    """Tasks go to Redis for real in this test, starting from an empty `webhooks` queue."""
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("webhooks")
-    celery_app.conf.task_always_eager = False
-    yield
-    celery_app.conf.task_always_eager = True
 
 
 @pytest.fixture
