@@ -83,3 +83,34 @@ def test_every_add_on_the_readme_and_the_manual_send_is_one_the_api_takes(docume
     }
 
     assert sent and {(page, value) for page, value in sent if value not in add_ons} == set()
+
+
+def test_the_deployment_page_lists_every_process_of_the_procfile_and_no_other():
+    procfile = {line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if ":" in line}
+    page = (DOCS / "run" / "deployment.md").read_text()
+    table = page.split("## The processes and what each needs", 1)[1].split("\n## ", 1)[0]
+
+    assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == procfile
+
+
+def test_the_deployment_page_describes_the_machines_the_drill_starts():
+    page = (DOCS / "run" / "deployment.md").read_text()
+    section = page.split("## Many machines", 1)[1].split("\n## ", 1)[0]
+    drill = (ROOT / "tests" / "project" / "test_many_machines.py").read_text()
+
+    assert "tests/project/test_many_machines.py" in section
+    # What the drill starts, and what the page says it starts.
+    started = {
+        "two web machines": drill.count(".start_web()") == 2,
+        "one through PgBouncer": "pgbouncer.service_settings()" in drill,
+        "worker and webhooks": 'start_worker("worker")' in drill and 'queue="webhooks"' in drill,
+        "a second beat": drill.count(".start_beat(") == 2,
+        "a cache database": "CACHE_REDIS_URL" in drill,
+        "an object store": "store_environment(" in drill,
+    }
+    assert all(started.values()), started
+    said = " ".join(section.split())
+    for phrase in ("The drill runs two, one of them through PgBouncer in transaction mode",
+                   "`worker` and `webhooks`", "a second `beat`", "The drill uses two databases of one Redis",
+                   "The drill uses an S3-API server on loopback", "The same drill without `STORAGE_BUCKET`"):
+        assert phrase in said, phrase
